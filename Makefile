@@ -1,0 +1,107 @@
+# posenc — plain GNU Make. `make` builds the libraries and the CLI;
+# `make run` runs the tour; `make test` builds and runs every test;
+# `make asan` runs the C tests under ASan+UBSan; `make install PREFIX=… DESTDIR=…`.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+BINDIR ?= $(PREFIX)/bin
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+# IEEE semantics and portable code: no -ffast-math, no -march=native.
+WARNFLAGS := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+             -Wmissing-prototypes -Wvla -Wformat=2
+PE_CPPFLAGS := -Iinclude -D_POSIX_C_SOURCE=200809L
+ALL_CFLAGS = $(WARNFLAGS) $(PE_CPPFLAGS) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
+LDLIBS_LIB := -lm
+
+BUILD ?= build
+
+VERSION_MAJOR := $(shell sed -n 's/^\#define PE_VERSION_MAJOR \([0-9]*\)/\1/p' include/posenc.h)
+VERSION_MINOR := $(shell sed -n 's/^\#define PE_VERSION_MINOR \([0-9]*\)/\1/p' include/posenc.h)
+VERSION_PATCH := $(shell sed -n 's/^\#define PE_VERSION_PATCH \([0-9]*\)/\1/p' include/posenc.h)
+VERSION := $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_PATCH)
+SONAME := libposenc.so.$(VERSION_MAJOR)
+
+LIB_SRC := $(wildcard src/*.c src/io/*.c src/kernels/*.c)
+CLI_SRC := $(wildcard cli/*.c)
+TEST_SRC := $(wildcard tests/*.c)
+
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
+
+STATIC_LIB := $(BUILD)/libposenc.a
+SHARED_LIB := $(BUILD)/libposenc.so.$(VERSION)
+POSENC := $(BUILD)/posenc
+TEST_BIN := $(BUILD)/posenc_tests
+
+.PHONY: all lib cli run test test-c test-cli asan install uninstall clean setup
+
+all: lib cli
+
+lib: $(STATIC_LIB) $(SHARED_LIB) $(BUILD)/posenc.pc
+cli: $(POSENC)
+
+# Objects are position-independent so one set serves both libraries.
+$(BUILD)/%.o: %.c $(wildcard include/*.h src/*.h cli/*.h tests/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
+
+$(STATIC_LIB): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(SHARED_LIB): $(LIB_OBJ)
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LDLIBS_LIB) $(LDFLAGS)
+	ln -sf libposenc.so.$(VERSION) $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $(BUILD)/libposenc.so
+
+$(BUILD)/posenc.pc: posenc.pc.in include/posenc.h
+	@mkdir -p $(BUILD)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+
+# The CLI links the static library: the binary runs from the build tree.
+$(POSENC): $(CLI_OBJ) $(STATIC_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(STATIC_LIB) $(LDLIBS_LIB) $(LDFLAGS)
+
+$(TEST_BIN): $(TEST_OBJ) $(STATIC_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJ) $(STATIC_LIB) $(LDLIBS_LIB) $(LDFLAGS)
+
+run: $(POSENC)
+	$(POSENC) tour
+
+test: test-c test-cli
+
+test-c: $(TEST_BIN)
+	$(TEST_BIN)
+
+test-cli: $(POSENC)
+	bash tests/cli/run.sh $(POSENC)
+
+# Same tests, instrumented, in their own build directory.
+asan:
+	$(MAKE) BUILD=build/asan \
+	  EXTRA_CFLAGS="-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	  LDFLAGS="-fsanitize=address,undefined" test
+
+install: lib cli
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) \
+	           $(DESTDIR)$(LIBDIR)/pkgconfig
+	install -m 644 include/posenc.h $(DESTDIR)$(INCLUDEDIR)/
+	install -m 644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/
+	ln -sf libposenc.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libposenc.so
+	install -m 644 $(BUILD)/posenc.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+	install -m 755 $(POSENC) $(DESTDIR)$(BINDIR)/
+
+uninstall:
+	rm -f $(DESTDIR)$(INCLUDEDIR)/posenc.h $(DESTDIR)$(LIBDIR)/libposenc.* \
+	      $(DESTDIR)$(LIBDIR)/pkgconfig/posenc.pc $(DESTDIR)$(BINDIR)/posenc
+
+clean:
+	rm -rf build

@@ -1,0 +1,116 @@
+/*
+ * attention.c — the reference attention of SPEC §4, accumulated in double:
+ * out = softmax(scale q k^T + bias + mask) v with a max-subtracted softmax.
+ * It is the yardstick for every position scheme's effect on attention, not a
+ * fast path.
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int check_params(const pe_attention_params *p) {
+    PE_CHECK_NULL(p);
+    if (p->n_q < 1 || p->n_k < 1 || p->dim < 1 || p->dim_v < 1)
+        return pe__fail(PE_ERR_DIM,
+                        "n_q=%lld, n_k=%lld, dim=%lld, dim_v=%lld must all be >= 1",
+                        (long long)p->n_q, (long long)p->n_k, (long long)p->dim,
+                        (long long)p->dim_v);
+    if (p->causal && p->n_q > p->n_k)
+        return pe__fail(PE_ERR_SHAPE,
+                        "causal attention needs n_q=%lld <= n_k=%lld (queries are "
+                        "the last keys)",
+                        (long long)p->n_q, (long long)p->n_k);
+    if (!isfinite(p->scale))
+        return pe__fail(PE_ERR_PARAM, "scale=%g must be finite", p->scale);
+    size_t a, b;
+    if (!pe__mul_size(p->n_q, p->n_k, &a) || !pe__mul_size(p->n_k, p->dim, &b) ||
+        !pe__mul_size(p->n_k, p->dim_v, &b) || !pe__mul_size(p->n_q, p->dim, &b) ||
+        a > SIZE_MAX / sizeof(float))
+        return pe__fail(PE_ERR_OVERFLOW, "attention sizes overflow size_t");
+    return PE_OK;
+}
+
+int pe_attention(const pe_attention_params *p, const float *q, const float *k,
+                 const float *v, float *out) {
+    PE_TRY(check_params(p));
+    PE_CHECK_NULL(q);
+    PE_CHECK_NULL(k);
+    PE_CHECK_NULL(v);
+    PE_CHECK_NULL(out);
+    const double scale = p->scale > 0 ? p->scale : 1.0 / sqrt((double)p->dim);
+    const int64_t shift = p->n_k - p->n_q; /* query i sits at key position i + shift */
+    double *logits = malloc(sizeof(double) * ((size_t)p->n_k + (size_t)p->dim_v));
+    if (logits == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for %lld logits",
+                                        (long long)p->n_k);
+    double *acc = logits + p->n_k;
+    for (int64_t i = 0; i < p->n_q; i++) {
+        const float *qi = q + i * p->dim;
+        const int64_t visible = p->causal ? i + shift + 1 : p->n_k;
+        double mx = -INFINITY;
+        for (int64_t j = 0; j < visible; j++) {
+            const float *kj = k + j * p->dim;
+            double dot = 0.0;
+            for (int64_t e = 0; e < p->dim; e++) dot += (double)qi[e] * (double)kj[e];
+            double l = scale * dot;
+            if (p->bias) l += (double)p->bias[i * p->n_k + j];
+            logits[j] = l;
+            if (l > mx) mx = l;
+        }
+        memset(acc, 0, sizeof(double) * (size_t)p->dim_v);
+        float *oi = out + i * p->dim_v;
+        if (mx == -INFINITY) { /* every key masked out: no information */
+            for (int64_t e = 0; e < p->dim_v; e++) oi[e] = 0.0f;
+            continue;
+        }
+        double sum = 0.0;
+        for (int64_t j = 0; j < visible; j++) {
+            double w = exp(logits[j] - mx);
+            sum += w;
+            const float *vj = v + j * p->dim_v;
+            for (int64_t e = 0; e < p->dim_v; e++) acc[e] += w * (double)vj[e];
+        }
+        for (int64_t e = 0; e < p->dim_v; e++) oi[e] = (float)(acc[e] / sum);
+    }
+    free(logits);
+    return PE_OK;
+}
+
+int pe_attention_rope(const pe_attention_params *p, const pe_freqs *freqs,
+                      pe_rope_layout layout, const pe_positions *q_positions,
+                      const pe_positions *k_positions, const float *q,
+                      const float *k, const float *v, float *out) {
+    PE_TRY(check_params(p));
+    PE_TRY(pe_freqs_validate(freqs));
+    PE_TRY(pe__check_positions(q_positions, p->n_q));
+    PE_TRY(pe__check_positions(k_positions, p->n_k));
+    PE_CHECK_NULL(q);
+    PE_CHECK_NULL(k);
+    PE_CHECK_NULL(v);
+    PE_CHECK_NULL(out);
+    if (freqs->rotary_dim > p->dim)
+        return pe__fail(PE_ERR_DIM, "rotary_dim=%lld exceeds dim=%lld",
+                        (long long)freqs->rotary_dim, (long long)p->dim);
+    size_t nq = (size_t)p->n_q * (size_t)p->dim, nk = (size_t)p->n_k * (size_t)p->dim;
+    float *rq = malloc(sizeof(float) * (nq + nk));
+    if (rq == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for rotated q and k");
+    float *rk = rq + nq;
+    pe_tensor tq_in = pe_tensor_dense((void *)q, PE_F32, p->n_q, 1, p->dim);
+    pe_tensor tq_out = pe_tensor_dense(rq, PE_F32, p->n_q, 1, p->dim);
+    pe_tensor tk_in = pe_tensor_dense((void *)k, PE_F32, p->n_k, 1, p->dim);
+    pe_tensor tk_out = pe_tensor_dense(rk, PE_F32, p->n_k, 1, p->dim);
+    int status = pe_rope_apply(freqs, layout, q_positions, &tq_in, &tq_out,
+                               PE_ROPE_FORWARD);
+    if (status == PE_OK)
+        status = pe_rope_apply(freqs, layout, k_positions, &tk_in, &tk_out,
+                               PE_ROPE_FORWARD);
+    if (status == PE_OK) {
+        pe_attention_params scaled = *p;
+        double base = p->scale > 0 ? p->scale : 1.0 / sqrt((double)p->dim);
+        scaled.scale = base * freqs->softmax_scale_multiplier;
+        status = pe_attention(&scaled, rq, rk, v, out);
+    }
+    free(rq);
+    return status;
+}

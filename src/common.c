@@ -1,0 +1,111 @@
+/* common.c — version, dtypes, positions and tensor views: the small shared
+ * vocabulary of the API. */
+#include "internal.h"
+
+#include <limits.h>
+
+#define PE_STR2_(x) #x
+#define PE_STR_(x) PE_STR2_(x)
+
+const char *pe_version_string(void) {
+    return PE_STR_(PE_VERSION_MAJOR) "." PE_STR_(PE_VERSION_MINOR) "." PE_STR_(
+        PE_VERSION_PATCH);
+}
+
+int pe_version_number(void) { return PE_VERSION_NUMBER; }
+
+size_t pe_dtype_size(pe_dtype dtype) {
+    switch (dtype) {
+    case PE_F32: return 4;
+    case PE_F64: return 8;
+    case PE_F16: return 2;
+    case PE_BF16: return 2;
+    case PE_I64: return 8;
+    }
+    return 0;
+}
+
+const char *pe_dtype_name(pe_dtype dtype) {
+    switch (dtype) {
+    case PE_F32: return "f32";
+    case PE_F64: return "f64";
+    case PE_F16: return "f16";
+    case PE_BF16: return "bf16";
+    case PE_I64: return "i64";
+    }
+    return "?";
+}
+
+pe_positions pe_positions_range(int64_t start) {
+    pe_positions p = {start, NULL};
+    return p;
+}
+
+pe_positions pe_positions_list(const int64_t *ids) {
+    pe_positions p = {0, ids};
+    return p;
+}
+
+pe_tensor pe_tensor_dense(void *data, pe_dtype dtype, int64_t tokens,
+                          int64_t heads, int64_t head_dim) {
+    pe_tensor t;
+    t.data = data;
+    t.dtype = dtype;
+    t.tokens = tokens;
+    t.heads = heads;
+    t.head_dim = head_dim;
+    t.head_stride = head_dim;
+    t.token_stride = heads * head_dim;
+    return t;
+}
+
+bool pe__mul_size(int64_t a, int64_t b, size_t *out) {
+    if (a < 0 || b < 0) return false;
+    if (a != 0 && (uint64_t)b > (uint64_t)SIZE_MAX / (uint64_t)a) return false;
+    *out = (size_t)a * (size_t)b;
+    return true;
+}
+
+int pe__check_positions(const pe_positions *pos, int64_t count) {
+    PE_CHECK_NULL(pos);
+    if (count < 0)
+        return pe__fail(PE_ERR_SHAPE, "count=%lld must be >= 0", (long long)count);
+    if (pos->ids == NULL && count > 0 && pos->start > INT64_MAX - (count - 1))
+        return pe__fail(PE_ERR_RANGE,
+                        "positions start=%lld + count=%lld overflow int64",
+                        (long long)pos->start, (long long)count);
+    return PE_OK;
+}
+
+int pe__check_tensor(const pe_tensor *t, const char *name) {
+    if (t == NULL) return pe__fail(PE_ERR_NULL, "%s must not be NULL", name);
+    if (pe_dtype_size(t->dtype) == 0)
+        return pe__fail(PE_ERR_DTYPE, "%s dtype=%d is not a known dtype", name,
+                        (int)t->dtype);
+    if (t->tokens < 0 || t->heads < 0 || t->head_dim < 0)
+        return pe__fail(PE_ERR_SHAPE,
+                        "%s shape (%lld, %lld, %lld) has a negative size", name,
+                        (long long)t->tokens, (long long)t->heads,
+                        (long long)t->head_dim);
+    if (t->tokens == 0 || t->heads == 0 || t->head_dim == 0) return PE_OK;
+    if (t->data == NULL) return pe__fail(PE_ERR_NULL, "%s data must not be NULL", name);
+    if (t->heads > 1 && t->head_stride < t->head_dim &&
+        t->head_stride > -t->head_dim)
+        return pe__fail(PE_ERR_SHAPE,
+                        "%s head_stride=%lld overlaps rows of head_dim=%lld",
+                        name, (long long)t->head_stride, (long long)t->head_dim);
+    if (t->head_stride < 0 || t->token_stride < 0)
+        return pe__fail(PE_ERR_SHAPE, "%s strides must be >= 0 (token %lld, head %lld)",
+                        name, (long long)t->token_stride, (long long)t->head_stride);
+    /* Extent of the last element in elements, checked for overflow. */
+    size_t a, b, esz = pe_dtype_size(t->dtype), ext;
+    if (!pe__mul_size(t->tokens - 1, t->token_stride, &a) ||
+        !pe__mul_size(t->heads - 1, t->head_stride, &b) ||
+        a > SIZE_MAX - b || a + b > SIZE_MAX - (size_t)t->head_dim ||
+        !pe__mul_size((int64_t)(a + b + (size_t)t->head_dim), (int64_t)esz, &ext))
+        return pe__fail(PE_ERR_OVERFLOW, "%s extent overflows size_t", name);
+    if (t->tokens > 1 && t->token_stride == 0)
+        return pe__fail(PE_ERR_SHAPE, "%s token_stride=0 with %lld tokens", name,
+                        (long long)t->tokens);
+    return PE_OK;
+}

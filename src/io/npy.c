@@ -1,0 +1,301 @@
+/*
+ * npy.c — NumPy .npy files (format versions 1.0, 2.0 and 3.0).
+ *
+ * A file is: the magic "\x93NUMPY", a major and minor version byte, a
+ * little-endian header length (2 bytes in 1.0, 4 in 2.0/3.0), an ASCII
+ * Python dict literal {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }
+ * padded with spaces and a newline, then the raw C-order data. The parser
+ * reads only that dict grammar and checks every length against the buffer
+ * before it looks, so a truncated or lying file is an error, never an
+ * over-read.
+ */
+#include "../internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char NPY_MAGIC[6] = {(char)0x93, 'N', 'U', 'M', 'P', 'Y'};
+
+typedef struct {
+    const char *p, *end;
+} cursor;
+
+static void skip_ws(cursor *c) {
+    while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' ||
+                             *c->p == '\r'))
+        c->p++;
+}
+
+static bool eat(cursor *c, char ch) {
+    skip_ws(c);
+    if (c->p < c->end && *c->p == ch) {
+        c->p++;
+        return true;
+    }
+    return false;
+}
+
+/* A quoted Python string without escapes, copied into buf. */
+static bool read_string(cursor *c, char *buf, size_t cap) {
+    skip_ws(c);
+    if (c->p >= c->end || (*c->p != '\'' && *c->p != '"')) return false;
+    char q = *c->p++;
+    size_t n = 0;
+    while (c->p < c->end && *c->p != q) {
+        if (*c->p == '\\' || n + 1 >= cap) return false;
+        buf[n++] = *c->p++;
+    }
+    if (c->p >= c->end) return false;
+    c->p++;
+    buf[n] = '\0';
+    return true;
+}
+
+static bool read_word(cursor *c, const char *word) {
+    skip_ws(c);
+    size_t n = strlen(word);
+    if ((size_t)(c->end - c->p) < n || memcmp(c->p, word, n) != 0) return false;
+    c->p += n;
+    return true;
+}
+
+static bool read_dim(cursor *c, int64_t *v) {
+    skip_ws(c);
+    int64_t x = 0;
+    const char *start = c->p;
+    while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
+        if (x > (INT64_MAX - 9) / 10) return false;
+        x = x * 10 + (*c->p++ - '0');
+    }
+    if (c->p == start) return false;
+    /* Python 2 era writers append L to longs. */
+    if (c->p < c->end && *c->p == 'L') c->p++;
+    *v = x;
+    return true;
+}
+
+static int parse_header(const char *h, size_t len, pe_npy_array *out) {
+    cursor c = {h, h + len};
+    bool have_descr = false, have_order = false, have_shape = false;
+    char descr[16];
+    if (!eat(&c, '{')) return pe__fail(PE_ERR_FORMAT, "npy header is not a dict");
+    for (;;) {
+        if (eat(&c, '}')) break;
+        char key[32];
+        if (!read_string(&c, key, sizeof key) || !eat(&c, ':'))
+            return pe__fail(PE_ERR_FORMAT, "npy header: expected 'key':");
+        if (strcmp(key, "descr") == 0) {
+            if (!read_string(&c, descr, sizeof descr))
+                return pe__fail(PE_ERR_FORMAT, "npy header: descr is not a string");
+            have_descr = true;
+        } else if (strcmp(key, "fortran_order") == 0) {
+            if (read_word(&c, "True"))
+                return pe__fail(PE_ERR_FORMAT,
+                                "npy: fortran_order arrays are not supported "
+                                "(save a C-order copy)");
+            if (!read_word(&c, "False"))
+                return pe__fail(PE_ERR_FORMAT, "npy header: fortran_order not a bool");
+            have_order = true;
+        } else if (strcmp(key, "shape") == 0) {
+            if (!eat(&c, '('))
+                return pe__fail(PE_ERR_FORMAT, "npy header: shape is not a tuple");
+            out->ndim = 0;
+            while (!eat(&c, ')')) {
+                if (out->ndim == PE_NPY_MAX_DIMS)
+                    return pe__fail(PE_ERR_FORMAT, "npy: more than %d dimensions",
+                                    PE_NPY_MAX_DIMS);
+                if (!read_dim(&c, &out->shape[out->ndim]))
+                    return pe__fail(PE_ERR_FORMAT, "npy header: bad shape entry");
+                out->ndim++;
+                if (!eat(&c, ',')) {
+                    if (!eat(&c, ')'))
+                        return pe__fail(PE_ERR_FORMAT, "npy header: unclosed shape");
+                    break;
+                }
+            }
+            have_shape = true;
+        } else {
+            return pe__fail(PE_ERR_FORMAT, "npy header: unknown key '%s'", key);
+        }
+        if (!eat(&c, ',')) {
+            if (!eat(&c, '}')) return pe__fail(PE_ERR_FORMAT, "npy header: expected , or }");
+            break;
+        }
+    }
+    if (!have_descr || !have_order || !have_shape)
+        return pe__fail(PE_ERR_FORMAT, "npy header lacks %s",
+                        !have_descr ? "descr" : !have_order ? "fortran_order" : "shape");
+    if (strcmp(descr, "<f4") == 0) out->dtype = PE_F32;
+    else if (strcmp(descr, "<f8") == 0) out->dtype = PE_F64;
+    else if (strcmp(descr, "<f2") == 0) out->dtype = PE_F16;
+    else if (strcmp(descr, "<i8") == 0) out->dtype = PE_I64;
+    else
+        return pe__fail(PE_ERR_DTYPE,
+                        "npy dtype '%s' is not supported (want <f4, <f8, <f2 or <i8)",
+                        descr);
+    return PE_OK;
+}
+
+int pe_npy_parse(const void *buf, size_t len, pe_npy_array *out) {
+    PE_CHECK_NULL(out);
+    if (len > 0) PE_CHECK_NULL(buf);
+    const unsigned char *b = buf;
+    if (len < 10 || memcmp(b, NPY_MAGIC, 6) != 0)
+        return pe__fail(PE_ERR_FORMAT, "not a .npy file (bad magic)");
+    unsigned major = b[6];
+    size_t hlen, hstart;
+    if (major == 1) {
+        hlen = (size_t)b[8] | (size_t)b[9] << 8;
+        hstart = 10;
+    } else if (major == 2 || major == 3) {
+        if (len < 12) return pe__fail(PE_ERR_FORMAT, "npy file truncated in its preamble");
+        hlen = (size_t)b[8] | (size_t)b[9] << 8 | (size_t)b[10] << 16 |
+               (size_t)b[11] << 24;
+        hstart = 12;
+    } else {
+        return pe__fail(PE_ERR_FORMAT, "npy format version %u.%u is not supported",
+                        major, (unsigned)b[7]);
+    }
+    if (hlen > len - hstart)
+        return pe__fail(PE_ERR_FORMAT, "npy header length %zu runs past the file (%zu bytes)",
+                        hlen, len);
+    pe_npy_array a;
+    memset(&a, 0, sizeof a);
+    PE_TRY(parse_header((const char *)b + hstart, hlen, &a));
+    size_t count = 1;
+    for (int i = 0; i < a.ndim; i++)
+        if (!pe__mul_size((int64_t)count, a.shape[i], &count))
+            return pe__fail(PE_ERR_FORMAT, "npy shape overflows size_t");
+    size_t esz = pe_dtype_size(a.dtype);
+    if (count > SIZE_MAX / esz) return pe__fail(PE_ERR_FORMAT, "npy shape overflows size_t");
+    size_t need = count * esz, have = len - hstart - hlen;
+    if (need != have)
+        return pe__fail(PE_ERR_FORMAT, "npy shape needs %zu data bytes, file has %zu",
+                        need, have);
+    a.nbytes = need;
+    a.data = malloc(need ? need : 1);
+    if (a.data == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for %zu bytes", need);
+    memcpy(a.data, b + hstart + hlen, need);
+    *out = a;
+    return PE_OK;
+}
+
+/* Whole file into memory; limits the size so that a bogus path to a huge
+ * device cannot exhaust memory silently. */
+static int slurp(const char *path, unsigned char **data, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return pe__fail(PE_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    unsigned char *buf = malloc(cap);
+    if (buf == NULL) {
+        fclose(f);
+        return pe__fail(PE_ERR_NOMEM, "no memory to read %s", path);
+    }
+    for (;;) {
+        if (n == cap) {
+            if (cap > SIZE_MAX / 2) {
+                free(buf);
+                fclose(f);
+                return pe__fail(PE_ERR_OVERFLOW, "%s is too large", path);
+            }
+            unsigned char *nb = realloc(buf, cap * 2);
+            if (nb == NULL) {
+                free(buf);
+                fclose(f);
+                return pe__fail(PE_ERR_NOMEM, "no memory to read %s", path);
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+    }
+    int err = ferror(f);
+    fclose(f);
+    if (err) {
+        free(buf);
+        return pe__fail(PE_ERR_IO, "error reading %s", path);
+    }
+    *data = buf;
+    *len = n;
+    return PE_OK;
+}
+
+int pe_npy_read(const char *path, pe_npy_array *out) {
+    PE_CHECK_NULL(path);
+    PE_CHECK_NULL(out);
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    PE_TRY(slurp(path, &buf, &len));
+    int status = pe_npy_parse(buf, len, out);
+    free(buf);
+    if (status != PE_OK) {
+        /* Prefix the file name to the parser's detail. */
+        char detail[400];
+        snprintf(detail, sizeof detail, "%s", pe_last_error());
+        return pe__fail(status, "%s: %s", path, detail);
+    }
+    return PE_OK;
+}
+
+void pe_npy_free(pe_npy_array *a) {
+    if (a == NULL) return;
+    free(a->data);
+    a->data = NULL;
+    a->nbytes = 0;
+}
+
+int pe_npy_write(const char *path, pe_dtype dtype, int ndim, const int64_t *shape,
+                 const void *data) {
+    PE_CHECK_NULL(path);
+    const char *descr = dtype == PE_F32   ? "<f4"
+                        : dtype == PE_F64 ? "<f8"
+                        : dtype == PE_F16 ? "<f2"
+                        : dtype == PE_I64 ? "<i8"
+                                          : NULL;
+    if (descr == NULL)
+        return pe__fail(PE_ERR_DTYPE, "dtype %s cannot be written to .npy",
+                        pe_dtype_name(dtype));
+    if (ndim < 0 || ndim > PE_NPY_MAX_DIMS)
+        return pe__fail(PE_ERR_SHAPE, "ndim=%d outside [0, %d]", ndim, PE_NPY_MAX_DIMS);
+    if (ndim > 0) PE_CHECK_NULL(shape);
+    char dict[512];
+    int n = snprintf(dict, sizeof dict,
+                     "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
+    size_t count = 1;
+    for (int i = 0; i < ndim; i++) {
+        if (!pe__mul_size((int64_t)count, shape[i], &count))
+            return pe__fail(PE_ERR_SHAPE, "shape[%d]=%lld is negative or overflows", i,
+                            (long long)shape[i]);
+        n += snprintf(dict + n, sizeof dict - (size_t)n, "%lld%s", (long long)shape[i],
+                      ndim == 1 ? "," : (i + 1 < ndim ? ", " : ""));
+    }
+    n += snprintf(dict + n, sizeof dict - (size_t)n, "), }");
+    if (count > SIZE_MAX / pe_dtype_size(dtype))
+        return pe__fail(PE_ERR_OVERFLOW, "array size overflows size_t");
+    size_t nbytes = count * pe_dtype_size(dtype);
+    if (nbytes > 0) PE_CHECK_NULL(data);
+    /* Pad magic(6) + version(2) + length(2) + dict + '\n' to a multiple of 64. */
+    size_t total = 10 + (size_t)n + 1;
+    size_t padded = (total + 63) / 64 * 64;
+    size_t hlen = padded - 10;
+    unsigned char pre[10];
+    memcpy(pre, NPY_MAGIC, 6);
+    pre[6] = 1;
+    pre[7] = 0;
+    pre[8] = (unsigned char)(hlen & 0xff);
+    pre[9] = (unsigned char)(hlen >> 8);
+    FILE *f = fopen(path, "wb");
+    if (f == NULL) return pe__fail(PE_ERR_IO, "cannot create %s: %s", path, strerror(errno));
+    bool ok = fwrite(pre, 1, 10, f) == 10 && fwrite(dict, 1, (size_t)n, f) == (size_t)n;
+    for (size_t i = 10 + (size_t)n; ok && i < padded - 1; i++) ok = fputc(' ', f) != EOF;
+    ok = ok && fputc('\n', f) != EOF;
+    ok = ok && (nbytes == 0 || fwrite(data, 1, nbytes, f) == nbytes);
+    ok = (fclose(f) == 0) && ok;
+    if (!ok) return pe__fail(PE_ERR_IO, "error writing %s", path);
+    return PE_OK;
+}

@@ -1,0 +1,109 @@
+/* runner.c — registry, reporting and main() of the C test harness. */
+#include "runner.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TESTS 1024
+
+typedef struct {
+    const char *name, *file;
+    int line;
+    pe_test_fn fn;
+} test_case;
+
+static test_case tests[MAX_TESTS];
+static int n_tests;
+static int current_failures;
+static int current_used_seed;
+static uint64_t run_seed;
+static char fail_log[8192];
+static size_t fail_len;
+
+void pe_test_register(const char *name, pe_test_fn fn, const char *file, int line) {
+    if (n_tests == MAX_TESTS) {
+        fprintf(stderr, "too many tests (raise MAX_TESTS)\n");
+        abort();
+    }
+    tests[n_tests].name = name;
+    tests[n_tests].fn = fn;
+    tests[n_tests].file = file;
+    tests[n_tests].line = line;
+    n_tests++;
+}
+
+void pe_test_fail(const char *file, int line, const char *fmt, ...) {
+    current_failures++;
+    if (fail_len + 200 >= sizeof fail_log) return; /* keep the first few */
+    fail_len += (size_t)snprintf(fail_log + fail_len, sizeof fail_log - fail_len,
+                                 "    %s:%d: ", file, line);
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(fail_log + fail_len, sizeof fail_log - fail_len, fmt, ap);
+    va_end(ap);
+    if (n > 0) fail_len += (size_t)n;
+    if (fail_len >= sizeof fail_log - 2) fail_len = sizeof fail_log - 2;
+    fail_log[fail_len++] = '\n';
+    fail_log[fail_len] = '\0';
+}
+
+int pe_test_failures(void) { return current_failures; }
+
+uint64_t pe_test_seed(void) {
+    current_used_seed = 1;
+    return run_seed;
+}
+
+uint64_t pe_rng_next(pe_rng *r) {
+    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+double pe_rng_uniform(pe_rng *r, double lo, double hi) {
+    return lo + (hi - lo) * ((double)(pe_rng_next(r) >> 11) * 0x1p-53);
+}
+
+int64_t pe_rng_int(pe_rng *r, int64_t lo, int64_t hi) {
+    uint64_t span = (uint64_t)(hi - lo) + 1;
+    return lo + (int64_t)(span ? pe_rng_next(r) % span : pe_rng_next(r));
+}
+
+static int by_file_line(const void *a, const void *b) {
+    const test_case *x = a, *y = b;
+    int c = strcmp(x->file, y->file);
+    return c ? c : x->line - y->line;
+}
+
+int main(int argc, char **argv) {
+    const char *filter = argc > 1 ? argv[1] : NULL;
+    const char *env = getenv("PE_TEST_SEED");
+    run_seed = env ? strtoull(env, NULL, 0) : 20261121ull;
+    qsort(tests, (size_t)n_tests, sizeof tests[0], by_file_line);
+    int passed = 0, failed = 0;
+    for (int i = 0; i < n_tests; i++) {
+        if (filter && !strstr(tests[i].name, filter)) continue;
+        current_failures = 0;
+        current_used_seed = 0;
+        fail_len = 0;
+        fail_log[0] = '\0';
+        tests[i].fn();
+        char seed[48] = "";
+        if (current_used_seed)
+            snprintf(seed, sizeof seed, " (seed %llu)", (unsigned long long)run_seed);
+        if (current_failures == 0) {
+            passed++;
+            printf("ok   %s%s\n", tests[i].name, seed);
+        } else {
+            failed++;
+            printf("FAIL %s%s: %d failed check(s)\n%s", tests[i].name, seed,
+                   current_failures, fail_log);
+        }
+        fflush(stdout);
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed == 0 && passed > 0 ? 0 : 1;
+}

@@ -1,0 +1,88 @@
+/*
+ * runner.h — the C test harness. A test is
+ *
+ *     TEST(rope_norm_preserved) { ... CHECK(...); CHECK_NEAR(a, b, tol); }
+ *
+ * in any tests/test_*.c file; it registers itself. The runner prints one line
+ * per test ("ok", or "FAIL" with each failed check's file:line and values),
+ * the seed of every randomized test, and closes with exactly
+ * "N passed, N failed"; it exits non-zero on any failure.
+ * `posenc_tests SUBSTRING` runs only the tests whose names contain it;
+ * PE_TEST_SEED=n replays a randomized run.
+ */
+#ifndef PE_TEST_RUNNER_H
+#define PE_TEST_RUNNER_H
+
+#include "posenc.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef void (*pe_test_fn)(void);
+void pe_test_register(const char *name, pe_test_fn fn, const char *file, int line);
+void pe_test_fail(const char *file, int line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Number of failed checks in the current test so far. */
+int pe_test_failures(void);
+
+/* The seed of this randomized test (PE_TEST_SEED or a per-run default); the
+ * runner prints it on the test's line. */
+uint64_t pe_test_seed(void);
+
+/* A small deterministic generator for tests (splitmix64). */
+typedef struct { uint64_t s; } pe_rng;
+uint64_t pe_rng_next(pe_rng *r);
+double pe_rng_uniform(pe_rng *r, double lo, double hi); /* [lo, hi) */
+int64_t pe_rng_int(pe_rng *r, int64_t lo, int64_t hi);  /* [lo, hi] */
+
+#define TEST(fn)                                                          \
+    static void fn(void);                                                 \
+    __attribute__((constructor)) static void pe_register_##fn(void) {     \
+        pe_test_register(#fn, fn, __FILE__, __LINE__);                    \
+    }                                                                     \
+    static void fn(void)
+
+#define CHECK(cond)                                                       \
+    do {                                                                  \
+        if (!(cond)) pe_test_fail(__FILE__, __LINE__, "CHECK(%s)", #cond); \
+    } while (0)
+
+#define CHECK_MSG(cond, ...)                                              \
+    do {                                                                  \
+        if (!(cond)) pe_test_fail(__FILE__, __LINE__, __VA_ARGS__);       \
+    } while (0)
+
+/* |a - b| <= tol, NaN fails. */
+#define CHECK_NEAR(a, b, tol)                                             \
+    do {                                                                  \
+        double pe_a_ = (double)(a), pe_b_ = (double)(b), pe_t_ = (tol);   \
+        if (!(fabs(pe_a_ - pe_b_) <= pe_t_))                              \
+            pe_test_fail(__FILE__, __LINE__,                              \
+                         "%s = %.17g, %s = %.17g, |diff| = %.3g > %.3g",  \
+                         #a, pe_a_, #b, pe_b_, fabs(pe_a_ - pe_b_), pe_t_); \
+    } while (0)
+
+#define CHECK_STATUS(expr, want)                                          \
+    do {                                                                  \
+        int pe_got_ = (expr);                                             \
+        if (pe_got_ != (want))                                            \
+            pe_test_fail(__FILE__, __LINE__, "%s returned %d (%s: %s), want %d", \
+                         #expr, pe_got_, pe_strerror(pe_got_), pe_last_error(), \
+                         (int)(want));                                    \
+    } while (0)
+
+#define CHECK_OK(expr) CHECK_STATUS(expr, PE_OK)
+
+/* The call fails with `want` and its detail message contains `needle`. */
+#define CHECK_ERROR(expr, want, needle)                                   \
+    do {                                                                  \
+        CHECK_STATUS(expr, want);                                         \
+        CHECK_MSG(strstr(pe_last_error(), (needle)) != NULL,              \
+                  "detail \"%s\" lacks \"%s\"", pe_last_error(), (needle)); \
+    } while (0)
+
+#endif
