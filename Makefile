@@ -15,7 +15,7 @@ WARNFLAGS := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
              -Wmissing-prototypes -Wvla -Wformat=2
 PE_CPPFLAGS := -Iinclude -D_POSIX_C_SOURCE=200809L
 ALL_CFLAGS = $(WARNFLAGS) $(PE_CPPFLAGS) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
-LDLIBS_LIB := -lm
+LDLIBS_LIB := -lcjson -lm
 
 BUILD ?= build
 
@@ -45,8 +45,15 @@ all: lib cli
 lib: $(STATIC_LIB) $(SHARED_LIB) $(BUILD)/posenc.pc
 cli: $(POSENC)
 
+# Debian packages the build needs, installed once per build tree.
+DEPS_STAMP := $(BUILD)/.deps-ok
+$(DEPS_STAMP): scripts/setup-deps.sh
+	@mkdir -p $(BUILD)
+	bash scripts/setup-deps.sh
+	@touch $@
+
 # Objects are position-independent so one set serves both libraries.
-$(BUILD)/%.o: %.c $(wildcard include/*.h src/*.h cli/*.h tests/*.h)
+$(BUILD)/%.o: %.c $(wildcard include/*.h src/*.h cli/*.h tests/*.h) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
 

@@ -3,14 +3,14 @@
  * vectorized set is tested against. Exactness first, speed second.
  *
  * Accuracy: the angle p*w is formed in long double (64-bit significand on
- * x86-64: the product of an int64 position and the double-double frequency
- * w + w_lo loses at most 2^-63 relative, about 2.3e-10 rad at |p| = 2^31),
- * reduced exactly (remainderl) to [-pi, pi] against 2 pi rounded to long
- * double (relative error 2^-65, about 1.2e-10 rad after the 3.4e8 turns of
- * |p| = 2^31 at w = 1), then evaluated by
- * the double libm sin/cos (< 1 ulp). Rotated rows are computed in double from
+ * x86-64) from the int64 position and the double-double frequency w + w_lo,
+ * which costs at most 2^-64 |angle| for the rounding of the product, and is
+ * reduced exactly (remainderl) against 2 pi rounded to long double, which
+ * adds at most 2^-64 |angle| more: in all |error| <= 2^-63 |p w| rad, i.e.
+ * 1.1e-13 at |p w| = 2^20 and 2.3e-10 at 2^31. The double libm sin/cos of
+ * the reduced angle adds < 1 ulp. Rotated rows are computed in double from
  * the f32 inputs and rounded once to float, so each output element is within
- * 0.5 ulp(f32) + ~1e-15 of the exact rotation of the f32 inputs.
+ * 0.5 ulp(f32) + 1e-9 of the exact rotation of the f32 inputs for |p| < 2^31.
  */
 #include "../internal.h"
 

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# setup-deps.sh — installs the Debian packages posenc builds against, if any
+# are missing. The Makefile calls it once per build tree; run it by hand to
+# see what it would do. Needs root (or sudo) only when something is missing.
+set -euo pipefail
+
+# libcjson-dev: the model config.json reader (no hand-written JSON parser).
+packages=(libcjson-dev)
+
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$p")
+    fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "posenc: installing Debian packages: ${missing[*]}" >&2
+if [ "$(id -u)" -eq 0 ]; then
+    SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+    SUDO="sudo"
+else
+    echo "posenc: not root and no sudo; install them yourself: apt-get install -y ${missing[*]}" >&2
+    exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
