@@ -1,0 +1,229 @@
+/* args.c — option parsing, typed getters and error messages for the CLI. */
+#include "args.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int find_opt(const cli_spec *spec, const char *name, size_t len) {
+    for (int i = 0; spec->opts && spec->opts[i].name; i++)
+        if (strlen(spec->opts[i].name) == len && strncmp(spec->opts[i].name, name, len) == 0)
+            return i;
+    return -1;
+}
+
+void cli_print_help(const cli_spec *spec, FILE *f) {
+    fprintf(f, "Usage: posenc %s %s\n\n%s\n", spec->command, spec->usage, spec->description);
+    if (spec->opts && spec->opts[0].name) {
+        fprintf(f, "\nOptions:\n");
+        for (int i = 0; spec->opts[i].name; i++) {
+            char left[64];
+            snprintf(left, sizeof left, "--%s%s%s", spec->opts[i].name,
+                     spec->opts[i].metavar ? " " : "",
+                     spec->opts[i].metavar ? spec->opts[i].metavar : "");
+            fprintf(f, "  %-26s %s\n", left, spec->opts[i].help);
+        }
+    }
+    fprintf(f, "  %-26s %s\n", "-h, --help", "show this help and exit");
+    if (spec->examples) fprintf(f, "\nExamples:\n%s", spec->examples);
+}
+
+int cli_usage_error(const cli_spec *spec, const char *fmt, ...) {
+    fprintf(stderr, "posenc %s: ", spec->command);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'posenc %s --help'.\n", spec->command);
+    return CLI_USAGE;
+}
+
+int cli_lib_error(const cli_spec *spec, int status) {
+    const char *detail = pe_last_error();
+    fprintf(stderr, "posenc %s: error: %s%s%s\n", spec->command, pe_strerror(status),
+            detail[0] ? ": " : "", detail);
+    return CLI_RUNTIME;
+}
+
+int cli_runtime_error(const cli_spec *spec, const char *fmt, ...) {
+    fprintf(stderr, "posenc %s: error: ", spec->command);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return CLI_RUNTIME;
+}
+
+int cli_parse(const cli_spec *spec, int argc, char **argv, cli_args *out) {
+    memset(out, 0, sizeof *out);
+    out->spec = spec;
+    bool only_positional = false;
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!only_positional && (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0)) {
+            cli_print_help(spec, stdout);
+            return CLI_HELP_SHOWN;
+        }
+        if (!only_positional && strcmp(arg, "--") == 0) {
+            only_positional = true;
+            continue;
+        }
+        if (!only_positional && arg[0] == '-' && arg[1] == '-') {
+            const char *name = arg + 2, *eq = strchr(name, '=');
+            size_t len = eq ? (size_t)(eq - name) : strlen(name);
+            int k = find_opt(spec, name, len);
+            if (k < 0)
+                return cli_usage_error(spec, "unknown option '--%.*s'", (int)len, name);
+            if (out->present[k])
+                return cli_usage_error(spec, "option '--%s' given twice", spec->opts[k].name);
+            out->present[k] = true;
+            if (spec->opts[k].metavar) {
+                if (eq) {
+                    out->values[k] = eq + 1;
+                } else if (i + 1 < argc) {
+                    out->values[k] = argv[++i];
+                } else {
+                    return cli_usage_error(spec, "option '--%s' needs a value (%s)",
+                                           spec->opts[k].name, spec->opts[k].metavar);
+                }
+            } else if (eq) {
+                return cli_usage_error(spec, "option '--%s' takes no value", spec->opts[k].name);
+            }
+            continue;
+        }
+        if (!only_positional && arg[0] == '-' && arg[1] != '\0' &&
+            !(arg[1] >= '0' && arg[1] <= '9')) {
+            if (strcmp(arg, "-o") == 0 && find_opt(spec, "output", 6) >= 0) {
+                int k = find_opt(spec, "output", 6);
+                if (out->present[k]) return cli_usage_error(spec, "option '-o' given twice");
+                if (i + 1 >= argc) return cli_usage_error(spec, "option '-o' needs a value (FILE)");
+                out->present[k] = true;
+                out->values[k] = argv[++i];
+                continue;
+            }
+            return cli_usage_error(spec, "unknown option '%s'", arg);
+        }
+        if (out->n_positional >= spec->max_positional)
+            return cli_usage_error(spec, "unexpected argument '%s'", arg);
+        out->positional[out->n_positional++] = arg;
+    }
+    if (out->n_positional < spec->min_positional)
+        return cli_usage_error(spec, "missing argument (usage: posenc %s %s)", spec->command,
+                               spec->usage);
+    return CLI_OK;
+}
+
+bool cli_has(const cli_args *a, const char *name) {
+    int k = find_opt(a->spec, name, strlen(name));
+    return k >= 0 && a->present[k];
+}
+
+const char *cli_get(const cli_args *a, const char *name) {
+    int k = find_opt(a->spec, name, strlen(name));
+    return k >= 0 && a->present[k] ? a->values[k] : NULL;
+}
+
+static bool parse_int64(const char *s, int64_t *out) {
+    if (s == NULL || *s == '\0') return false;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno != 0 || *end != '\0') return false;
+    *out = (int64_t)v;
+    return true;
+}
+
+int cli_get_int64(const cli_args *a, const char *name, int64_t *out) {
+    const char *s = cli_get(a, name);
+    if (s == NULL) return CLI_OK;
+    if (!parse_int64(s, out))
+        return cli_usage_error(a->spec, "--%s: '%s' is not an integer", name, s);
+    return CLI_OK;
+}
+
+int cli_get_double(const cli_args *a, const char *name, double *out) {
+    const char *s = cli_get(a, name);
+    if (s == NULL) return CLI_OK;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (*s == '\0' || *end != '\0' || errno == ERANGE)
+        return cli_usage_error(a->spec, "--%s: '%s' is not a number", name, s);
+    *out = v;
+    return CLI_OK;
+}
+
+int cli_get_choice(const cli_args *a, const char *name, const char *const *choices, int *out) {
+    const char *s = cli_get(a, name);
+    if (s == NULL) return CLI_OK;
+    for (int i = 0; choices[i]; i++)
+        if (strcmp(s, choices[i]) == 0) {
+            *out = i;
+            return CLI_OK;
+        }
+    char list[256] = "";
+    for (int i = 0; choices[i]; i++) {
+        strncat(list, i ? "|" : "", sizeof list - strlen(list) - 1);
+        strncat(list, choices[i], sizeof list - strlen(list) - 1);
+    }
+    return cli_usage_error(a->spec, "--%s: '%s' is not one of %s", name, s, list);
+}
+
+int cli_get_int_list(const cli_args *a, const char *name, int64_t **out, int64_t *n) {
+    const char *s = cli_get(a, name);
+    if (s == NULL) return CLI_OK;
+    int64_t cap = 1;
+    for (const char *c = s; *c; c++) cap += *c == ',';
+    int64_t *v = malloc(sizeof(int64_t) * (size_t)cap);
+    if (v == NULL) return cli_runtime_error(a->spec, "out of memory");
+    int64_t k = 0;
+    const char *p = s;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char item[32];
+        if (len == 0 || len >= sizeof item) {
+            free(v);
+            return cli_usage_error(a->spec, "--%s: '%s' is not a comma-separated list of integers",
+                                   name, s);
+        }
+        memcpy(item, p, len);
+        item[len] = '\0';
+        if (!parse_int64(item, &v[k])) {
+            free(v);
+            return cli_usage_error(a->spec, "--%s: '%s' in '%s' is not an integer", name, item, s);
+        }
+        k++;
+        if (!comma) break;
+        p = comma + 1;
+    }
+    *out = v;
+    *n = k;
+    return CLI_OK;
+}
+
+int cli_get_range(const cli_args *a, const char *name, int64_t *start, int64_t *count) {
+    const char *s = cli_get(a, name);
+    if (s == NULL) return CLI_OK;
+    const char *colon = strchr(s, ':');
+    char lo[32], hi[32];
+    int64_t A, B;
+    if (colon == NULL || (size_t)(colon - s) >= sizeof lo || strlen(colon + 1) >= sizeof hi)
+        return cli_usage_error(a->spec, "--%s: '%s' is not a range A:B", name, s);
+    memcpy(lo, s, (size_t)(colon - s));
+    lo[colon - s] = '\0';
+    strcpy(hi, colon + 1);
+    if (!parse_int64(lo, &A) || !parse_int64(hi, &B))
+        return cli_usage_error(a->spec, "--%s: '%s' is not a range A:B of integers", name, s);
+    if (B <= A)
+        return cli_usage_error(a->spec, "--%s: '%s' is empty (B must exceed A; B is exclusive)",
+                               name, s);
+    if (A < 0 && B > INT64_MAX + A)
+        return cli_usage_error(a->spec, "--%s: '%s' is too long", name, s);
+    *start = A;
+    *count = B - A;
+    return CLI_OK;
+}

@@ -1,0 +1,25 @@
+/* commands.h — the subcommands of `posenc`, each in its own cmd_*.c. */
+#ifndef PE_CLI_COMMANDS_H
+#define PE_CLI_COMMANDS_H
+
+#include "args.h"
+
+typedef struct {
+    const cli_spec *spec;
+    int (*run)(const cli_spec *spec, int argc, char **argv);
+} cli_command;
+
+extern const cli_spec cmd_encode_spec, cmd_freqs_spec, cmd_rope_spec,
+    cmd_attention_spec, cmd_tour_spec;
+int cmd_encode(const cli_spec *spec, int argc, char **argv);
+int cmd_freqs(const cli_spec *spec, int argc, char **argv);
+int cmd_rope(const cli_spec *spec, int argc, char **argv);
+int cmd_attention(const cli_spec *spec, int argc, char **argv);
+int cmd_tour(const cli_spec *spec, int argc, char **argv);
+
+/* Opens -o FILE (or stdout when path is NULL or "-"); reports failures. */
+FILE *cli_open_output(const cli_spec *spec, const char *path);
+/* Closes what cli_open_output opened; CLI_RUNTIME if the write failed. */
+int cli_close_output(const cli_spec *spec, FILE *f, const char *path);
+
+#endif

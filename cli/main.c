@@ -1,0 +1,74 @@
+/* main.c — `posenc`: dispatches to a subcommand; --help and --version. */
+#include "commands.h"
+
+#include <errno.h>
+#include <string.h>
+
+static const cli_command commands[] = {
+    {&cmd_encode_spec, cmd_encode},
+    {&cmd_freqs_spec, cmd_freqs},
+    {&cmd_rope_spec, cmd_rope},
+    {&cmd_attention_spec, cmd_attention},
+    {&cmd_tour_spec, cmd_tour},
+};
+static const size_t n_commands = sizeof commands / sizeof commands[0];
+
+static void print_main_help(FILE *f) {
+    fprintf(f,
+            "Usage: posenc COMMAND [OPTIONS]\n\n"
+            "posenc computes, inspects and compares transformer positional encodings:\n"
+            "additive (raw, normalized, binary, sinusoidal, learned), rotary (RoPE) and\n"
+            "attention biases, exactly as SPEC.md defines them.\n\nCommands:\n");
+    for (size_t i = 0; i < n_commands; i++)
+        fprintf(f, "  %-12s %s\n", commands[i].spec->command, commands[i].spec->summary);
+    fprintf(f,
+            "\nOptions:\n"
+            "  -h, --help     show this help (posenc COMMAND --help for a command's)\n"
+            "  --version      print the version and the active kernel set\n"
+            "\nExit status: 0 success, 1 runtime error, 2 usage error.\n");
+}
+
+FILE *cli_open_output(const cli_spec *spec, const char *path) {
+    if (path == NULL || strcmp(path, "-") == 0) return stdout;
+    FILE *f = fopen(path, "w");
+    if (f == NULL) cli_runtime_error(spec, "cannot create %s: %s", path, strerror(errno));
+    return f;
+}
+
+int cli_close_output(const cli_spec *spec, FILE *f, const char *path) {
+    if (f == stdout) return fflush(stdout) == 0 ? CLI_OK : cli_runtime_error(spec, "write to stdout failed");
+    if (ferror(f) | fclose(f)) return cli_runtime_error(spec, "error writing %s", path);
+    return CLI_OK;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        print_main_help(stderr);
+        return CLI_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
+        if (strcmp(cmd, "help") == 0 && argc > 2) {
+            for (size_t i = 0; i < n_commands; i++)
+                if (strcmp(argv[2], commands[i].spec->command) == 0) {
+                    cli_print_help(commands[i].spec, stdout);
+                    return CLI_OK;
+                }
+            fprintf(stderr, "posenc: no command '%s'\nTry 'posenc --help'.\n", argv[2]);
+            return CLI_USAGE;
+        }
+        print_main_help(stdout);
+        return CLI_OK;
+    }
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+        printf("posenc %s (kernels: %s)\n", pe_version_string(), pe_kernels_name());
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < n_commands; i++)
+        if (strcmp(cmd, commands[i].spec->command) == 0) {
+            int rc = commands[i].run(commands[i].spec, argc - 2, argv + 2);
+            return rc == CLI_HELP_SHOWN ? CLI_OK : rc;
+        }
+    fprintf(stderr, "posenc: unknown command '%s'\nTry 'posenc --help'.\n", cmd);
+    return CLI_USAGE;
+}
