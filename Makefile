@@ -1,6 +1,7 @@
 # posenc — plain GNU Make. `make` builds the libraries and the CLI;
 # `make run` runs the tour; `make test` builds and runs every test;
-# `make asan` runs the C tests under ASan+UBSan; `make install PREFIX=… DESTDIR=…`.
+# `make asan` runs the tests under ASan+UBSan, `make valgrind` the C tests
+# under memcheck; `make install PREFIX=… DESTDIR=…`.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -10,11 +11,14 @@ BINDIR ?= $(PREFIX)/bin
 
 CC ?= cc
 CFLAGS ?= -O2 -g
-# IEEE semantics and portable code: no -ffast-math, no -march=native.
+# IEEE semantics and portable code: no -ffast-math, no -march=native, and no
+# contraction of a*b+c into FMA behind the code's back (the exact angle
+# reduction in src/kernels/angle.h relies on separately rounded products).
+FPFLAGS := -ffp-contract=off
 WARNFLAGS := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
              -Wmissing-prototypes -Wvla -Wformat=2
 PE_CPPFLAGS := -Iinclude -D_POSIX_C_SOURCE=200809L
-ALL_CFLAGS = $(WARNFLAGS) $(PE_CPPFLAGS) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
+ALL_CFLAGS = $(WARNFLAGS) $(FPFLAGS) $(PE_CPPFLAGS) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS_LIB := -lcjson -lm
 
 BUILD ?= build
@@ -38,7 +42,7 @@ SHARED_LIB := $(BUILD)/libposenc.so.$(VERSION)
 POSENC := $(BUILD)/posenc
 TEST_BIN := $(BUILD)/posenc_tests
 
-.PHONY: all lib cli run test test-c test-cli asan install uninstall clean setup
+.PHONY: all lib cli run test test-c test-cli asan valgrind install uninstall clean
 
 all: lib cli
 
@@ -94,6 +98,10 @@ asan:
 	$(MAKE) BUILD=build/asan \
 	  EXTRA_CFLAGS="-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=address,undefined" test
+
+# The C tests under valgrind's memcheck (leaks are errors).
+valgrind: $(TEST_BIN)
+	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect $(TEST_BIN)
 
 install: lib cli
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) \

@@ -56,6 +56,12 @@ uint64_t pe_test_seed(void) {
     return run_seed;
 }
 
+double pe_test_ld_eps(void) {
+    volatile long double one = 1.0L, e = 1.0L;
+    while (one + e / 2 != one) e /= 2;
+    return (double)e;
+}
+
 uint64_t pe_rng_next(pe_rng *r) {
     uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;

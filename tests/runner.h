@@ -33,6 +33,12 @@ int pe_test_failures(void);
  * runner prints it on the test's line. */
 uint64_t pe_test_seed(void);
 
+/* Machine epsilon of long double as this process actually computes it:
+ * 2^-63 with x87 extended precision, 2^-52 where long double is double or
+ * is emulated as double (valgrind). Tolerances that rest on long double
+ * references scale with it, since the reference is then only that good. */
+double pe_test_ld_eps(void);
+
 /* A small deterministic generator for tests (splitmix64). */
 typedef struct { uint64_t s; } pe_rng;
 uint64_t pe_rng_next(pe_rng *r);

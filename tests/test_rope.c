@@ -33,8 +33,12 @@ TEST(rope_default_freqs_match_formula) {
     CHECK(f.attention_factor == 1.0);
     for (int i = 0; i < 64; i++) {
         long double w = powl(10000.0L, -(long double)(2 * i) / 128.0L);
-        /* hi + lo carries ~64 bits; powl is good to ~1 ulp(long double) */
-        CHECK_NEAR((double)(((long double)f.inv_freq[i] + f.inv_freq_lo[i] - w) / w), 0.0, 1e-18);
+        /* hi + lo carries the long double value of expl(-2i/d ln b): the
+         * argument's rounding (relative eps) becomes a relative error of
+         * |2i/d ln b| <= ln 1e4 = 9.2 eps in the result; with expl's and
+         * the reference powl's own ulp, 16 eps bounds it. */
+        CHECK_NEAR((double)(((long double)f.inv_freq[i] + f.inv_freq_lo[i] - w) / w), 0.0,
+                   16 * pe_test_ld_eps());
     }
     CHECK(f.inv_freq[0] == 1.0 && f.inv_freq_lo[0] == 0.0);
 }
@@ -76,7 +80,12 @@ TEST(rope_matches_reference_all_layouts) {
 }
 
 TEST(rope_accuracy_at_large_positions) {
-    /* SPEC §2.2: <= 1e-6 required and 1.5e-7 the goal, at every |p| < 2^31. */
+    /* SPEC §2.2: <= 1e-6 required and 1.5e-7 the goal, at every |p| < 2^31.
+     * The goal needs w to ~2^-60 relative, which the long double generator
+     * gives with x87 extended precision; where long double is only double
+     * (or emulated as double under valgrind) w and the reference are each
+     * off by up to 2^31 * 2^-53 rad: the required 1e-6 still holds. */
+    const double goal = pe_test_ld_eps() < 1e-18 ? 1.5e-7 : 1e-6;
     pe_rng rng = {pe_test_seed()};
     const int64_t D = 128;
     pe_freqs f;
@@ -97,7 +106,7 @@ TEST(rope_accuracy_at_large_positions) {
             double e = fabs((double)y[j] - (double)ref[j]);
             if (e > worst) worst = e;
         }
-        CHECK_MSG(worst <= 1.5e-7, "p=%lld: max abs error %.3g > 1.5e-7", (long long)ps[k], worst);
+        CHECK_MSG(worst <= goal, "p=%lld: max abs error %.3g > %.3g", (long long)ps[k], worst, goal);
     }
 }
 
@@ -262,9 +271,11 @@ TEST(rope_cos_sin_cache) {
     for (int t = 0; t < 3; t++)
         for (int i = 0; i < 4; i++) {
             long double th = (long double)((1 << 20) + t) * powl(10000.0L, -(long double)(2 * i) / 8.0L);
-            /* The kernel's documented angle bound is 2^-63 |p w| (long double
-             * product and 2 pi), plus one double rounding of cos/sin. */
-            double tol = ldexp((double)fabsl(th), -63) + 2.3e-16;
+            /* angle.h documents ~1e-15 rad for |p w| < 2^40, plus < 1 ulp of
+             * libm cos/sin; but w itself (the library's expl and the
+             * reference's powl, both long double) is only good to ~2^-63
+             * relative (eps_ld), which p multiplies: 2 eps_ld |p w|. */
+            double tol = (double)fabsl(th) * 2 * pe_test_ld_eps() + 1.5e-15;
             CHECK_NEAR(c[t * 4 + i], (double)cosl(th), tol);
             CHECK_NEAR(s[t * 4 + i], (double)sinl(th), tol);
         }

@@ -2,35 +2,23 @@
  * scalar.c — the reference kernel set: plain C, always built, and what every
  * vectorized set is tested against. Exactness first, speed second.
  *
- * Accuracy: the angle p*w is formed in long double (64-bit significand on
- * x86-64) from the int64 position and the double-double frequency w + w_lo,
- * which costs at most 2^-64 |angle| for the rounding of the product, and is
- * reduced exactly (remainderl) against 2 pi rounded to long double, which
- * adds at most 2^-64 |angle| more: in all |error| <= 2^-63 |p w| rad, i.e.
- * 1.1e-13 at |p w| = 2^20 and 2.3e-10 at 2^31. The double libm sin/cos of
- * the reduced angle adds < 1 ulp. Rotated rows are computed in double from
- * the f32 inputs and rounded once to float, so each output element is within
- * 0.5 ulp(f32) + 1e-9 of the exact rotation of the f32 inputs for |p| < 2^31.
+ * Accuracy: angles come from angle.h (p * w reduced modulo 2 pi in
+ * double-double arithmetic, ~1e-15 rad for |p w| < 2^40), then the double
+ * libm sin/cos (< 1 ulp). Rotated rows are computed in double from the f32
+ * inputs and rounded once to float, so each output element is within
+ * 0.5 ulp(f32) + 1e-14 of the exact rotation of the f32 inputs.
  */
 #include "../internal.h"
+#include "angle.h"
 
 #include <math.h>
 
-static const long double PE_TWO_PI_L = 6.28318530717958647692528676655900577L;
-
 static void scalar_cos_sin(int64_t p, const double *w, const double *w_lo,
                            int64_t n, double *c, double *s) {
-    const long double lp = (long double)p;
-    const long double two_pi = PE_TWO_PI_L;
     for (int64_t i = 0; i < n; i++) {
-        long double freq = (long double)w[i] + (long double)w_lo[i];
-        long double angle = lp * freq;
-        /* remainderl is exact: the only error is that of the product and of
-         * two_pi itself (2^-64 relative, times |angle|/2pi turns). */
-        long double r = remainderl(angle, two_pi);
-        double rd = (double)r;
-        c[i] = cos(rd);
-        s[i] = sin(rd);
+        double r = pe__reduced_angle(p, w[i], w_lo[i]);
+        c[i] = cos(r);
+        s[i] = sin(r);
     }
 }
 
