@@ -42,7 +42,7 @@ SHARED_LIB := $(BUILD)/libposenc.so.$(VERSION)
 POSENC := $(BUILD)/posenc
 TEST_BIN := $(BUILD)/posenc_tests
 
-.PHONY: all lib cli run test test-c test-cli asan valgrind install uninstall clean
+.PHONY: all lib cli run test test-c test-cli test-example asan valgrind install uninstall clean
 
 all: lib cli
 
@@ -85,7 +85,12 @@ $(TEST_BIN): $(TEST_OBJ) $(STATIC_LIB)
 run: $(POSENC)
 	$(POSENC) tour
 
-test: test-c test-cli
+test: test-c test-cli test-example
+
+# The README's C example must build against the installed-style header and run.
+test-example: $(STATIC_LIB)
+	$(CC) $(ALL_CFLAGS) -o $(BUILD)/rope_example examples/rope_example.c $(STATIC_LIB) $(LDLIBS_LIB) $(LDFLAGS)
+	$(BUILD)/rope_example
 
 test-c: $(TEST_BIN)
 	$(TEST_BIN)
