@@ -334,15 +334,342 @@ int pe_attention_rope(const pe_attention_params *params, const pe_freqs *freqs,
 
 /* ------------------------------------------- RoPE scaling (rope_scaling.c) */
 
-/* (scaling generators, model configs: added by the scaling work) */
+/*
+ * Frequency generators (SPEC §2.1): pure functions from a pe_rope_scaling to
+ * a pe_freqs. w'_i is evaluated in long double and stored as a double-double
+ * (inv_freq + inv_freq_lo); A goes to attention_factor; DeepSeek's softmax
+ * multiplier mscale(f, mscale_all_dim)^2 goes to softmax_scale_multiplier.
+ * Notation: d = rotary_dim (the exponent's denominator for every scheme
+ * except PROPORTIONAL, which uses head_dim), b = base, f = factor,
+ * L = max_position, L0 = original_max_position, s = seq_len.
+ * Names match Hugging Face's rope_type strings. docs/SCALING.md has the
+ * formulas, defaults and traps.
+ */
+typedef enum {
+    PE_SCALING_DEFAULT = 0,     /* w_i = b^(-2i/d), A = 1 */
+    PE_SCALING_LINEAR = 1,      /* w_i / f (position interpolation) */
+    PE_SCALING_NTK = 2,         /* base b f^(d/(d-2)) */
+    PE_SCALING_DYNAMIC = 3,     /* s > L: base b (f s/L - (f-1))^(d/(d-2)) */
+    PE_SCALING_YARN = 4,        /* ramp between w/f and w; A from mscale */
+    PE_SCALING_LLAMA3 = 5,      /* wavelength bands around L0/h .. L0/l */
+    PE_SCALING_LONGROPE = 6,    /* w_i / e_i, e = long (s > L0) or short */
+    PE_SCALING_PROPORTIONAL = 7, /* exponent 2i/head_dim; pairs past d/2 are 0 */
+    PE_SCALING_EXPLICIT = 8     /* w_i / c_i, caller's per-pair divisors */
+} pe_scaling_type;
+
+/*
+ * Parameters of every generator; each scheme reads only its own fields and
+ * ignores the rest. Start from pe_rope_scaling_defaults(). "NAN" below means
+ * "not given: derive it"; 0 means "unset" where Hugging Face treats a falsy
+ * value as unset (mscale, mscale_all_dim).
+ */
+typedef struct {
+    pe_scaling_type type;
+    int64_t head_dim;   /* D (>= rotary_dim); PROPORTIONAL: even, <= PE_MAX_ROTARY_DIM */
+    int64_t rotary_dim; /* d: even, 2 <= d <= min(D, PE_MAX_ROTARY_DIM) */
+    double base;        /* b: finite, > 0, != 1 (10000) */
+    double factor;      /* f > 0. NAN: YARN and LONGROPE use L/L0, PROPORTIONAL 1 */
+    int64_t original_max_position; /* L0 > 0: YARN, LLAMA3, LONGROPE */
+    int64_t max_position; /* L > 0: DYNAMIC; YARN/LONGROPE when factor is NAN */
+    int64_t seq_len;    /* s >= 0: DYNAMIC, LONGROPE; 0 = not stated (s <= L, L0) */
+    double beta_fast, beta_slow; /* YARN: beta_fast > beta_slow > 0 (32, 1) */
+    int truncate;                /* YARN: floor/ceil the correction range (1) */
+    double mscale, mscale_all_dim; /* YARN: >= 0, 0 = unset (0, 0) */
+    double attention_factor; /* YARN, LONGROPE: A if finite > 0; NAN derives it */
+    double low_freq_factor, high_freq_factor; /* LLAMA3: 0 < l < h (1, 4) */
+    const double *short_factor, *long_factor; /* LONGROPE: d/2 each, > 0 */
+    int64_t n_short_factor, n_long_factor;
+    const double *divisors; /* EXPLICIT: d/2 divisors c_i > 0 */
+    int64_t n_divisors;
+} pe_rope_scaling;
+
+/* Defaults for a scheme: rotary_dim = head_dim, base 10000, factor 1 (LINEAR,
+ * NTK, DYNAMIC), 8 (LLAMA3) or NAN (the rest), L0 8192 for LLAMA3 (0
+ * otherwise: must be set), L = s = 0, beta 32/1, truncate 1, mscale 0,
+ * attention_factor NAN, low/high 1/4, no lists. */
+pe_rope_scaling pe_rope_scaling_defaults(pe_scaling_type type, int64_t head_dim);
+
+/*
+ * Frequencies of a scaling scheme into out. out->rotary_dim is d, except
+ * PROPORTIONAL, whose out->rotary_dim is head_dim (pairs [d/2, D/2) have
+ * frequency exactly 0, so they rotate by nothing but still pair across the
+ * whole head). interp_weight (nullable, out->rotary_dim/2 entries): the
+ * weight of the unscaled w_i in w'_i = w_i/f + weight (w_i - w_i/f), i.e.
+ * YaRN's w_i and Llama 3's t_i (1 for untouched pairs, 0 for fully scaled
+ * ones); NAN for the other schemes. A factor of 1 gives the default
+ * frequencies bit for bit (DYNAMIC: when s <= L). Errors name the field:
+ * dims, base, factor <= 0 or NaN, L0/L <= 0, beta_fast <= beta_slow,
+ * low_freq_factor >= high_freq_factor, missing or mis-sized lists, list
+ * entries <= 0, a derived A that is not finite and > 0.
+ */
+int pe_freqs_from_scaling(const pe_rope_scaling *scaling, pe_freqs *out,
+                          double *interp_weight);
+
+/*
+ * YaRN's correction range: corr(beta) = d ln(L0 / (2 pi beta)) / (2 ln b),
+ * low = corr(beta_fast), high = corr(beta_slow), floored/ceiled when
+ * truncate, then clamped to low >= 0, high <= d - 1 (as Hugging Face does).
+ * The ramp adds 0.001 to high when low == high; this returns the values
+ * before that nudge. d = 128, b = 1e4, L0 = 2048, f = 10 gives 16, 41.
+ */
+int pe_yarn_correction_range(int64_t rotary_dim, double base,
+                             int64_t original_max_position, double beta_fast,
+                             double beta_slow, int truncate, double *low,
+                             double *high);
+
+/* "default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope",
+ * "proportional", "explicit"; "?" for an unknown value. */
+const char *pe_scaling_name(pe_scaling_type type);
+/* Inverse of pe_scaling_name, also accepting "su" (LongRoPE's first name in
+ * Phi-3 configs). Case-sensitive, as in config files. */
+int pe_scaling_from_name(const char *name, pe_scaling_type *out);
+
+/*
+ * A model's RoPE as its Hugging Face config.json describes it, read the way
+ * the checkpoint's own code reads it. Plain value type (the LongRoPE lists
+ * are stored inline): copy freely. scaling's list pointers are NULL and its
+ * seq_len 0; pe_config_scaling() returns a copy pointing into this struct.
+ * For DeepSeek MLA models scaling.head_dim is qk_rope_head_dim (the rotated
+ * slice of the query/key head).
+ */
+typedef struct {
+    char model_type[64];     /* "" if the file has none */
+    pe_rope_scaling scaling; /* type, D, d, b, L (0 if absent), L0, ... */
+    double short_factor[PE_MAX_PAIRS]; /* scaling.n_short_factor used */
+    double long_factor[PE_MAX_PAIRS];  /* scaling.n_long_factor used */
+    pe_rope_layout layout;   /* pairing the checkpoint's code uses */
+    int layout_known;        /* 0: model_type not in the table (layout HALF) */
+} pe_rope_config;
+
+/* Parse config.json text (len bytes, need not be NUL-terminated). Malformed
+ * JSON, wrong types, unknown rope types, missing keys and inconsistent
+ * values are PE_ERR_FORMAT naming the key (PE_ERR_DIM for impossible
+ * dimensions, PE_ERR_UNSUPPORTED for per-layer-type rope_parameters). */
+int pe_config_parse(const char *json, size_t len, pe_rope_config *out);
+/* pe_config_parse on a file (PE_ERR_IO if it cannot be read). */
+int pe_config_read(const char *path, pe_rope_config *out);
+/* The config's scaling parameters for sequence length seq_len (>= 0; the
+ * largest position + 1; 0 = not stated), list pointers into *config. */
+int pe_config_scaling(const pe_rope_config *config, int64_t seq_len,
+                      pe_rope_scaling *out);
+/* pe_freqs_from_scaling(pe_config_scaling(config, seq_len)). */
+int pe_config_freqs(const pe_rope_config *config, int64_t seq_len,
+                    pe_freqs *out, double *interp_weight);
 
 /* --------------------------------------------- M-RoPE (rope_mrope.c) */
 
-/* (multi-axis positions: added by the M-RoPE work) */
+/*
+ * Multi-axis RoPE (SPEC §2.3) for vision-language models. Every token has
+ * three positions (t, h, w); text tokens have t = h = w. Frequency slot j
+ * (pair j, j < d/2) keeps its own w'_j and takes its angle from one axis,
+ * chosen by a section list sections = {s_t, s_h, s_w}, s_t + s_h + s_w = d/2:
+ *   blocked      slots [0, s_t) use t, [s_t, s_t + s_h) use h, the rest w
+ *                (Qwen2-VL, Qwen2.5-VL: HF apply_multimodal_rotary_pos_emb)
+ *                  d/2 = 8, {2, 3, 3}:   t t h h h w w w
+ *   interleaved  slot j uses h if j % 3 == 1 and j < 3 s_h, w if j % 3 == 2
+ *                and j < 3 s_w, t otherwise (Qwen3-VL: HF
+ *                apply_interleaved_mrope)
+ *                  d/2 = 8, {4, 2, 2}:   t h w t h w t t
+ * Interleaved sections must be realisable, 3 s_h <= d/2 + 1 and
+ * 3 s_w <= d/2, so that every axis gets exactly its section's count of slots
+ * (HF silently gives another split when they are not). Both checkpoints pair
+ * elements half-split (PE_ROPE_HALF); either pair layout is accepted.
+ */
+typedef enum {
+    PE_MROPE_BLOCKED = 0,
+    PE_MROPE_INTERLEAVED = 1
+} pe_mrope_mode;
+
+/* Axis numbers: column of the positions array, value of a slot's axis. */
+enum { PE_MROPE_AXIS_T = 0, PE_MROPE_AXIS_H = 1, PE_MROPE_AXIS_W = 2 };
+
+/* axes: (rotary_dim/2,) the axis (PE_MROPE_AXIS_*) slot j takes its angle
+ * from. sections: {s_t, s_h, s_w}. Errors: rotary_dim odd, < 2 or above
+ * PE_MAX_ROTARY_DIM; a negative section; a sum other than rotary_dim/2; an
+ * unrealisable interleaved split; an unknown mode. */
+int pe_mrope_slot_axes(int64_t rotary_dim, const int64_t sections[3],
+                       pe_mrope_mode mode, int *axes);
+
+/*
+ * pe_rope_apply with three positions per token. positions: (tokens, 3)
+ * row-major, {t, h, w} of each token (HF's position_ids are (3, batch, seq):
+ * transpose them). Slot j of token t rotates by positions[t][axis_j] * w'_j;
+ * layout, views, in-place rule, directions, magnitude and accuracy are those
+ * of pe_rope_apply, and a token with t = h = w gives bit-identical output.
+ */
+int pe_mrope_apply(const pe_freqs *freqs, pe_rope_layout layout,
+                   const int64_t *positions, const int64_t sections[3],
+                   pe_mrope_mode mode, const pe_tensor *in,
+                   const pe_tensor *out, pe_rope_direction direction);
+
+/* cos/sin cache like pe_rope_cos_sin: (count, d/2) row-major, f32 or f64,
+ * entry [t][j] at the angle positions[t][axis_j] * w'_j. Magnitude A is NOT
+ * applied. positions: (count, 3). */
+int pe_mrope_cos_sin(const pe_freqs *freqs, const int64_t *positions,
+                     int64_t count, const int64_t sections[3],
+                     pe_mrope_mode mode, void *cos_out, void *sin_out,
+                     pe_dtype dtype);
 
 /* ------------------------------------------------------- biases (bias.c) */
 
-/* (ALiBi and T5 buckets: added by the bias work) */
+/*
+ * Attention biases (SPEC §3): added to the logits; q and k are untouched.
+ * Every fill writes out (heads, n_q, n_k) row-major, and head h's slice
+ * out + h * n_q * n_k is a pe_attention_params.bias as it stands. Query i
+ * sits at key position i' = i + n_k - n_q, pe_attention's convention (the
+ * queries are the last n_q keys; with n_q == n_k query i is key i).
+ */
+
+/* ALiBi slopes, h < heads, c = 2^floor(log2 heads):
+ *   m_h = 2^(-8(h+1)/c)          for h < c
+ *   m_h = 2^(-4(2(h-c)+1)/c)     for c <= h < heads
+ * which is Press et al.'s get_slopes (and BLOOM's build_alibi_tensor) for
+ * every head count. slopes: (heads,), each the correctly rounded double
+ * (exact powers of two when c <= 8); all lie in [2^-8, 1). */
+int pe_alibi_slopes(int64_t heads, double *slopes);
+
+typedef enum {
+    PE_ALIBI_SYMMETRIC = 0, /* -m_h |i' - j| for every key */
+    PE_ALIBI_CAUSAL = 1     /* -m_h (i' - j) for j <= i', -INFINITY for j > i' */
+} pe_alibi_mode;
+
+/* out: (heads, n_q, n_k), f32 or f64 (rounded once from the exact double
+ * product). Causal needs n_q <= n_k, as pe_attention does. heads >= 1,
+ * n_q, n_k >= 0 (an empty matrix writes nothing). */
+int pe_alibi_bias(int64_t heads, int64_t n_q, int64_t n_k, pe_alibi_mode mode,
+                  void *out, pe_dtype dtype);
+
+/*
+ * T5 relative-position bucket of r = key - query (Raffel et al.; HF
+ * T5Attention._relative_position_bucket). bidirectional (1): nb =
+ * num_buckets/2, offset nb when r > 0, n = |r|; causal (0): nb = num_buckets,
+ * offset 0, n = max(-r, 0). With e = nb/2 (integer division):
+ *   bucket = offset + n                                        if n < e
+ *   bucket = offset + min(nb-1, e + floor(ln(n/e)/ln(max_distance/e) (nb-e)))
+ * evaluated exactly: n on a logarithm boundary (e.g. r = +-16, 32, 64 for
+ * 32/128) gets the upper bucket, as the real-number formula says.
+ * Errors: bidirectional not 0 or 1; num_buckets odd or < 4 (bidirectional)
+ * or < 2 (causal); max_distance <= e.
+ */
+int pe_t5_bucket(int64_t relative_position, int bidirectional,
+                 int64_t num_buckets, int64_t max_distance, int64_t *bucket);
+/* buckets: (count,), buckets[k] = bucket of r = r_start + k. */
+int pe_t5_buckets(int64_t r_start, int64_t count, int bidirectional,
+                  int64_t num_buckets, int64_t max_distance, int64_t *buckets);
+
+/* Layout of a per-head bucket table. */
+typedef enum {
+    PE_T5_TABLE_HEAD_MAJOR = 0,  /* (heads, num_buckets) */
+    PE_T5_TABLE_BUCKET_MAJOR = 1 /* (num_buckets, heads): the layout of HF's
+                                    relative_attention_bias.weight */
+} pe_t5_table_layout;
+
+/* out (heads, n_q, n_k) f32: out[h][i][j] = table value of head h at the
+ * bucket of r = j - i' (i' = i + n_k - n_q). No mask: pass causal = 1 to
+ * pe_attention for a decoder. heads >= 1, n_q, n_k >= 0. */
+int pe_t5_bias(const float *table, pe_t5_table_layout layout, int64_t heads,
+               int bidirectional, int64_t num_buckets, int64_t max_distance,
+               int64_t n_q, int64_t n_k, float *out);
+
+/* -------------------------------------------------- analyses (analysis.c) */
+
+/*
+ * The analyses of the design notes (SPEC §5): pure computations, no I/O. All
+ * in double; matrices row-major; Q and K act as q = Q x (dim x dim).
+ */
+
+/* The four terms of an additive scheme's logit (Q(e_m + p_m))^T K(e_n + p_n):
+ * content-content, content-position, position-content, position-position. */
+typedef struct {
+    double content_content;     /* (Q e_m)^T K e_n */
+    double content_position;    /* (Q e_m)^T K p_n */
+    double position_content;    /* (Q p_m)^T K e_n */
+    double position_position;   /* (Q p_m)^T K p_n */
+    double logit;               /* (Q x_m)^T K x_n, computed directly */
+} pe_logit_terms;
+
+int pe_logit_terms_compute(int64_t dim, const double *Q, const double *K,
+                           const double *e_m, const double *e_n,
+                           const double *p_m, const double *p_n,
+                           pe_logit_terms *out);
+
+/* The toy design p_m = m * 1: which of the seeds' four regimes holds. */
+typedef enum {
+    PE_TOY_CONTENT_ONLY = 1, /* i)   Q1 ~ 0 and K1 ~ 0: positions vanish */
+    PE_TOY_KEY_DRIFT = 2,    /* ii)  Q1 ~ 0, K1 not: logits drift linearly in n */
+    PE_TOY_QUERY_SCALE = 3,  /* iii) K1 ~ 0, Q1 not: m (Q1)^T K e_n grows with m */
+    PE_TOY_QUADRATIC = 4     /* iv)  neither: the m n (Q1)^T K 1 term dominates */
+} pe_toy_regime;
+
+typedef struct {
+    double q_ones_norm, k_ones_norm; /* |Q 1|, |K 1| */
+    pe_toy_regime regime;            /* "~ 0" means norm <= tol */
+    double slope;        /* (Q e_m)^T K 1: drift of the logit per key position */
+    double quadratic;    /* (Q 1)^T K 1 */
+    double effective_slope; /* slope + m quadratic: the drift at query m */
+    double content_min, content_max; /* of (Q e_m)^T K e_n over the keys */
+    double drift;        /* |effective_slope| (max n - min n) */
+    int end_skew;        /* drift > content_max - content_min: the sufficient condition */
+    int skew_to_end;     /* effective_slope > 0: later keys win (else earlier) */
+} pe_toy_report;
+
+/* keys: (n_keys, dim) token embeddings e_n at positions key_pos[n]; the query
+ * is e_m at position m. tol >= 0 decides "~ 0". */
+int pe_toy_analyze(int64_t dim, const double *Q, const double *K,
+                   const double *e_m, int64_t m, const double *keys,
+                   const int64_t *key_pos, int64_t n_keys, double tol,
+                   pe_toy_report *out);
+
+/* Normalized encoding's inconsistency: position p's value p/(L-1) and the
+ * spacing 1/(L-1) between neighbours, for each length L (p < L required;
+ * L = 1 gives 0 and 0). values, spacing: (n,). */
+int pe_normalized_inconsistency(int64_t position, const int64_t *lengths,
+                                int64_t n, double *values, double *spacing);
+
+/* Binary encoding's discontinuities: Hamming distance between the codes of
+ * p and p+1 for p in [start, start+count) (distances: (count,), nullable).
+ * Reports min, max, mean and the first p where the maximum occurs. */
+typedef struct {
+    int64_t min_distance, max_distance, argmax;
+    double mean_distance;
+    int64_t jumps; /* how many p have distance > 1 */
+} pe_hamming_report;
+
+int pe_binary_hamming(int64_t start, int64_t count, int64_t *distances,
+                      pe_hamming_report *out);
+
+/* Per pair of a pe_freqs: wavelength 2pi/w' (tokens per full turn; +inf for
+ * w' = 0), flip distance pi/w' (where cos turns negative), and at offset k the
+ * phase k w' mod 2pi in [0, 2pi) and the number of full turns k w'/(2pi) (> 1:
+ * the pair has aliased). Each output nullable, (rotary_dim/2,). */
+int pe_pair_periods(const pe_freqs *freqs, int64_t offset, double *wavelength,
+                    double *flip, double *phase, double *turns);
+
+/* Near-collisions: the `top` offsets k in [min_offset, max_offset] at which
+ * the encoding moved least, |PE(p+k) - PE(p)| = sqrt(sum_i 2 - 2 cos(k w'_i))
+ * for unit pairs (independent of p), sorted by distance. Writes min(top,
+ * available) entries; *found says how many. */
+int pe_near_collisions(const pe_freqs *freqs, int64_t min_offset,
+                       int64_t max_offset, int64_t top, int64_t *offsets,
+                       double *distances, int64_t *found);
+
+/* RoPE score <R(m) q, R(m + k) k_vec> for each offset k (q, k_vec: (head_dim,)
+ * f64, layout, freqs with rotary_dim <= head_dim), rotated in double. The
+ * result depends on k only (relativity); score(+k) - score(-k) is RoPE's
+ * direction awareness. scores: (n,). */
+int pe_rope_score_curve(const pe_freqs *freqs, pe_rope_layout layout,
+                        int64_t head_dim, const double *q, const double *k_vec,
+                        int64_t m, const int64_t *offsets, int64_t n,
+                        double *scores);
+
+/* Similarity matrices over positions (count, count), row-major f64:
+ * additive: PE(p_i) . PE(p_j); RoPE: <R(p_i) q, R(p_j) k>. */
+int pe_similarity_additive(const pe_additive_params *params,
+                           const pe_positions *positions, int64_t count,
+                           double *out);
+int pe_similarity_rope(const pe_freqs *freqs, pe_rope_layout layout,
+                       int64_t head_dim, const double *q, const double *k_vec,
+                       const pe_positions *positions, int64_t count, double *out);
 
 /* ---------------------------------------------------------------- .npy I/O */
 

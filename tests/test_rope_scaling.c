@@ -1,0 +1,537 @@
+/* test_rope_scaling.c — the frequency generators of SPEC §2.1 against a long
+ * double reference written here from the SPEC formulas (powl for b^x, the
+ * formulas exactly as SPEC prints them), the SPEC's YaRN facts, "factor 1 is
+ * the default" bit for bit, and every error path with untouched outputs. */
+#include "runner.h"
+
+#include <float.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The library and this reference evaluate the same closed forms in long
+ * double by different routes (expl(x ln b) vs powl, rearranged blends), so
+ * they agree to a few 1e-19 relative on x87/quad long double. 2e-17 leaves a
+ * 10x margin yet sits 5x below half an ulp of a double: a frequency whose
+ * inv_freq_lo were missing or wrong would fail. Where long double is only a
+ * double, 1e-15 (~4 ulp) is what one can ask. */
+#define REL_TOL (LDBL_MANT_DIG >= 64 ? 2e-17 : 1e-15)
+
+static const long double PI_L = 3.141592653589793238462643383279502884L;
+
+typedef struct {
+    long double w[PE_MAX_PAIRS];      /* w'_i */
+    long double weight[PE_MAX_PAIRS]; /* YaRN w_i / Llama 3 t_i, NAN otherwise */
+    int64_t n;                        /* pairs in the output */
+    long double amp, mult;
+} ref_out;
+
+static long double ref_mscale(long double f, long double m) {
+    return f <= 1 ? 1.0L : 0.1L * m * logl(f) + 1.0L;
+}
+
+static void ref_yarn_range(int64_t d, long double b, long double l0, long double bf,
+                           long double bs, int trunc, long double *lo, long double *hi) {
+    long double cf = d * logl(l0 / (2 * PI_L * bf)) / (2 * logl(b));
+    long double cs = d * logl(l0 / (2 * PI_L * bs)) / (2 * logl(b));
+    if (trunc) {
+        cf = floorl(cf);
+        cs = ceill(cs);
+    }
+    *lo = cf < 0 ? 0 : cf;
+    *hi = cs > d - 1 ? (long double)(d - 1) : cs;
+}
+
+/* SPEC §2.1, scheme by scheme. */
+static void reference(const pe_rope_scaling *s, ref_out *r) {
+    const int64_t d = s->rotary_dim, half = d / 2;
+    long double b = s->base, f = s->factor;
+    if (isnan(s->factor))
+        f = s->type == PE_SCALING_PROPORTIONAL ? 1.0L
+            : (long double)s->max_position / (long double)s->original_max_position;
+    r->n = half;
+    r->amp = 1;
+    r->mult = 1;
+    if (s->type == PE_SCALING_NTK) b = b * powl(f, (long double)d / (d - 2));
+    if (s->type == PE_SCALING_DYNAMIC && s->seq_len > s->max_position)
+        b = b * powl(f * s->seq_len / s->max_position - (f - 1), (long double)d / (d - 2));
+    long double lo = 0, hi = 0;
+    if (s->type == PE_SCALING_YARN) {
+        ref_yarn_range(d, b, s->original_max_position, s->beta_fast, s->beta_slow,
+                       s->truncate, &lo, &hi);
+        if (lo == hi) hi += 0.001L;
+    }
+    if (s->type == PE_SCALING_PROPORTIONAL) r->n = s->head_dim / 2;
+    for (int64_t i = 0; i < r->n; i++) {
+        long double w = powl(b, -(long double)(2 * i) / d);
+        r->weight[i] = NAN;
+        switch (s->type) {
+        case PE_SCALING_LINEAR: r->w[i] = w / f; break;
+        case PE_SCALING_YARN: {
+            long double ramp = (i - lo) / (hi - lo);
+            ramp = ramp < 0 ? 0 : ramp > 1 ? 1 : ramp;
+            long double wi = 1 - ramp;
+            r->w[i] = (w / f) * (1 - wi) + w * wi;
+            r->weight[i] = wi;
+            break;
+        }
+        case PE_SCALING_LLAMA3: {
+            long double lam = 2 * PI_L / w, l0 = s->original_max_position;
+            long double l = s->low_freq_factor, h = s->high_freq_factor;
+            if (lam < l0 / h) {
+                r->w[i] = w;
+                r->weight[i] = 1;
+            } else if (lam > l0 / l) {
+                r->w[i] = w / f;
+                r->weight[i] = 0;
+            } else {
+                long double t = (l0 / lam - l) / (h - l);
+                r->w[i] = (1 - t) * w / f + t * w;
+                r->weight[i] = t;
+            }
+            break;
+        }
+        case PE_SCALING_LONGROPE: {
+            const double *e = s->seq_len > s->original_max_position ? s->long_factor
+                                                                     : s->short_factor;
+            r->w[i] = 1.0L / (e[i] * powl(b, (long double)(2 * i) / d));
+            break;
+        }
+        case PE_SCALING_PROPORTIONAL:
+            r->w[i] = i < half ? powl(b, -(long double)(2 * i) / s->head_dim) / f : 0;
+            break;
+        case PE_SCALING_EXPLICIT: r->w[i] = w / s->divisors[i]; break;
+        default: r->w[i] = w; break;
+        }
+    }
+    if (s->type == PE_SCALING_YARN) {
+        if (!isnan(s->attention_factor)) r->amp = s->attention_factor;
+        else if (s->mscale != 0 && s->mscale_all_dim != 0)
+            r->amp = ref_mscale(f, s->mscale) / ref_mscale(f, s->mscale_all_dim);
+        else r->amp = ref_mscale(f, 1);
+        if (s->mscale_all_dim != 0)
+            r->mult = ref_mscale(f, s->mscale_all_dim) * ref_mscale(f, s->mscale_all_dim);
+    }
+    if (s->type == PE_SCALING_LONGROPE) {
+        if (!isnan(s->attention_factor)) r->amp = s->attention_factor;
+        else if (f > 1) r->amp = sqrtl(1 + logl(f) / logl(s->original_max_position));
+    }
+}
+
+/* Generate and compare everything against the reference; returns the
+ * number of mismatching pairs (reports only the first). */
+static int check_against_reference(const pe_rope_scaling *s, const char *what) {
+    static pe_freqs f;
+    static ref_out r;
+    static double weight[PE_MAX_PAIRS];
+    int bad = 0;
+    CHECK_OK(pe_freqs_from_scaling(s, &f, weight));
+    reference(s, &r);
+    CHECK_MSG(f.rotary_dim == 2 * r.n, "%s: rotary_dim %lld, want %lld", what,
+              (long long)f.rotary_dim, (long long)(2 * r.n));
+    for (int64_t i = 0; i < r.n && i < PE_MAX_PAIRS; i++) {
+        long double got = (long double)f.inv_freq[i] + f.inv_freq_lo[i];
+        long double rel = r.w[i] == 0 ? fabsl(got) : fabsl(got - r.w[i]) / r.w[i];
+        bool wok = isnan(r.weight[i]) ? isnan(weight[i])
+                                      : fabsl(weight[i] - r.weight[i]) <= 1e-15L;
+        if ((rel > REL_TOL || !wok) && bad++ == 0)
+            pe_test_fail(__FILE__, __LINE__, "%s: pair %lld got %.21Lg (weight %.17g), "
+                         "want %.21Lg (weight %.17Lg), rel %.3Lg", what, (long long)i,
+                         got, weight[i], r.w[i], r.weight[i], rel);
+    }
+    /* A and the multiplier: one double rounding of a long double value. */
+    CHECK_MSG(fabsl(f.attention_factor - r.amp) <= 2e-16L * r.amp, "%s: A %.17g want %.17Lg",
+              what, f.attention_factor, r.amp);
+    CHECK_MSG(fabsl(f.softmax_scale_multiplier - r.mult) <= 2e-16L * r.mult,
+              "%s: softmax multiplier %.17g want %.17Lg", what,
+              f.softmax_scale_multiplier, r.mult);
+    return bad;
+}
+
+TEST(scaling_names_round_trip) {
+    for (int t = 0; t <= PE_SCALING_EXPLICIT; t++) {
+        pe_scaling_type back = PE_SCALING_DEFAULT;
+        CHECK_OK(pe_scaling_from_name(pe_scaling_name((pe_scaling_type)t), &back));
+        CHECK(back == (pe_scaling_type)t);
+    }
+    CHECK(strcmp(pe_scaling_name(PE_SCALING_LLAMA3), "llama3") == 0);
+    CHECK(strcmp(pe_scaling_name((pe_scaling_type)99), "?") == 0);
+    pe_scaling_type t = PE_SCALING_DEFAULT;
+    CHECK_OK(pe_scaling_from_name("su", &t));
+    CHECK(t == PE_SCALING_LONGROPE);
+    CHECK_ERROR(pe_scaling_from_name("Linear", &t), PE_ERR_PARAM, "'Linear'");
+    CHECK_ERROR(pe_scaling_from_name(NULL, &t), PE_ERR_NULL, "name");
+    CHECK_ERROR(pe_scaling_from_name("yarn", NULL), PE_ERR_NULL, "out");
+}
+
+TEST(scaling_defaults_documented_values) {
+    pe_rope_scaling s = pe_rope_scaling_defaults(PE_SCALING_LLAMA3, 128);
+    CHECK(s.head_dim == 128 && s.rotary_dim == 128 && s.base == 10000.0);
+    CHECK(s.factor == 8.0 && s.original_max_position == 8192);
+    CHECK(s.low_freq_factor == 1.0 && s.high_freq_factor == 4.0);
+    s = pe_rope_scaling_defaults(PE_SCALING_YARN, 64);
+    CHECK(isnan(s.factor) && s.beta_fast == 32.0 && s.beta_slow == 1.0 && s.truncate == 1);
+    CHECK(s.mscale == 0.0 && s.mscale_all_dim == 0.0 && isnan(s.attention_factor));
+    CHECK(pe_rope_scaling_defaults(PE_SCALING_LINEAR, 64).factor == 1.0);
+}
+
+/* Every scheme with factor 1 (and unit lists) is the default, bit for bit:
+ * the generators compute w_i exactly as pe_freqs_default does and blend as
+ * w/f + weight (w - w/f), which is w exactly when f = 1. */
+TEST(scaling_factor_one_is_default_bit_for_bit) {
+    static double ones[PE_MAX_PAIRS];
+    for (int i = 0; i < PE_MAX_PAIRS; i++) ones[i] = 1.0;
+    const int64_t heads[3][2] = {{128, 128}, {128, 64}, {96, 24}};
+    const double bases[3] = {10000.0, 500000.0, 1e6};
+    static pe_freqs want, got;
+    for (int h = 0; h < 3; h++)
+        for (int bi = 0; bi < 3; bi++) {
+            int64_t D = heads[h][0], d = heads[h][1];
+            CHECK_OK(pe_freqs_default(d, bases[bi], &want));
+            for (int t = 0; t <= PE_SCALING_EXPLICIT; t++) {
+                pe_rope_scaling s = pe_rope_scaling_defaults((pe_scaling_type)t, D);
+                s.rotary_dim = d;
+                s.base = bases[bi];
+                s.factor = 1.0;
+                s.original_max_position = 4096;
+                s.max_position = 4096;
+                s.seq_len = t == PE_SCALING_DYNAMIC ? 4096 : 100000; /* dynamic: s <= L */
+                s.mscale = 0.707;
+                s.mscale_all_dim = 1.0;
+                s.short_factor = s.long_factor = s.divisors = ones;
+                s.n_short_factor = s.n_long_factor = s.n_divisors = d / 2;
+                if (t == PE_SCALING_PROPORTIONAL) {
+                    if (d != D) continue; /* the exponent is 2i/D: only d = D matches */
+                }
+                CHECK_OK(pe_freqs_from_scaling(&s, &got, NULL));
+                CHECK_MSG(got.rotary_dim == d && got.attention_factor == 1.0 &&
+                              got.softmax_scale_multiplier == 1.0,
+                          "%s D=%lld d=%lld: dim %lld A %g mult %g", pe_scaling_name(s.type),
+                          (long long)D, (long long)d, (long long)got.rotary_dim,
+                          got.attention_factor, got.softmax_scale_multiplier);
+                size_t bytes = sizeof(double) * (size_t)(d / 2);
+                CHECK_MSG(memcmp(got.inv_freq, want.inv_freq, bytes) == 0 &&
+                              memcmp(got.inv_freq_lo, want.inv_freq_lo, bytes) == 0,
+                          "%s D=%lld d=%lld b=%g differs from the default",
+                          pe_scaling_name(s.type), (long long)D, (long long)d, bases[bi]);
+            }
+        }
+}
+
+TEST(scaling_dynamic_factor_one_still_grows_the_base) {
+    /* The trap: with f = 1, s > L gives base b (s/L)^(d/(d-2)), not b. */
+    pe_rope_scaling s = pe_rope_scaling_defaults(PE_SCALING_DYNAMIC, 64);
+    s.max_position = 2048;
+    s.seq_len = 8192;
+    check_against_reference(&s, "dynamic f=1 s=4L");
+    static pe_freqs f, def;
+    CHECK_OK(pe_freqs_from_scaling(&s, &f, NULL));
+    CHECK_OK(pe_freqs_default(64, 10000.0, &def));
+    CHECK(f.inv_freq[1] < def.inv_freq[1]);
+    s.seq_len = 0; /* not stated: default */
+    CHECK_OK(pe_freqs_from_scaling(&s, &f, NULL));
+    CHECK(memcmp(f.inv_freq, def.inv_freq, sizeof(double) * 32) == 0);
+}
+
+TEST(scaling_linear_ntk_dynamic_match_reference) {
+    pe_rope_scaling s = pe_rope_scaling_defaults(PE_SCALING_LINEAR, 128);
+    s.factor = 4.0;
+    CHECK(check_against_reference(&s, "linear f=4") == 0);
+    /* Partial rotary: NTK's d/(d-2) and the exponent use the rotary dim. */
+    s = pe_rope_scaling_defaults(PE_SCALING_NTK, 128);
+    s.rotary_dim = 32;
+    s.factor = 8.0;
+    CHECK(check_against_reference(&s, "ntk D=128 d=32") == 0);
+    static pe_freqs f;
+    CHECK_OK(pe_freqs_from_scaling(&s, &f, NULL));
+    /* Using D in the exponent instead would give b'^(-2/128) at pair 1. */
+    long double wrong = powl(10000.0L * powl(8.0L, 128.0L / 126), -2.0L / 128);
+    CHECK(fabsl(f.inv_freq[1] - wrong) > 1e-3L * wrong);
+    s = pe_rope_scaling_defaults(PE_SCALING_DYNAMIC, 128);
+    s.factor = 2.0;
+    s.max_position = 4096;
+    const int64_t lens[] = {1, 4096, 4097, 16384, 1 << 20};
+    for (int k = 0; k < 5; k++) {
+        s.seq_len = lens[k];
+        CHECK(check_against_reference(&s, "dynamic") == 0);
+    }
+}
+
+TEST(scaling_yarn_correction_range_spec_facts) {
+    double lo, hi;
+    CHECK_OK(pe_yarn_correction_range(128, 10000.0, 2048, 32, 1, 1, &lo, &hi));
+    CHECK(lo == 16.0 && hi == 41.0);
+    /* The SPEC prints the double-precision values to 16 digits; ours is the
+     * long double value rounded once: within a couple of ulps (4e-15). */
+    CHECK_OK(pe_yarn_correction_range(64, 150000.0, 4096, 32, 1, 0, &lo, &hi));
+    CHECK_NEAR(lo, 8.092779115512402, 1e-14);
+    CHECK_NEAR(hi, 17.39802450158856, 1e-14);
+    CHECK_OK(pe_yarn_correction_range(64, 150000.0, 4096, 32, 1, 1, &lo, &hi));
+    CHECK(lo == 8.0 && hi == 18.0);
+    /* Clamps: a tiny L0 pushes low below 0, a huge one high above d-1. */
+    CHECK_OK(pe_yarn_correction_range(16, 10000.0, 8, 32, 1, 1, &lo, &hi));
+    CHECK(lo == 0.0);
+    CHECK_OK(pe_yarn_correction_range(16, 10.0, 1 << 30, 32, 1, 1, &lo, &hi));
+    CHECK(hi == 15.0);
+    CHECK_ERROR(pe_yarn_correction_range(64, 1e4, 4096, 1, 32, 1, &lo, &hi), PE_ERR_PARAM,
+                "beta_fast=1 must be > beta_slow=32");
+    CHECK_ERROR(pe_yarn_correction_range(63, 1e4, 4096, 32, 1, 1, &lo, &hi), PE_ERR_DIM,
+                "rotary_dim=63");
+    CHECK_ERROR(pe_yarn_correction_range(64, 1.0, 4096, 32, 1, 1, &lo, &hi), PE_ERR_PARAM,
+                "base=1");
+    CHECK_ERROR(pe_yarn_correction_range(64, 1e4, 0, 32, 1, 1, &lo, &hi), PE_ERR_PARAM,
+                "original_max_position=0");
+    CHECK_ERROR(pe_yarn_correction_range(64, 1e4, 4096, 32, 1, 1, NULL, &hi), PE_ERR_NULL,
+                "low");
+}
+
+TEST(scaling_yarn_matches_reference) {
+    pe_rope_scaling s = pe_rope_scaling_defaults(PE_SCALING_YARN, 128);
+    s.factor = 10.0;
+    s.original_max_position = 2048;
+    CHECK(check_against_reference(&s, "yarn SPEC example") == 0);
+    static pe_freqs f;
+    static double w[64];
+    CHECK_OK(pe_freqs_from_scaling(&s, &f, w));
+    /* low = 16, high = 41: pairs up to 16 keep w_i, from 41 on take w_i/f. */
+    CHECK(w[0] == 1.0 && w[16] == 1.0 && w[41] == 0.0 && w[63] == 0.0);
+    CHECK_NEAR(w[20], 1.0 - 4.0 / 25.0, 1e-15);
+    CHECK_NEAR(f.attention_factor, 0.1 * log(10.0) + 1.0, 2e-16);
+    CHECK(f.softmax_scale_multiplier == 1.0);
+
+    /* gpt-oss: b = 150000, d = 64, L0 = 4096, f = 32, no truncation. */
+    s = pe_rope_scaling_defaults(PE_SCALING_YARN, 64);
+    s.base = 150000.0;
+    s.factor = 32.0;
+    s.original_max_position = 4096;
+    s.truncate = 0;
+    CHECK(check_against_reference(&s, "yarn gpt-oss") == 0);
+    /* Partial rotary: the correction range uses the rotary dim. */
+    s.head_dim = 128;
+    s.rotary_dim = 32;
+    CHECK(check_against_reference(&s, "yarn partial") == 0);
+    /* A: attention_factor wins; else mscale ratio; else mscale(f, 1). */
+    s.mscale = 0.707;
+    s.mscale_all_dim = 0.707;
+    CHECK(check_against_reference(&s, "yarn mscale ratio") == 0);
+    CHECK_OK(pe_freqs_from_scaling(&s, &f, NULL));
+    CHECK(f.attention_factor == 1.0);
+    s.mscale = 1.0;
+    s.mscale_all_dim = 0.0;
+    CHECK(check_against_reference(&s, "yarn mscale without all_dim") == 0);
+    s.attention_factor = 1.25;
+    s.mscale_all_dim = 1.0;
+    CHECK(check_against_reference(&s, "yarn explicit A with multiplier") == 0);
+    CHECK_OK(pe_freqs_from_scaling(&s, &f, NULL));
+    CHECK(f.attention_factor == 1.25);
+    CHECK_NEAR(f.softmax_scale_multiplier, pow(0.1 * log(32.0) + 1.0, 2), 1e-15);
+    /* factor missing: L / L0 (DeepSeek's 163840 / 4096 = 40). */
+    s = pe_rope_scaling_defaults(PE_SCALING_YARN, 64);
+    s.original_max_position = 4096;
+    s.max_position = 163840;
+    CHECK(check_against_reference(&s, "yarn derived factor") == 0);
+    /* low == high after clamping: high is nudged by 0.001 (d = 8, L0 = 2). */
+    s = pe_rope_scaling_defaults(PE_SCALING_YARN, 8);
+    s.factor = 4.0;
+    s.original_max_position = 2;
+    CHECK(check_against_reference(&s, "yarn low == high") == 0);
+    CHECK_OK(pe_freqs_from_scaling(&s, &f, w));
+    CHECK(w[0] == 1.0 && w[1] == 0.0);
+}
+
+TEST(scaling_llama3_matches_reference) {
+    pe_rope_scaling s = pe_rope_scaling_defaults(PE_SCALING_LLAMA3, 128);
+    s.base = 500000.0; /* Llama 3.1: f 8, l 1, h 4, L0 8192 (the defaults) */
+    CHECK(check_against_reference(&s, "llama 3.1") == 0);
+    static double t[64];
+    static pe_freqs f;
+    CHECK_OK(pe_freqs_from_scaling(&s, &f, t));
+    int kept = 0, scaled = 0, mid = 0;
+    for (int i = 0; i < 64; i++) {
+        kept += t[i] == 1.0;
+        scaled += t[i] == 0.0;
+        mid += t[i] > 0.0 && t[i] < 1.0;
+    }
+    CHECK(kept > 0 && scaled > 0 && mid > 0); /* all three bands exercised */
+    CHECK(f.attention_factor == 1.0);
+    s.factor = 32.0; /* Llama 3.2 */
+    s.rotary_dim = 64;
+    CHECK(check_against_reference(&s, "llama 3.2 partial") == 0);
+}
+
+TEST(scaling_longrope_switches_at_original_length) {
+    static double sf[48], lf[48];
+    pe_rng rng = {pe_test_seed()};
+    for (int i = 0; i < 48; i++) {
+        sf[i] = pe_rng_uniform(&rng, 1.0, 3.0);
+        lf[i] = pe_rng_uniform(&rng, 1.0, 65.0);
+    }
+    pe_rope_scaling s = pe_rope_scaling_defaults(PE_SCALING_LONGROPE, 96);
+    s.original_max_position = 4096;
+    s.max_position = 131072;
+    s.short_factor = sf;
+    s.long_factor = lf;
+    s.n_short_factor = s.n_long_factor = 48;
+    static pe_freqs f;
+    const int64_t lens[] = {0, 1, 4096, 4097, 131072};
+    for (int k = 0; k < 5; k++) {
+        s.seq_len = lens[k];
+        CHECK(check_against_reference(&s, "longrope") == 0);
+        CHECK_OK(pe_freqs_from_scaling(&s, &f, NULL));
+        long double w5 = powl(10000.0L, -10.0L / 96) / (lens[k] > 4096 ? lf[5] : sf[5]);
+        CHECK(fabsl(((long double)f.inv_freq[5] + f.inv_freq_lo[5]) - w5) <= REL_TOL * w5);
+        /* Phi-3 mini: f = 131072/4096 = 32, ln 32 / ln 4096 = 5/12 exactly. */
+        CHECK_NEAR(f.attention_factor, sqrt(17.0 / 12.0), 2e-16);
+    }
+    s.attention_factor = 1.1;
+    CHECK(check_against_reference(&s, "longrope explicit A") == 0);
+    s.attention_factor = NAN;
+    s.factor = 1.0;
+    CHECK(check_against_reference(&s, "longrope factor 1") == 0);
+    CHECK_OK(pe_freqs_from_scaling(&s, &f, NULL));
+    CHECK(f.attention_factor == 1.0);
+}
+
+TEST(scaling_proportional_and_explicit) {
+    pe_rope_scaling s = pe_rope_scaling_defaults(PE_SCALING_PROPORTIONAL, 256);
+    s.rotary_dim = 64; /* partial_rotary_factor 0.25 */
+    s.base = 1e6;
+    CHECK(check_against_reference(&s, "proportional") == 0);
+    static pe_freqs f;
+    static double w[128];
+    CHECK_OK(pe_freqs_from_scaling(&s, &f, w));
+    CHECK(f.rotary_dim == 256);
+    CHECK(f.inv_freq[31] > 0.0 && f.inv_freq[32] == 0.0 && f.inv_freq_lo[127] == 0.0);
+    CHECK(isnan(w[0]) && isnan(w[127]));
+    s.factor = 8.0;
+    CHECK(check_against_reference(&s, "proportional f=8") == 0);
+    static double c[16];
+    for (int i = 0; i < 16; i++) c[i] = 1.0 + 0.5 * i;
+    s = pe_rope_scaling_defaults(PE_SCALING_EXPLICIT, 32);
+    s.divisors = c;
+    s.n_divisors = 16;
+    CHECK(check_against_reference(&s, "explicit") == 0);
+}
+
+TEST(scaling_randomized_against_reference) {
+    pe_rng rng = {pe_test_seed()};
+    static double l1[PE_MAX_PAIRS], l2[PE_MAX_PAIRS];
+    for (int it = 0; it < 300; it++) {
+        pe_scaling_type t = (pe_scaling_type)pe_rng_int(&rng, 0, PE_SCALING_EXPLICIT);
+        int64_t D = 2 * pe_rng_int(&rng, 2, 160);
+        pe_rope_scaling s = pe_rope_scaling_defaults(t, D);
+        s.rotary_dim = 2 * pe_rng_int(&rng, 2, D / 2);
+        s.base = exp(pe_rng_uniform(&rng, log(100.0), log(1e7)));
+        s.factor = pe_rng_uniform(&rng, 1.0, 64.0);
+        s.original_max_position = pe_rng_int(&rng, 256, 65536);
+        s.max_position = s.original_max_position * pe_rng_int(&rng, 1, 64);
+        s.seq_len = pe_rng_int(&rng, 0, 4 * s.max_position);
+        s.truncate = (int)pe_rng_int(&rng, 0, 1);
+        s.beta_fast = pe_rng_uniform(&rng, 8, 64);
+        s.beta_slow = pe_rng_uniform(&rng, 0.25, 4);
+        s.mscale = pe_rng_int(&rng, 0, 1) ? pe_rng_uniform(&rng, 0.5, 1.5) : 0.0;
+        s.mscale_all_dim = pe_rng_int(&rng, 0, 1) ? pe_rng_uniform(&rng, 0.5, 1.5) : 0.0;
+        s.low_freq_factor = pe_rng_uniform(&rng, 0.5, 2);
+        s.high_freq_factor = s.low_freq_factor + pe_rng_uniform(&rng, 0.5, 8);
+        for (int i = 0; i < PE_MAX_PAIRS; i++) {
+            l1[i] = pe_rng_uniform(&rng, 0.5, 4);
+            l2[i] = pe_rng_uniform(&rng, 1, 80);
+        }
+        s.short_factor = s.divisors = l1;
+        s.long_factor = l2;
+        s.n_short_factor = s.n_long_factor = s.n_divisors = s.rotary_dim / 2;
+        char what[96];
+        snprintf(what, sizeof what, "it %d %s D=%lld d=%lld b=%g f=%g", it,
+                 pe_scaling_name(t), (long long)D, (long long)s.rotary_dim, s.base,
+                 s.factor);
+        if (check_against_reference(&s, what) != 0) break;
+    }
+}
+
+/* A rejected call leaves out and interp_weight byte-identical. */
+static void expect_rejected(const pe_rope_scaling *s, int status, const char *needle) {
+    static pe_freqs f, f0;
+    static double w[PE_MAX_PAIRS], w0[PE_MAX_PAIRS];
+    memset(&f, 0xAB, sizeof f);
+    memset(w, 0xCD, sizeof w);
+    f0 = f;
+    memcpy(w0, w, sizeof w);
+    CHECK_ERROR(pe_freqs_from_scaling(s, &f, w), status, needle);
+    CHECK_MSG(memcmp(&f, &f0, sizeof f) == 0 && memcmp(w, w0, sizeof w) == 0,
+              "rejected call (%s) wrote its outputs", needle);
+}
+
+TEST(scaling_errors_name_the_field_and_write_nothing) {
+    static double good[8] = {1, 1, 1, 1, 1, 1, 1, 1}, bad[8] = {1, 0, 1, 1, 1, 1, 1, 1};
+    pe_rope_scaling s = pe_rope_scaling_defaults(PE_SCALING_LINEAR, 16);
+    static pe_freqs f;
+    CHECK_ERROR(pe_freqs_from_scaling(NULL, &f, NULL), PE_ERR_NULL, "scaling");
+    CHECK_ERROR(pe_freqs_from_scaling(&s, NULL, NULL), PE_ERR_NULL, "out");
+#define BAD(field, value, status, needle)                                    \
+    do {                                                                     \
+        pe_rope_scaling b_ = s;                                              \
+        b_.field = value;                                                    \
+        expect_rejected(&b_, status, needle);                                \
+    } while (0)
+    BAD(type, (pe_scaling_type)42, PE_ERR_PARAM, "type=42");
+    BAD(rotary_dim, 15, PE_ERR_DIM, "rotary_dim=15");
+    BAD(rotary_dim, 0, PE_ERR_DIM, "rotary_dim=0");
+    BAD(rotary_dim, 18, PE_ERR_DIM, "rotary_dim=18 exceeds head_dim=16");
+    BAD(base, 0.0, PE_ERR_PARAM, "base=0");
+    BAD(base, 1.0, PE_ERR_PARAM, "base=1");
+    BAD(base, NAN, PE_ERR_PARAM, "base=nan");
+    BAD(base, INFINITY, PE_ERR_PARAM, "base=inf");
+    BAD(factor, 0.0, PE_ERR_PARAM, "factor=0");
+    BAD(factor, -2.0, PE_ERR_PARAM, "factor=-2");
+    BAD(factor, NAN, PE_ERR_PARAM, "factor=nan");
+    /* Valid inputs whose result overflows: caught after computing, still
+     * before anything is written. */
+    BAD(factor, 1e-320, PE_ERR_PARAM, "non-finite inv_freq[0]");
+    s = pe_rope_scaling_defaults(PE_SCALING_NTK, 2);
+    BAD(factor, 2.0, PE_ERR_DIM, "rotary_dim=2");
+    s = pe_rope_scaling_defaults(PE_SCALING_DYNAMIC, 16);
+    s.max_position = 1024;
+    BAD(max_position, 0, PE_ERR_PARAM, "max_position=0");
+    BAD(seq_len, -1, PE_ERR_PARAM, "seq_len=-1");
+    s = pe_rope_scaling_defaults(PE_SCALING_YARN, 16);
+    s.factor = 4.0;
+    s.original_max_position = 2048;
+    BAD(original_max_position, 0, PE_ERR_PARAM, "original_max_position=0");
+    BAD(beta_fast, 1.0, PE_ERR_PARAM, "beta_fast=1 must be > beta_slow=1");
+    BAD(beta_slow, 0.0, PE_ERR_PARAM, "beta_slow=0");
+    BAD(mscale, -1.0, PE_ERR_PARAM, "mscale=-1");
+    BAD(mscale_all_dim, NAN, PE_ERR_PARAM, "mscale_all_dim=nan");
+    BAD(attention_factor, 0.0, PE_ERR_PARAM, "attention_factor=0");
+    BAD(attention_factor, INFINITY, PE_ERR_PARAM, "attention_factor=inf");
+    BAD(factor, NAN, PE_ERR_PARAM, "factor=nan needs max_position=0");
+    s = pe_rope_scaling_defaults(PE_SCALING_LLAMA3, 16);
+    BAD(low_freq_factor, 4.0, PE_ERR_PARAM, "low_freq_factor=4 must be < high_freq_factor=4");
+    BAD(low_freq_factor, 0.0, PE_ERR_PARAM, "low_freq_factor=0");
+    BAD(original_max_position, -5, PE_ERR_PARAM, "original_max_position=-5");
+    s = pe_rope_scaling_defaults(PE_SCALING_LONGROPE, 16);
+    s.original_max_position = 4096;
+    s.factor = 2.0;
+    s.short_factor = s.long_factor = good;
+    s.n_short_factor = s.n_long_factor = 8;
+    BAD(short_factor, NULL, PE_ERR_NULL, "short_factor");
+    BAD(n_long_factor, 3, PE_ERR_SHAPE, "long_factor has 3 entries, rotary_dim/2 = 8");
+    BAD(long_factor, bad, PE_ERR_PARAM, "long_factor[1]=0");
+    BAD(original_max_position, 1, PE_ERR_PARAM, "ln(L0)");
+    BAD(seq_len, -3, PE_ERR_PARAM, "seq_len=-3");
+    s = pe_rope_scaling_defaults(PE_SCALING_PROPORTIONAL, 18);
+    s.rotary_dim = 8;
+    BAD(head_dim, 17, PE_ERR_DIM, "head_dim=17");
+    BAD(head_dim, 8192, PE_ERR_DIM, "head_dim=8192");
+    s = pe_rope_scaling_defaults(PE_SCALING_EXPLICIT, 16);
+    s.divisors = good;
+    s.n_divisors = 8;
+    BAD(divisors, NULL, PE_ERR_NULL, "divisors");
+    BAD(n_divisors, 9, PE_ERR_SHAPE, "divisors has 9 entries");
+    BAD(divisors, bad, PE_ERR_PARAM, "divisors[1]=0");
+#undef BAD
+    /* The unused fields of a scheme are not checked: linear ignores lists. */
+    s = pe_rope_scaling_defaults(PE_SCALING_LINEAR, 16);
+    s.n_short_factor = -7;
+    s.mscale = NAN;
+    CHECK_OK(pe_freqs_from_scaling(&s, &f, NULL));
+}
