@@ -1,0 +1,340 @@
+/*
+ * analysis.c — the analyses of the design notes (SPEC §5) as pure functions:
+ * the toy design's logit terms and regimes, the normalized and binary
+ * pitfalls, wavelengths, flips and aliasing, near-collisions, RoPE's
+ * relativity and direction, and similarity matrices. Everything in double;
+ * angles come from the same exact kernel as the rotation.
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double TWO_PI = 6.283185307179586476925;
+
+/* y = M x for a (dim, dim) row-major matrix. */
+static void matvec(int64_t dim, const double *M, const double *x, double *y) {
+    for (int64_t r = 0; r < dim; r++) {
+        double s = 0;
+        for (int64_t c = 0; c < dim; c++) s += M[r * dim + c] * x[c];
+        y[r] = s;
+    }
+}
+
+static double dot(const double *a, const double *b, int64_t n) {
+    double s = 0;
+    for (int64_t i = 0; i < n; i++) s += a[i] * b[i];
+    return s;
+}
+
+static int check_dim(int64_t dim) {
+    if (dim < 1 || dim > (1 << 16))
+        return pe__fail(PE_ERR_DIM, "dim=%lld must be in [1, 65536]", (long long)dim);
+    return PE_OK;
+}
+
+int pe_logit_terms_compute(int64_t dim, const double *Q, const double *K,
+                           const double *e_m, const double *e_n, const double *p_m,
+                           const double *p_n, pe_logit_terms *out) {
+    PE_TRY(check_dim(dim));
+    PE_CHECK_NULL(Q);
+    PE_CHECK_NULL(K);
+    PE_CHECK_NULL(e_m);
+    PE_CHECK_NULL(e_n);
+    PE_CHECK_NULL(p_m);
+    PE_CHECK_NULL(p_n);
+    PE_CHECK_NULL(out);
+    double *buf = malloc(sizeof(double) * 8 * (size_t)dim);
+    if (buf == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for dim=%lld", (long long)dim);
+    double *qe = buf, *qp = qe + dim, *ke = qp + dim, *kp = ke + dim, *xm = kp + dim,
+           *xn = xm + dim, *qx = xn + dim, *kx = qx + dim;
+    matvec(dim, Q, e_m, qe);
+    matvec(dim, Q, p_m, qp);
+    matvec(dim, K, e_n, ke);
+    matvec(dim, K, p_n, kp);
+    for (int64_t i = 0; i < dim; i++) {
+        xm[i] = e_m[i] + p_m[i];
+        xn[i] = e_n[i] + p_n[i];
+    }
+    matvec(dim, Q, xm, qx);
+    matvec(dim, K, xn, kx);
+    out->content_content = dot(qe, ke, dim);
+    out->content_position = dot(qe, kp, dim);
+    out->position_content = dot(qp, ke, dim);
+    out->position_position = dot(qp, kp, dim);
+    out->logit = dot(qx, kx, dim);
+    free(buf);
+    return PE_OK;
+}
+
+int pe_toy_analyze(int64_t dim, const double *Q, const double *K, const double *e_m,
+                   int64_t m, const double *keys, const int64_t *key_pos, int64_t n_keys,
+                   double tol, pe_toy_report *out) {
+    PE_TRY(check_dim(dim));
+    PE_CHECK_NULL(Q);
+    PE_CHECK_NULL(K);
+    PE_CHECK_NULL(e_m);
+    PE_CHECK_NULL(keys);
+    PE_CHECK_NULL(key_pos);
+    PE_CHECK_NULL(out);
+    if (n_keys < 1) return pe__fail(PE_ERR_SHAPE, "n_keys=%lld must be >= 1", (long long)n_keys);
+    if (!(tol >= 0) || !isfinite(tol))
+        return pe__fail(PE_ERR_PARAM, "tol=%g must be finite and >= 0", tol);
+    double *buf = malloc(sizeof(double) * 5 * (size_t)dim);
+    if (buf == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for dim=%lld", (long long)dim);
+    double *ones = buf, *q1 = ones + dim, *k1 = q1 + dim, *qe = k1 + dim, *ke = qe + dim;
+    for (int64_t i = 0; i < dim; i++) ones[i] = 1.0;
+    matvec(dim, Q, ones, q1);
+    matvec(dim, K, ones, k1);
+    matvec(dim, Q, e_m, qe);
+    pe_toy_report r;
+    memset(&r, 0, sizeof r);
+    r.q_ones_norm = sqrt(dot(q1, q1, dim));
+    r.k_ones_norm = sqrt(dot(k1, k1, dim));
+    const int q0 = r.q_ones_norm <= tol, k0 = r.k_ones_norm <= tol;
+    r.regime = q0 && k0 ? PE_TOY_CONTENT_ONLY
+               : q0     ? PE_TOY_KEY_DRIFT
+               : k0     ? PE_TOY_QUERY_SCALE
+                        : PE_TOY_QUADRATIC;
+    r.slope = dot(qe, k1, dim);
+    r.quadratic = dot(q1, k1, dim);
+    r.effective_slope = r.slope + (double)m * r.quadratic;
+    int64_t nmin = key_pos[0], nmax = key_pos[0];
+    r.content_min = INFINITY;
+    r.content_max = -INFINITY;
+    for (int64_t n = 0; n < n_keys; n++) {
+        matvec(dim, K, keys + n * dim, ke);
+        double c = dot(qe, ke, dim);
+        if (c < r.content_min) r.content_min = c;
+        if (c > r.content_max) r.content_max = c;
+        if (key_pos[n] < nmin) nmin = key_pos[n];
+        if (key_pos[n] > nmax) nmax = key_pos[n];
+    }
+    r.drift = fabs(r.effective_slope) * (double)(nmax - nmin);
+    r.end_skew = r.drift > r.content_max - r.content_min;
+    r.skew_to_end = r.effective_slope > 0;
+    free(buf);
+    *out = r;
+    return PE_OK;
+}
+
+int pe_normalized_inconsistency(int64_t position, const int64_t *lengths, int64_t n,
+                                double *values, double *spacing) {
+    if (n < 0) return pe__fail(PE_ERR_SHAPE, "n=%lld must be >= 0", (long long)n);
+    if (n > 0) {
+        PE_CHECK_NULL(lengths);
+        PE_CHECK_NULL(values);
+        PE_CHECK_NULL(spacing);
+    }
+    for (int64_t i = 0; i < n; i++) {
+        if (lengths[i] < 1)
+            return pe__fail(PE_ERR_PARAM, "lengths[%lld]=%lld must be >= 1", (long long)i,
+                            (long long)lengths[i]);
+        if (position < 0 || position >= lengths[i])
+            return pe__fail(PE_ERR_RANGE, "position %lld outside [0, length=%lld)",
+                            (long long)position, (long long)lengths[i]);
+    }
+    for (int64_t i = 0; i < n; i++) {
+        double L1 = (double)(lengths[i] - 1);
+        values[i] = lengths[i] == 1 ? 0.0 : (double)position / L1;
+        spacing[i] = lengths[i] == 1 ? 0.0 : 1.0 / L1;
+    }
+    return PE_OK;
+}
+
+static int popcount64(uint64_t x) {
+    int c = 0;
+    for (; x; x &= x - 1) c++;
+    return c;
+}
+
+int pe_binary_hamming(int64_t start, int64_t count, int64_t *distances,
+                      pe_hamming_report *out) {
+    PE_CHECK_NULL(out);
+    if (count < 1) return pe__fail(PE_ERR_SHAPE, "count=%lld must be >= 1", (long long)count);
+    if (start < 0 || start > INT64_MAX - count)
+        return pe__fail(PE_ERR_RANGE, "start=%lld must be >= 0 and start + count must fit int64",
+                        (long long)start);
+    pe_hamming_report r = {INT64_MAX, 0, start, 0.0, 0};
+    double sum = 0;
+    for (int64_t i = 0; i < count; i++) {
+        int64_t p = start + i;
+        /* p and p+1 differ in the trailing ones of p and the bit above them */
+        int64_t d = popcount64((uint64_t)p ^ (uint64_t)(p + 1));
+        if (distances) distances[i] = d;
+        if (d < r.min_distance) r.min_distance = d;
+        if (d > r.max_distance) {
+            r.max_distance = d;
+            r.argmax = p;
+        }
+        r.jumps += d > 1;
+        sum += (double)d;
+    }
+    r.mean_distance = sum / (double)count;
+    *out = r;
+    return PE_OK;
+}
+
+int pe_pair_periods(const pe_freqs *freqs, int64_t offset, double *wavelength, double *flip,
+                    double *phase, double *turns) {
+    PE_TRY(pe_freqs_validate(freqs));
+    const int64_t half = freqs->rotary_dim / 2;
+    const pe_kernel_table *k = pe__kernels();
+    for (int64_t i = 0; i < half; i++) {
+        double w = freqs->inv_freq[i] + freqs->inv_freq_lo[i];
+        if (wavelength) wavelength[i] = w > 0 ? TWO_PI / w : INFINITY;
+        if (flip) flip[i] = w > 0 ? TWO_PI / 2 / w : INFINITY;
+        if (phase) {
+            /* the exact reduced angle, mapped from [-pi, pi] to [0, 2pi) */
+            double c, s;
+            k->cos_sin(offset, &freqs->inv_freq[i], &freqs->inv_freq_lo[i], 1, &c, &s);
+            double a = atan2(s, c);
+            phase[i] = a < 0 ? a + TWO_PI : a;
+        }
+        if (turns) turns[i] = (double)offset * w / TWO_PI;
+    }
+    return PE_OK;
+}
+
+int pe_near_collisions(const pe_freqs *freqs, int64_t min_offset, int64_t max_offset,
+                       int64_t top, int64_t *offsets, double *distances, int64_t *found) {
+    PE_TRY(pe_freqs_validate(freqs));
+    PE_CHECK_NULL(found);
+    if (min_offset < 1 || max_offset < min_offset)
+        return pe__fail(PE_ERR_RANGE, "offsets [%lld, %lld] must satisfy 1 <= min <= max",
+                        (long long)min_offset, (long long)max_offset);
+    if (top < 1 || top > 100000)
+        return pe__fail(PE_ERR_PARAM, "top=%lld must be in [1, 100000]", (long long)top);
+    PE_CHECK_NULL(offsets);
+    PE_CHECK_NULL(distances);
+    const int64_t half = freqs->rotary_dim / 2;
+    double *cs = malloc(sizeof(double) * 2 * (size_t)half);
+    if (cs == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for cos/sin");
+    const pe_kernel_table *k = pe__kernels();
+    int64_t n = 0;
+    for (int64_t off = min_offset; off <= max_offset; off++) {
+        k->cos_sin(off, freqs->inv_freq, freqs->inv_freq_lo, half, cs, cs + half);
+        double d2 = 0;
+        for (int64_t i = 0; i < half; i++) d2 += 2.0 - 2.0 * cs[i];
+        double d = sqrt(fmax(d2, 0.0));
+        if (n == top && d >= distances[n - 1]) continue;
+        /* insertion into the sorted top list (ties keep the smaller offset) */
+        int64_t j = n < top ? n++ : n - 1;
+        while (j > 0 && distances[j - 1] > d) {
+            distances[j] = distances[j - 1];
+            offsets[j] = offsets[j - 1];
+            j--;
+        }
+        distances[j] = d;
+        offsets[j] = off;
+    }
+    free(cs);
+    *found = n;
+    return PE_OK;
+}
+
+/* Rotate a double vector in place at position p (forward, magnitude A). */
+static void rotate_double(const pe_freqs *f, pe_rope_layout layout, int64_t p, double *x,
+                          double *c, double *s) {
+    const int64_t half = f->rotary_dim / 2;
+    pe__kernels()->cos_sin(p, f->inv_freq, f->inv_freq_lo, half, c, s);
+    for (int64_t i = 0; i < half; i++) {
+        int64_t ia = layout == PE_ROPE_INTERLEAVED ? 2 * i : i;
+        int64_t ib = layout == PE_ROPE_INTERLEAVED ? 2 * i + 1 : i + half;
+        double a = x[ia], b = x[ib];
+        x[ia] = f->attention_factor * (a * c[i] - b * s[i]);
+        x[ib] = f->attention_factor * (a * s[i] + b * c[i]);
+    }
+}
+
+static int check_rope_args(const pe_freqs *f, pe_rope_layout layout, int64_t head_dim,
+                           const double *q, const double *k) {
+    PE_TRY(pe_freqs_validate(f));
+    if (layout != PE_ROPE_INTERLEAVED && layout != PE_ROPE_HALF)
+        return pe__fail(PE_ERR_PARAM, "layout=%d is not a RoPE layout", (int)layout);
+    if (head_dim < f->rotary_dim || head_dim > (1 << 16))
+        return pe__fail(PE_ERR_DIM, "head_dim=%lld must be in [rotary_dim=%lld, 65536]",
+                        (long long)head_dim, (long long)f->rotary_dim);
+    PE_CHECK_NULL(q);
+    PE_CHECK_NULL(k);
+    return PE_OK;
+}
+
+int pe_rope_score_curve(const pe_freqs *freqs, pe_rope_layout layout, int64_t head_dim,
+                        const double *q, const double *k_vec, int64_t m,
+                        const int64_t *offsets, int64_t n, double *scores) {
+    PE_TRY(check_rope_args(freqs, layout, head_dim, q, k_vec));
+    if (n < 0) return pe__fail(PE_ERR_SHAPE, "n=%lld must be >= 0", (long long)n);
+    if (n == 0) return PE_OK;
+    PE_CHECK_NULL(offsets);
+    PE_CHECK_NULL(scores);
+    for (int64_t j = 0; j < n; j++)
+        if ((offsets[j] > 0 && m > INT64_MAX - offsets[j]) ||
+            (offsets[j] < 0 && m < INT64_MIN - offsets[j]))
+            return pe__fail(PE_ERR_RANGE, "m=%lld + offsets[%lld]=%lld overflows int64",
+                            (long long)m, (long long)j, (long long)offsets[j]);
+    const int64_t half = freqs->rotary_dim / 2;
+    double *buf = malloc(sizeof(double) * (2 * (size_t)head_dim + 2 * (size_t)half));
+    if (buf == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for head_dim=%lld", (long long)head_dim);
+    double *rq = buf, *rk = rq + head_dim, *c = rk + head_dim, *s = c + half;
+    memcpy(rq, q, sizeof(double) * (size_t)head_dim);
+    rotate_double(freqs, layout, m, rq, c, s);
+    for (int64_t j = 0; j < n; j++) {
+        memcpy(rk, k_vec, sizeof(double) * (size_t)head_dim);
+        rotate_double(freqs, layout, m + offsets[j], rk, c, s);
+        scores[j] = dot(rq, rk, head_dim);
+    }
+    free(buf);
+    return PE_OK;
+}
+
+int pe_similarity_additive(const pe_additive_params *params, const pe_positions *positions,
+                           int64_t count, double *out) {
+    PE_CHECK_NULL(params);
+    PE_TRY(pe__check_positions(positions, count));
+    if (count < 1 || count > 1 << 15)
+        return pe__fail(PE_ERR_SHAPE, "count=%lld must be in [1, 32768]", (long long)count);
+    PE_CHECK_NULL(out);
+    if (params->dim < 1) return pe__fail(PE_ERR_DIM, "dim=%lld must be >= 1", (long long)params->dim);
+    size_t n;
+    if (!pe__mul_size(count, params->dim, &n) || n > SIZE_MAX / sizeof(double))
+        return pe__fail(PE_ERR_OVERFLOW, "count x dim overflows size_t");
+    double *rows = malloc(sizeof(double) * (n ? n : 1));
+    if (rows == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for %lld rows", (long long)count);
+    /* encode validates params and positions before anything is written */
+    int st = pe_additive_encode(params, positions, count, rows, PE_F64);
+    if (st == PE_OK)
+        for (int64_t i = 0; i < count; i++)
+            for (int64_t j = 0; j < count; j++)
+                out[i * count + j] = dot(rows + i * params->dim, rows + j * params->dim, params->dim);
+    free(rows);
+    return st;
+}
+
+int pe_similarity_rope(const pe_freqs *freqs, pe_rope_layout layout, int64_t head_dim,
+                       const double *q, const double *k_vec, const pe_positions *positions,
+                       int64_t count, double *out) {
+    PE_TRY(check_rope_args(freqs, layout, head_dim, q, k_vec));
+    PE_TRY(pe__check_positions(positions, count));
+    if (count < 1 || count > 1 << 15)
+        return pe__fail(PE_ERR_SHAPE, "count=%lld must be in [1, 32768]", (long long)count);
+    PE_CHECK_NULL(out);
+    const int64_t half = freqs->rotary_dim / 2;
+    size_t rows = (size_t)count * (size_t)head_dim;
+    double *buf = malloc(sizeof(double) * (2 * rows + 2 * (size_t)half));
+    if (buf == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for %lld rows", (long long)count);
+    double *rq = buf, *rk = rq + rows, *c = rk + rows, *s = c + half;
+    for (int64_t i = 0; i < count; i++) {
+        int64_t p = pe__position_at(positions, i);
+        memcpy(rq + i * head_dim, q, sizeof(double) * (size_t)head_dim);
+        memcpy(rk + i * head_dim, k_vec, sizeof(double) * (size_t)head_dim);
+        rotate_double(freqs, layout, p, rq + i * head_dim, c, s);
+        rotate_double(freqs, layout, p, rk + i * head_dim, c, s);
+    }
+    for (int64_t i = 0; i < count; i++)
+        for (int64_t j = 0; j < count; j++)
+            out[i * count + j] = dot(rq + i * head_dim, rk + j * head_dim, head_dim);
+    free(buf);
+    return PE_OK;
+}
