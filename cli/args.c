@@ -205,6 +205,33 @@ int cli_get_int_list(const cli_args *a, const char *name, int64_t **out, int64_t
     return CLI_OK;
 }
 
+int cli_get_double_list(const cli_args *a, const char *name, double **out, int64_t *n) {
+    const char *s = cli_get(a, name);
+    if (s == NULL) return CLI_OK;
+    int64_t cap = 1;
+    for (const char *c = s; *c; c++) cap += *c == ',';
+    double *v = malloc(sizeof(double) * (size_t)cap);
+    if (v == NULL) return cli_runtime_error(a->spec, "out of memory");
+    int64_t k = 0;
+    const char *p = s;
+    for (;;) {
+        char *end;
+        errno = 0;
+        double x = strtod(p, &end);
+        if (end == p || (*end != ',' && *end != '\0') || errno == ERANGE) {
+            free(v);
+            return cli_usage_error(a->spec, "--%s: '%s' is not a comma-separated list of numbers",
+                                   name, s);
+        }
+        v[k++] = x;
+        if (*end == '\0') break;
+        p = end + 1;
+    }
+    *out = v;
+    *n = k;
+    return CLI_OK;
+}
+
 int cli_get_range(const cli_args *a, const char *name, int64_t *start, int64_t *count) {
     const char *s = cli_get(a, name);
     if (s == NULL) return CLI_OK;

@@ -64,6 +64,8 @@ int cli_get_choice(const cli_args *a, const char *name, const char *const *choic
                    int *out);
 /* "1,2,-5" -> malloc'd array; *n its length. */
 int cli_get_int_list(const cli_args *a, const char *name, int64_t **out, int64_t *n);
+/* "0.5,1,2e-3" -> malloc'd array; *n its length. */
+int cli_get_double_list(const cli_args *a, const char *name, double **out, int64_t *n);
 /* "A:B" (B exclusive) -> start, count. */
 int cli_get_range(const cli_args *a, const char *name, int64_t *start, int64_t *count);
 

@@ -8,7 +8,9 @@ static const cli_command commands[] = {
     {&cmd_encode_spec, cmd_encode},
     {&cmd_freqs_spec, cmd_freqs},
     {&cmd_rope_spec, cmd_rope},
+    {&cmd_bias_spec, cmd_bias},
     {&cmd_attention_spec, cmd_attention},
+    {&cmd_analyze_spec, cmd_analyze},
     {&cmd_tour_spec, cmd_tour},
 };
 static const size_t n_commands = sizeof commands / sizeof commands[0];

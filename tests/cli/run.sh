@@ -73,10 +73,28 @@ if grep -q '^3,3$' "$TMP/raw.csv" 2>/dev/null; then ok encode_to_file_content; e
 expect encode_unwritable 1 'cannot create' -- encode raw --dim 1 --positions 3 -o /nonexistent/x.csv
 
 # --- freqs
-expect freqs_json 0 '^\{"rope_type": "default", "head_dim": 8, "rotary_dim": 8, "inv_freq": \[1\.0, 0\.10000000000000001, 0\.01, 0\.001\], "attention_factor": 1\.0\}$' \
+expect freqs_json 0 '^\{"rope_type": "default", "head_dim": 8, "rotary_dim": 8, "inv_freq": \[1\.0, 0\.10000000000000001, 0\.01, 0\.001\], "attention_factor": 1\.0, "softmax_scale_multiplier": 1\.0\}$' \
     -- freqs --head-dim 8 --format json
 expect freqs_partial 0 '"head_dim": 8, "rotary_dim": 4, "inv_freq": \[1\.0, 0\.01\]' -- freqs --head-dim 8 --rotary-dim 4 --format json
-expect freqs_table 0 '^ +3 +0\.001 +6283\.18530717958' -- freqs --head-dim 8
+expect freqs_table 0 '^ +3 +0\.001 +0\.001 +6283\.18530717958[0-9]* +-$' -- freqs --head-dim 8
+expect freqs_linear 0 '"inv_freq": \[0\.25, 0\.025000000000000001, 0\.0025000000000000001, 0\.00025000000000000001\]' \
+    -- freqs --head-dim 8 --scaling linear --factor 4 --format json
+expect freqs_yarn_table 0 '^ +4 +0\.01 +0\.0062500000000000003 .* 0\.5000$' \
+    -- freqs --head-dim 16 --scaling yarn --factor 4 --original-max-position 2048
+expect freqs_yarn_factor_error 1 'factor' -- freqs --head-dim 16 --scaling yarn --factor -1 --original-max-position 2048
+expect freqs_bad_scaling 2 "'cubic' is not one of" -- freqs --head-dim 8 --scaling cubic
+expect freqs_partial_factor 0 '"rotary_dim": 32' -- freqs --head-dim 128 --partial-rotary-factor 0.25 --format json
+expect freqs_partial_both 2 'not both' -- freqs --head-dim 128 --partial-rotary-factor 0.25 --rotary-dim 32
+expect freqs_bad_list 2 "--divisors: '1,x' is not a comma-separated list" -- freqs --head-dim 4 --scaling explicit --divisors 1,x
+FIX=$(cd "$(dirname "$0")/../fixtures/configs" && pwd)
+expect freqs_config_llama31 0 '"rope_type": "llama3", "head_dim": 128, "rotary_dim": 128, .*"layout": "half"' \
+    -- freqs --config "$FIX/llama-3.1-8b.json" --format json
+expect freqs_config_deepseek 0 'softmax_scale_multiplier 1\.87385420709' -- freqs --config "$FIX/deepseek-v3.json"
+expect freqs_config_gptj 0 '"layout": "interleaved"' -- freqs --config "$FIX/gpt-j-6b.json" --format json
+expect freqs_config_conflict 2 '--config gives the frequencies; drop --base' -- freqs --config "$FIX/llama-2-7b.json" --base 5
+expect freqs_config_missing 1 'cannot open' -- freqs --config "$TMP/nope.json"
+printf '{"rope_theta": "ten"}' >"$TMP/bad.json"
+expect freqs_config_bad_type 1 'rope_theta' -- freqs --config "$TMP/bad.json"
 expect freqs_odd 1 'rotary_dim=127 must be even' -- freqs --head-dim 127
 expect freqs_rotary_too_big 1 'rotary_dim=16 exceeds head_dim=8' -- freqs --head-dim 8 --rotary-dim 16
 expect freqs_neg_base 1 'base=-5' -- freqs --head-dim 8 --base -5
@@ -97,6 +115,9 @@ if [ "$(stat -c %s "$TMP/z.npy")" -eq "$(stat -c %s "$TMP/x.npy")" ] &&
 else
     bad rope_round_trip "x vs z: $(maxdiff "$TMP/x.npy" "$TMP/z.npy"), x vs y: $(maxdiff "$TMP/x.npy" "$TMP/y.npy")"
 fi
+"$POSENC" encode sinusoidal --dim 256 --range 0:3 --format npy -o "$TMP/x256.npy"
+expect rope_config_layout 0 '^$' -- rope --in "$TMP/x256.npy" --out "$TMP/yc.npy" --config "$FIX/gpt-j-6b.json" --start 3
+expect rope_config_needs_rotary 1 'rotary_dim=64 exceeds head_dim=8' -- rope --in "$TMP/x.npy" --out "$TMP/yc.npy" --config "$FIX/gpt-j-6b.json" --start 3
 expect rope_missing_layout 2 '--layout interleaved\|half is required' -- rope --in "$TMP/x.npy" --out "$TMP/y.npy" --start 0
 expect rope_missing_positions 2 'exactly one of --start' -- rope --in "$TMP/x.npy" --out "$TMP/y.npy" --layout half
 expect rope_missing_in 1 'cannot open' -- rope --in "$TMP/none.npy" --out "$TMP/y.npy" --layout half --start 0
@@ -106,6 +127,42 @@ expect rope_rotary_too_big 1 'rotary_dim=10 exceeds head_dim=8' -- rope --in "$T
 "$POSENC" encode sinusoidal --dim 8 --range 0:6 --format npy --dtype f64 -o "$TMP/x64.npy"
 expect rope_wrong_dtype 1 'need float32' -- rope --in "$TMP/x64.npy" --out "$TMP/y.npy" --layout half --start 0
 expect rope_positions_wrong_dtype 1 'need int64' -- rope --in "$TMP/x.npy" --out "$TMP/y.npy" --layout half --positions "$TMP/x.npy"
+
+# --- bias
+expect alibi_12 0 '^  head  11  0\.08838835$' -- bias alibi --heads 12
+expect alibi_json 0 '"slopes": \[0\.0625, 0\.00390625\], "queries": 2, "keys": 3, "bias": \[\[\[-0\.0625, 0\.0, null\], \[-0\.125, -0\.0625, 0\.0\]\]' \
+    -- bias alibi --heads 2 --queries 2 --keys 3 --causal --format json
+expect alibi_zero_heads 1 'heads=0' -- bias alibi --heads 0
+expect alibi_needs_heads 2 'alibi needs --heads' -- bias alibi
+# SPEC facts: r = -8 -> 8, -16 -> 10, -32 -> 12, 1 -> 17, 16 -> 26, 127 -> 31
+for fact in -8,8 -16,10 -32,12 1,17 16,26 127,31; do
+    expect "t5_fact_${fact}" 0 "^${fact}\$" -- bias t5 --range -40:130 --format csv
+done
+expect t5_json 0 '"relative_positions": \[-1, 0, 1\], "buckets": \[1, 0, 17\]' -- bias t5 --range -1:2 --format json
+expect t5_boundaries 0 '^ +-16 +10$' -- bias t5 --range -20:20
+expect t5_causal_csv 0 '^-40,' -- bias t5 --range -40:0 --causal --format csv
+expect t5_bad_buckets 1 'num_buckets' -- bias t5 --range 0:4 --buckets 3
+expect bias_unknown 2 "unknown bias 'rel'" -- bias rel
+
+# --- analyze
+expect analyze_help_lists 0 'collisions +offsets up to N' -- analyze --help
+expect analyze_unknown 2 "unknown analysis 'nope'" -- analyze nope
+expect analyze_logit_sum 0 '"logit": ' -- analyze logit-terms --format json
+expect analyze_toy_regime_ii 0 'regime ii: key drift' -- analyze toy --zero-q1
+expect analyze_toy_regime_i 0 'regime i: content only' -- analyze toy --zero-q1 --zero-k1
+expect analyze_toy_regime_iii 0 'regime iii' -- analyze toy --zero-k1
+expect analyze_normalized 0 '"values": \[1\.0, 0\.5, 0\.22222222222222221, 0\.020202020202020204\]' -- analyze normalized --format json
+expect analyze_normalized_range 1 'position 5 outside \[0, length=3\)' -- analyze normalized --position 5
+expect analyze_binary 0 'min 1, max 7 \(first at 63 -> 64\)' -- analyze binary
+expect analyze_binary_csv 0 '^7,8,4$' -- analyze binary --range 0:16 --format csv
+expect analyze_wavelengths_bases 0 '^cycles +8 of 8 +5 of 8 +3 of 8' -- analyze wavelengths --head-dim 16 --bases 100,10000,1e8 --length 1000
+expect analyze_wavelengths_conflict 2 'drop --base' -- analyze wavelengths --bases 100 --base 5
+expect analyze_flip_spec 0 '"phase_rad": \[3\.(19999999999999|20000000000000)[0-9]*\]' -- analyze flip --head-dim 2 --scaling explicit --divisors 10000 --offset 32000 --format json
+expect analyze_collisions 0 '^offset,distance,ratio_to_neighbour$' -- analyze collisions --head-dim 16 --max-offset 2000 --format csv
+expect analyze_collisions_bad 1 '1 <= min <= max' -- analyze collisions --head-dim 16 --min-offset 10 --max-offset 5
+expect analyze_relativity 0 '^ +0 +[-0-9.]+ +[-0-9.]+ +0\.000000 +16\.000000 +0$' -- analyze relativity --head-dim 32 --range 0:1
+expect analyze_similarity 0 '"matrix": \[\[8\.0, ' -- analyze similarity --dim 16 --range 0:3 --format json
+expect analyze_similarity_rope 0 'RoPE score' -- analyze similarity --scheme rope --head-dim 8 --range 0:4
 
 # --- attention and tour
 expect attention_default 0 'without position: [0-9.e-]+ -> permutation-equivariant' -- attention

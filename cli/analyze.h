@@ -1,0 +1,28 @@
+/* analyze.h — `posenc analyze`: shared pieces of the analysis subcommands
+ * (cmd_analyze.c dispatches; analyze_additive.c and analyze_rope.c run). */
+#ifndef PE_CLI_ANALYZE_H
+#define PE_CLI_ANALYZE_H
+
+#include "args.h"
+#include "output.h"
+
+typedef struct {
+    const char *name;
+    const char *summary;
+    int (*run)(const cli_spec *spec, const cli_args *a, int format);
+} analysis_entry;
+
+int analyze_logit_terms(const cli_spec *spec, const cli_args *a, int format);
+int analyze_toy(const cli_spec *spec, const cli_args *a, int format);
+int analyze_normalized(const cli_spec *spec, const cli_args *a, int format);
+int analyze_binary(const cli_spec *spec, const cli_args *a, int format);
+int analyze_wavelengths(const cli_spec *spec, const cli_args *a, int format);
+int analyze_flip(const cli_spec *spec, const cli_args *a, int format);
+int analyze_collisions(const cli_spec *spec, const cli_args *a, int format);
+int analyze_relativity(const cli_spec *spec, const cli_args *a, int format);
+int analyze_similarity(const cli_spec *spec, const cli_args *a, int format);
+
+/* Deterministic uniform [-1, 1) numbers (splitmix64) for random inputs. */
+void analyze_fill_uniform(double *x, int64_t n, uint64_t seed);
+
+#endif

@@ -1,0 +1,91 @@
+/* cmd_analyze.c — `posenc analyze NAME`: one analysis of the design notes
+ * per name, each a library function; this file only dispatches. */
+#include "analyze.h"
+#include "commands.h"
+#include "freq_opts.h"
+
+#include <string.h>
+
+static const analysis_entry analyses[] = {
+    {"logit-terms", "four-term decomposition of an additive scheme's logit", analyze_logit_terms},
+    {"toy", "the toy design p_m = m*1: regime, drift slope, end-skew condition", analyze_toy},
+    {"normalized", "normalized encoding: a position's value across lengths", analyze_normalized},
+    {"binary", "binary encoding: Hamming jumps between neighbours", analyze_binary},
+    {"wavelengths", "wavelength per pair; which pairs complete a cycle within a length",
+     analyze_wavelengths},
+    {"flip", "flip distance, period and phase per pair at an offset (aliasing)", analyze_flip},
+    {"collisions", "offsets up to N where the encoding comes closest to itself",
+     analyze_collisions},
+    {"relativity", "RoPE score vs offset, score(+k) - score(-k) vs the sinusoidal dot",
+     analyze_relativity},
+    {"similarity", "PE.PE^T or RoPE score matrix over a range of positions", analyze_similarity},
+};
+
+static const cli_opt opts[] = {
+    {"format", "table|csv|json", "output format (default table)"},
+    {"dim", "D", "model/encoding dimension (logit-terms, toy, similarity; default 8 or 64)"},
+    {"seed", "S", "seed of random Q, K, embeddings or q, k vectors (default 1)"},
+    {"scheme", "NAME", "logit-terms: raw|sinusoidal; similarity: sinusoidal|rope"},
+    {"scale", "S", "raw scheme scale (default 1)"},
+    {"m", "M", "query position (logit-terms 3, toy 7, relativity 100)"},
+    {"n", "N", "key position (logit-terms; default 5)"},
+    {"keys", "N", "toy: keys at positions 0..N-1 (default 16)"},
+    {"zero-q1", NULL, "toy: project Q so that Q 1 = 0"},
+    {"zero-k1", NULL, "toy: project K so that K 1 = 0"},
+    {"tol", "T", "toy: |Q 1|, |K 1| <= T count as zero (default 1e-9)"},
+    {"position", "P", "normalized: the position (default 2)"},
+    {"lengths", "LIST", "normalized: sequence lengths (default 3,5,10,100)"},
+    {"range", "A:B", "positions or offsets A..B-1 (binary 0:64, relativity -16:17, similarity 0:16)"},
+    {"length", "L", "wavelengths: context length to compare with (default 4096)"},
+    {"bases", "LIST", "wavelengths: compare several bases (default scheme)"},
+    {"offset", "K", "flip: the offset (default 32000)"},
+    {"max-offset", "N", "collisions: largest offset (default 100000)"},
+    {"min-offset", "N", "collisions: smallest offset (default 100: skip the near neighbourhood)"},
+    {"top", "N", "collisions: how many offsets to report (default 10)"},
+    {"layout", "interleaved|half", "relativity, similarity: RoPE pair layout (default half)"},
+    FREQ_OPTS,
+    {NULL, NULL, NULL},
+};
+
+static char description[2048];
+
+const cli_spec cmd_analyze_spec = {
+    "analyze",
+    "NAME [options] [--format table|csv|json]",
+    "the analyses of the design notes, one number per claim",
+    description,
+    opts,
+    1,
+    1,
+    "  posenc analyze toy --zero-q1\n"
+    "  posenc analyze binary --range 0:32\n"
+    "  posenc analyze flip --head-dim 128 --offset 32000\n"
+    "  posenc analyze collisions --head-dim 128 --max-offset 1000000\n"
+    "  posenc analyze relativity --head-dim 64 --range -8:9 --format json\n",
+};
+
+int cmd_analyze(const cli_spec *spec, int argc, char **argv) {
+    if (description[0] == '\0') {
+        size_t n = (size_t)snprintf(description, sizeof description,
+                                    "Runs one analysis. NAME is one of:\n");
+        for (size_t i = 0; i < sizeof analyses / sizeof analyses[0] && n < sizeof description; i++)
+            n += (size_t)snprintf(description + n, sizeof description - n, "  %-12s %s\n",
+                                  analyses[i].name, analyses[i].summary);
+        if (n < sizeof description)
+            snprintf(description + n, sizeof description - n,
+                     "Frequency options (wavelengths, flip, collisions, relativity, similarity with\n"
+                     "--scheme rope) are those of `posenc freqs`; --head-dim defaults to 128.");
+    }
+    cli_args a;
+    int rc = cli_parse(spec, argc, argv, &a);
+    if (rc != CLI_OK) return rc;
+    static const char *const formats[] = {"table", "csv", "json", NULL};
+    int format = OUT_TABLE;
+    if ((rc = cli_get_choice(&a, "format", formats, &format))) return rc;
+    for (size_t i = 0; i < sizeof analyses / sizeof analyses[0]; i++)
+        if (strcmp(a.positional[0], analyses[i].name) == 0) {
+            rc = analyses[i].run(spec, &a, format);
+            return rc != CLI_OK ? rc : cli_close_output(spec, stdout, NULL);
+        }
+    return cli_usage_error(spec, "unknown analysis '%s' (see posenc analyze --help)", a.positional[0]);
+}
