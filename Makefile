@@ -20,6 +20,11 @@ WARNFLAGS := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 PE_CPPFLAGS := -Iinclude -D_POSIX_C_SOURCE=200809L
 ALL_CFLAGS = $(WARNFLAGS) $(FPFLAGS) $(PE_CPPFLAGS) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS_LIB := -lcjson -lm
+# cairo draws the CLI's figures (cli/plot*.c): its flags go to the CLI's
+# objects and links only, never to the library. Deferred (=) so pkg-config
+# runs after setup-deps.sh has installed it.
+CAIRO_CFLAGS = $(shell pkg-config --cflags cairo)
+CAIRO_LIBS = $(shell pkg-config --libs cairo)
 
 BUILD ?= build
 
@@ -61,6 +66,8 @@ $(BUILD)/%.o: %.c $(wildcard include/*.h src/*.h cli/*.h tests/*.h) | $(DEPS_STA
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
 
+$(CLI_OBJ): private PE_CPPFLAGS += $(CAIRO_CFLAGS)
+
 $(STATIC_LIB): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
@@ -77,7 +84,7 @@ $(BUILD)/posenc.pc: posenc.pc.in include/posenc.h
 
 # The CLI links the static library: the binary runs from the build tree.
 $(POSENC): $(CLI_OBJ) $(STATIC_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(STATIC_LIB) $(LDLIBS_LIB) $(LDFLAGS)
+	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(STATIC_LIB) $(LDLIBS_LIB) $(CAIRO_LIBS) $(LDFLAGS)
 
 $(TEST_BIN): $(TEST_OBJ) $(STATIC_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJ) $(STATIC_LIB) $(LDLIBS_LIB) $(LDFLAGS)

@@ -10,7 +10,7 @@ typedef struct {
 } cli_command;
 
 extern const cli_spec cmd_encode_spec, cmd_freqs_spec, cmd_rope_spec,
-    cmd_attention_spec, cmd_tour_spec, cmd_bias_spec, cmd_analyze_spec;
+    cmd_attention_spec, cmd_tour_spec, cmd_bias_spec, cmd_analyze_spec, cmd_plot_spec;
 int cmd_encode(const cli_spec *spec, int argc, char **argv);
 int cmd_freqs(const cli_spec *spec, int argc, char **argv);
 int cmd_rope(const cli_spec *spec, int argc, char **argv);
@@ -18,6 +18,7 @@ int cmd_attention(const cli_spec *spec, int argc, char **argv);
 int cmd_tour(const cli_spec *spec, int argc, char **argv);
 int cmd_bias(const cli_spec *spec, int argc, char **argv);
 int cmd_analyze(const cli_spec *spec, int argc, char **argv);
+int cmd_plot(const cli_spec *spec, int argc, char **argv);
 
 /* Opens -o FILE (or stdout when path is NULL or "-"); reports failures. */
 FILE *cli_open_output(const cli_spec *spec, const char *path);

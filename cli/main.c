@@ -11,6 +11,7 @@ static const cli_command commands[] = {
     {&cmd_bias_spec, cmd_bias},
     {&cmd_attention_spec, cmd_attention},
     {&cmd_analyze_spec, cmd_analyze},
+    {&cmd_plot_spec, cmd_plot},
     {&cmd_tour_spec, cmd_tour},
 };
 static const size_t n_commands = sizeof commands / sizeof commands[0];

@@ -5,7 +5,8 @@
 set -euo pipefail
 
 # libcjson-dev: the model config.json reader (no hand-written JSON parser).
-packages=(libcjson-dev)
+# libcairo2-dev: the CLI's PNG/SVG figures (cli/plot*.c only; never the library).
+packages=(libcjson-dev libcairo2-dev)
 
 missing=()
 for p in "${packages[@]}"; do
