@@ -47,7 +47,7 @@ SHARED_LIB := $(BUILD)/libposenc.so.$(VERSION)
 POSENC := $(BUILD)/posenc
 TEST_BIN := $(BUILD)/posenc_tests
 
-.PHONY: all lib cli run test test-c test-cli test-example asan valgrind install uninstall clean
+.PHONY: all lib cli run test test-c test-cli test-example test-install asan valgrind install uninstall clean
 
 all: lib cli
 
@@ -77,6 +77,7 @@ $(SHARED_LIB): $(LIB_OBJ)
 	ln -sf libposenc.so.$(VERSION) $(BUILD)/$(SONAME)
 	ln -sf $(SONAME) $(BUILD)/libposenc.so
 
+# For the build tree; `make install` writes its own with the PREFIX it is given.
 $(BUILD)/posenc.pc: posenc.pc.in include/posenc.h
 	@mkdir -p $(BUILD)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
@@ -92,7 +93,18 @@ $(TEST_BIN): $(TEST_OBJ) $(STATIC_LIB)
 run: $(POSENC)
 	$(POSENC) tour
 
-test: test-c test-cli test-example
+test: test-c test-cli test-example test-install
+
+# Install into a staging prefix, then build the README's example the way a
+# user would (pkg-config, shared library) and run it.
+STAGE := $(abspath $(BUILD))/stage
+test-install:
+	rm -rf $(STAGE)
+	$(MAKE) install PREFIX=$(STAGE) DESTDIR=
+	$(CC) $(WARNFLAGS) $(CFLAGS) -o $(BUILD)/rope_example_installed examples/rope_example.c \
+	  $$(PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig pkg-config --cflags --libs posenc) -Wl,-rpath,$(STAGE)/lib
+	$(BUILD)/rope_example_installed
+	$(STAGE)/bin/posenc --version
 
 # The README's C example must build against the installed-style header and run.
 test-example: $(STATIC_LIB)
@@ -123,7 +135,8 @@ install: lib cli
 	install -m 755 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/
 	ln -sf libposenc.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libposenc.so
-	install -m 644 $(BUILD)/posenc.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    -e 's|@VERSION@|$(VERSION)|' posenc.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/posenc.pc
 	install -m 755 $(POSENC) $(DESTDIR)$(BINDIR)/
 
 uninstall:
