@@ -41,13 +41,16 @@ TEST_SRC := $(wildcard tests/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
+PLOT_OBJ := $(filter $(BUILD)/cli/plot%.o,$(CLI_OBJ))
+PLOT_TEST_OBJ := $(BUILD)/tests/plot/test_plot.o
 
 STATIC_LIB := $(BUILD)/libposenc.a
 SHARED_LIB := $(BUILD)/libposenc.so.$(VERSION)
 POSENC := $(BUILD)/posenc
 TEST_BIN := $(BUILD)/posenc_tests
+PLOT_TEST_BIN := $(BUILD)/test_plot
 
-.PHONY: all lib cli run test test-c test-cli test-example test-install asan valgrind install uninstall clean
+.PHONY: all lib cli run test test-c test-cli test-example test-install test-plot asan valgrind install uninstall clean
 
 all: lib cli
 
@@ -66,7 +69,7 @@ $(BUILD)/%.o: %.c $(wildcard include/*.h src/*.h cli/*.h tests/*.h) | $(DEPS_STA
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
 
-$(CLI_OBJ): private PE_CPPFLAGS += $(CAIRO_CFLAGS)
+$(CLI_OBJ) $(PLOT_TEST_OBJ): private PE_CPPFLAGS += $(CAIRO_CFLAGS)
 
 $(STATIC_LIB): $(LIB_OBJ)
 	@rm -f $@
@@ -93,7 +96,7 @@ $(TEST_BIN): $(TEST_OBJ) $(STATIC_LIB)
 run: $(POSENC)
 	$(POSENC) tour
 
-test: test-c test-cli test-example test-install
+test: test-c test-cli test-example test-install test-plot
 
 # Install into a staging prefix, then build the README's example the way a
 # user would (pkg-config, shared library) and run it.
@@ -116,6 +119,13 @@ test-c: $(TEST_BIN)
 
 test-cli: $(POSENC)
 	bash tests/cli/run.sh $(POSENC)
+
+# The plotting layer alone: draws every element to PNG and SVG and checks the files.
+$(PLOT_TEST_BIN): $(PLOT_TEST_OBJ) $(PLOT_OBJ)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CAIRO_LIBS) -lm $(LDFLAGS)
+
+test-plot: $(PLOT_TEST_BIN)
+	$(PLOT_TEST_BIN)
 
 # Same tests, instrumented, in their own build directory.
 asan:

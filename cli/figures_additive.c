@@ -290,7 +290,7 @@ int fig_toy_drift(const figure_opts *o, const char *path, char *err, size_t errl
     }
     plot_axes *a = plot_figure_axes(fig, 0, 0);
     plot_axes_labels(a, "logit of the last query against each key", "key position n", "logit");
-    plot_axes_legend(a, PLOT_LEGEND_NW);
+    plot_axes_legend(a, PLOT_LEGEND_BEST);
     plot_line(a, x, logit, (size_t)L, &(plot_style){.label = "with toy positions"});
     plot_line(a, x, content, (size_t)L, &(plot_style){.label = "content only"});
     plot_axes *b = plot_figure_axes(fig, 0, 1);

@@ -147,7 +147,10 @@ int fig_rotation(const figure_opts *o, const char *path, char *err, size_t errle
     if (st != PE_OK) fig_lib_error(st, err, errlen);
     else {
         figure_opts wide = *o; /* three square panels: a short figure fits them */
-        if (wide.height == 0) wide.height = 520;
+        if (wide.width == 0 && wide.height == 0) {
+            wide.width = 1500;
+            wide.height = 560;
+        }
         st = fig_begin(&wide, 1, 3, "One vector at positions 0 to 10^{4}: fast pairs spin, slow pairs creep",
                        &fig, err, errlen);
     }

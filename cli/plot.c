@@ -11,7 +11,20 @@
 #include <strings.h>
 
 #define PLOT_MAX_SIDE 16384 /* device pixels, either side */
-#define PLOT_MAX_GRID 16
+#define PLOT_MAX_GRID 16     /* panels, either way */
+
+/* Under AddressSanitizer: fontconfig (loaded by cairo's text) loses a few
+ * hundred bytes while parsing its configuration, outside our control; keep
+ * LeakSanitizer to our own leaks in every binary that draws figures. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PLOT_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(PLOT_ASAN)
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void) { return "leak:libfontconfig.so\n"; }
+#endif
 
 const char *plot_strerror(int status) {
     switch (status) {
@@ -90,8 +103,8 @@ int plot_figure_create(const plot_figure_opts *opts, plot_figure **out) {
     if (o.rows == 0) o.rows = 1;
     if (o.cols == 0) o.cols = 1;
     if (o.width < 16 || o.height < 16 || !(o.scale >= 0.25 && o.scale <= 16) ||
-        o.width * o.scale > PLOT_MAX_SIDE || o.height * o.scale > PLOT_MAX_SIDE ||
-        o.rows < 1 || o.cols < 1 || o.rows > PLOT_MAX_GRID || o.cols > PLOT_MAX_GRID)
+        o.width * o.scale > PLOT_MAX_SIDE || o.height * o.scale > PLOT_MAX_SIDE || o.rows < 1 ||
+        o.cols < 1 || o.rows > PLOT_MAX_GRID || o.cols > PLOT_MAX_GRID)
         return PLOT_ERR_ARG;
     plot_figure *fig = calloc(1, sizeof *fig);
     if (fig == NULL) return PLOT_ERR_NOMEM;
@@ -126,21 +139,25 @@ void plot_figure_free(plot_figure *fig) {
 plot_axes *plot_figure_axes(plot_figure *fig, int row, int col) {
     if (fig == NULL) return NULL;
     if (row < 0 || col < 0 || row >= fig->rows || col >= fig->cols) {
-        plot__fail(fig, true, PLOT_ERR_ARG, "plot_figure_axes: panel (%d, %d) is outside the %d x %d grid",
-                   row, col, fig->rows, fig->cols);
+        plot__fail(fig, true, PLOT_ERR_ARG,
+                   "plot_figure_axes: panel (%d, %d) is outside the %d x %d grid", row, col,
+                   fig->rows, fig->cols);
         return NULL;
     }
     return &fig->panels[row * fig->cols + col];
 }
 
-const char *plot_figure_error(const plot_figure *fig) { return fig != NULL ? fig->msg : "no figure"; }
+const char *plot_figure_error(const plot_figure *fig) {
+    return fig != NULL ? fig->msg : "no figure";
+}
 
 /* ---- panel settings */
 
 int plot_axes_options(plot_axes *ax, unsigned flags) {
     if (ax == NULL) return PLOT_ERR_ARG;
     if (flags >= (PLOT_NO_GRID << 1))
-        return plot__fail(ax->fig, true, PLOT_ERR_ARG, "plot_axes_options: unknown flags 0x%x", flags);
+        return plot__fail(ax->fig, true, PLOT_ERR_ARG, "plot_axes_options: unknown flags 0x%x",
+                          flags);
     ax->flags = flags;
     return PLOT_OK;
 }
@@ -163,11 +180,15 @@ static int set_lim(plot_axes *ax, double *lim, double lo, double hi, const char 
     return PLOT_OK;
 }
 
-int plot_axes_xlim(plot_axes *ax, double lo, double hi) { return set_lim(ax, ax ? ax->xlim : NULL, lo, hi, "plot_axes_xlim"); }
-int plot_axes_ylim(plot_axes *ax, double lo, double hi) { return set_lim(ax, ax ? ax->ylim : NULL, lo, hi, "plot_axes_ylim"); }
+int plot_axes_xlim(plot_axes *ax, double lo, double hi) {
+    return set_lim(ax, ax ? ax->xlim : NULL, lo, hi, "plot_axes_xlim");
+}
+int plot_axes_ylim(plot_axes *ax, double lo, double hi) {
+    return set_lim(ax, ax ? ax->ylim : NULL, lo, hi, "plot_axes_ylim");
+}
 
-static int set_ticks(plot_axes *ax, plot_fixed_ticks *t, const double *at, const char *const *labels,
-                     size_t n, const char *fn) {
+static int set_ticks(plot_axes *ax, plot_fixed_ticks *t, const double *at,
+                     const char *const *labels, size_t n, const char *fn) {
     if (ax == NULL) return PLOT_ERR_ARG;
     if ((at == NULL && n > 0) || n > PLOT_MAX_TICKS)
         return plot__fail(ax->fig, true, PLOT_ERR_ARG, "%s: need at != NULL and n <= %d, got n=%zu",
@@ -205,7 +226,8 @@ int plot_axes_yticks(plot_axes *ax, const double *at, const char *const *labels,
 int plot_axes_legend(plot_axes *ax, plot_legend where) {
     if (ax == NULL) return PLOT_ERR_ARG;
     if ((int)where < PLOT_LEGEND_NE || where > PLOT_LEGEND_NONE)
-        return plot__fail(ax->fig, true, PLOT_ERR_ARG, "plot_axes_legend: unknown place %d", (int)where);
+        return plot__fail(ax->fig, true, PLOT_ERR_ARG, "plot_axes_legend: unknown place %d",
+                          (int)where);
     ax->legend = where;
     return PLOT_OK;
 }
@@ -219,12 +241,13 @@ static uint32_t resolve_color(plot_axes *ax, plot_color c, bool consumes) {
 }
 
 static int check_style(plot_axes *ax, const plot_style *st, const char *fn) {
-    if (!(st->width >= 0 && st->width <= 100) || !(st->marker_size >= 0 && st->marker_size <= 200) ||
-        !(st->alpha >= 0 && st->alpha <= 1))
+    if (!(st->width >= 0 && st->width <= 100) ||
+        !(st->marker_size >= 0 && st->marker_size <= 200) || !(st->alpha >= 0 && st->alpha <= 1))
         return plot__fail(ax->fig, true, PLOT_ERR_ARG,
                           "%s: style out of range (width=%g, marker_size=%g, alpha=%g)", fn,
                           st->width, st->marker_size, st->alpha);
-    if ((int)st->dash < 0 || st->dash > PLOT_DASHDOT || (int)st->marker < 0 || st->marker > PLOT_CROSS)
+    if ((int)st->dash < 0 || st->dash > PLOT_DASHDOT || (int)st->marker < 0 ||
+        st->marker > PLOT_CROSS)
         return plot__fail(ax->fig, true, PLOT_ERR_ARG, "%s: unknown dash %d or marker %d", fn,
                           (int)st->dash, (int)st->marker);
     uint32_t tag = st->color >> 24;
@@ -288,7 +311,8 @@ static int add_xy(plot_axes *ax, plot_item_kind kind, const double *x, const dou
                   const plot_style *st, const char *fn, plot_item **made) {
     if (ax == NULL) return PLOT_ERR_ARG;
     if (y == NULL || n == 0)
-        return plot__fail(ax->fig, true, PLOT_ERR_ARG, "%s: need y != NULL and n > 0 (n=%zu)", fn, n);
+        return plot__fail(ax->fig, true, PLOT_ERR_ARG, "%s: need y != NULL and n > 0 (n=%zu)", fn,
+                          n);
     if (n > ((size_t)1 << 28))
         return plot__fail(ax->fig, true, PLOT_ERR_ARG, "%s: n=%zu points is too many", fn, n);
     int status;
@@ -324,7 +348,8 @@ static int cmp_double(const void *a, const void *b) {
 int plot_bars(plot_axes *ax, const double *x, const double *y, size_t n, double bar_width,
               const plot_style *st) {
     if (ax != NULL && !(bar_width >= 0 && isfinite(bar_width)))
-        return plot__fail(ax->fig, true, PLOT_ERR_ARG, "plot_bars: bar_width=%g must be >= 0", bar_width);
+        return plot__fail(ax->fig, true, PLOT_ERR_ARG, "plot_bars: bar_width=%g must be >= 0",
+                          bar_width);
     plot_item *it = NULL;
     int s = add_xy(ax, PLOT_IT_BARS, x, y, n, st, "plot_bars", &it);
     if (s != PLOT_OK) return s;
@@ -346,8 +371,8 @@ int plot_bars(plot_axes *ax, const double *x, const double *y, size_t n, double 
     return PLOT_OK;
 }
 
-static int add_points(plot_axes *ax, plot_item_kind kind, const double *px, const double *py, size_t n,
-                      const plot_style *st, const char *fn, plot_item **made) {
+static int add_points(plot_axes *ax, plot_item_kind kind, const double *px, const double *py,
+                      size_t n, const plot_style *st, const char *fn, plot_item **made) {
     for (size_t i = 0; i < n; i++)
         if (!isfinite(px[i]) || !isfinite(py[i]))
             return plot__fail(ax->fig, true, PLOT_ERR_ARG, "%s: coordinates must be finite", fn);
@@ -376,9 +401,11 @@ int plot_text(plot_axes *ax, double x, double y, const char *text, plot_place wh
               plot_color color) {
     if (ax == NULL) return PLOT_ERR_ARG;
     if (text == NULL || (int)where < PLOT_AT_CENTER || where > PLOT_AT_NW)
-        return plot__fail(ax->fig, true, PLOT_ERR_ARG, "plot_text: need text != NULL and a known place");
+        return plot__fail(ax->fig, true, PLOT_ERR_ARG,
+                          "plot_text: need text != NULL and a known place");
     plot_item *it = NULL;
-    int s = add_points(ax, PLOT_IT_TEXT, &x, &y, 1, &(plot_style){.color = color}, "plot_text", &it);
+    int s =
+        add_points(ax, PLOT_IT_TEXT, &x, &y, 1, &(plot_style){.color = color}, "plot_text", &it);
     if (s != PLOT_OK) return s;
     it->where = where;
     if ((it->text = dup_str(text)) == NULL) {
@@ -396,12 +423,14 @@ int plot_heatmap(plot_axes *ax, const double *z, size_t rows, size_t cols,
     if (z == NULL || rows == 0 || cols == 0 || rows > (1u << 20) || cols > (1u << 20) ||
         rows * cols > ((size_t)1 << 28))
         return plot__fail(ax->fig, true, PLOT_ERR_ARG,
-                          "%s: need z != NULL and 0 < rows, cols (rows=%zu, cols=%zu)", fn, rows, cols);
+                          "%s: need z != NULL and 0 < rows, cols (rows=%zu, cols=%zu)", fn, rows,
+                          cols);
     if ((int)o.cmap < PLOT_VIRIDIS || o.cmap > PLOT_DIVERGING)
         return plot__fail(ax->fig, true, PLOT_ERR_ARG, "%s: unknown colormap %d", fn, (int)o.cmap);
     bool auto_lim = o.vmin == 0 && o.vmax == 0;
     if (!auto_lim && !(o.vmin < o.vmax && isfinite(o.vmin) && isfinite(o.vmax)))
-        return plot__fail(ax->fig, true, PLOT_ERR_ARG, "%s: need vmin < vmax, got %g, %g", fn, o.vmin, o.vmax);
+        return plot__fail(ax->fig, true, PLOT_ERR_ARG, "%s: need vmin < vmax, got %g, %g", fn,
+                          o.vmin, o.vmax);
     if (!isfinite(o.x0) || !isfinite(o.x1) || !isfinite(o.y0) || !isfinite(o.y1))
         return plot__fail(ax->fig, true, PLOT_ERR_ARG, "%s: extents must be finite", fn);
     int status;
@@ -467,7 +496,8 @@ static void render(const plot_figure *fig, cairo_t *cr, double device_scale) {
     for (int r = 0; r < fig->rows; r++)
         for (int c = 0; c < fig->cols; c++) {
             const plot_axes *ax = &fig->panels[r * fig->cols + c];
-            if (ax->n_items == 0 && !ax->title && !ax->xlabel && !ax->ylabel) continue; /* unused cell */
+            if (ax->n_items == 0 && !ax->title && !ax->xlabel && !ax->ylabel)
+                continue; /* unused cell */
             plot_layout L;
             plot__layout_panel(cr, ax, &f, outer + c * cw, top + r * ch, cw, ch, &L);
             plot__draw_axes_under(cr, ax, &L);
@@ -478,17 +508,16 @@ static void render(const plot_figure *fig, cairo_t *cr, double device_scale) {
         }
 }
 
-static cairo_status_t write_stream(void *closure, const unsigned char *data, unsigned int length) {
-    return fwrite(data, 1, length, (FILE *)closure) == length ? CAIRO_STATUS_SUCCESS
-                                                              : CAIRO_STATUS_WRITE_ERROR;
-}
+typedef struct {
+    FILE *f;
+    int err; /* errno of the first failed write */
+} plot_sink;
 
-static int cairo_fail(plot_figure *fig, cairo_status_t cs, const char *path) {
-    if (cs == CAIRO_STATUS_NO_MEMORY)
-        return plot__fail(fig, false, PLOT_ERR_NOMEM, "out of memory drawing '%s'", path);
-    if (cs == CAIRO_STATUS_WRITE_ERROR)
-        return plot__fail(fig, false, PLOT_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
-    return plot__fail(fig, false, PLOT_ERR_CAIRO, "drawing '%s': %s", path, cairo_status_to_string(cs));
+static cairo_status_t write_stream(void *closure, const unsigned char *data, unsigned int length) {
+    plot_sink *k = closure;
+    if (k->err == 0 && fwrite(data, 1, length, k->f) == length) return CAIRO_STATUS_SUCCESS;
+    if (k->err == 0) k->err = errno ? errno : EIO;
+    return CAIRO_STATUS_WRITE_ERROR;
 }
 
 int plot_figure_save(plot_figure *fig, const char *path) {
@@ -507,8 +536,8 @@ int plot_figure_save(plot_figure *fig, const char *path) {
         return plot__fail(fig, false, PLOT_ERR_FORMAT,
                           "cannot save '%s': the file name must end in .png or .svg", path);
 
-    FILE *f = fopen(path, "wb");
-    if (f == NULL)
+    plot_sink sink = {fopen(path, "wb"), 0};
+    if (sink.f == NULL)
         return plot__fail(fig, false, PLOT_ERR_IO, "cannot create '%s': %s", path, strerror(errno));
     cairo_surface_t *s;
     double device_scale;
@@ -517,28 +546,36 @@ int plot_figure_save(plot_figure *fig, const char *path) {
                                        (int)lround(fig->height * fig->scale));
         device_scale = fig->scale;
     } else {
-        s = cairo_svg_surface_create_for_stream(write_stream, f, fig->width, fig->height);
+        s = cairo_svg_surface_create_for_stream(write_stream, &sink, fig->width, fig->height);
         if (cairo_surface_status(s) == CAIRO_STATUS_SUCCESS)
             cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
         device_scale = 2; /* resolution of raster parts (heatmaps) */
     }
     cairo_t *cr = cairo_create(s);
     if (png) cairo_scale(cr, fig->scale, fig->scale);
-    errno = 0;
     render(fig, cr, device_scale);
     cairo_status_t cs = cairo_status(cr);
     cairo_destroy(cr);
-    if (cs == CAIRO_STATUS_SUCCESS && png) cs = cairo_surface_write_to_png_stream(s, write_stream, f);
+    if (cs == CAIRO_STATUS_SUCCESS && png)
+        cs = cairo_surface_write_to_png_stream(s, write_stream, &sink);
     cairo_surface_finish(s);
     if (cs == CAIRO_STATUS_SUCCESS) cs = cairo_surface_status(s);
     cairo_surface_destroy(s);
-    int err = errno;
-    bool io_bad = ferror(f) != 0;
-    if (fclose(f) != 0 && !io_bad) io_bad = true, err = errno;
-    if (cs == CAIRO_STATUS_SUCCESS && io_bad) cs = CAIRO_STATUS_WRITE_ERROR;
+    bool bad = ferror(sink.f) != 0;
+    errno = 0;
+    if (fclose(sink.f) != 0) bad = true; /* the last buffer is written here */
+    if (bad && sink.err == 0) sink.err = errno ? errno : EIO;
+    if (cs == CAIRO_STATUS_SUCCESS && sink.err != 0) cs = CAIRO_STATUS_WRITE_ERROR;
     if (cs != CAIRO_STATUS_SUCCESS) {
-        errno = err;
-        int st = cairo_fail(fig, cs, path);
+        int st;
+        if (cs == CAIRO_STATUS_WRITE_ERROR)
+            st = plot__fail(fig, false, PLOT_ERR_IO, "cannot write '%s': %s", path,
+                            strerror(sink.err ? sink.err : EIO));
+        else if (cs == CAIRO_STATUS_NO_MEMORY)
+            st = plot__fail(fig, false, PLOT_ERR_NOMEM, "out of memory drawing '%s'", path);
+        else
+            st = plot__fail(fig, false, PLOT_ERR_CAIRO, "drawing '%s': %s", path,
+                            cairo_status_to_string(cs));
         remove(path);
         return st;
     }

@@ -133,7 +133,14 @@ int plot_axes_legend(plot_axes *ax, plot_legend where);
 
 /* ---- series */
 typedef enum { PLOT_DASH_DEFAULT = 0, PLOT_SOLID, PLOT_DASHED, PLOT_DOTTED, PLOT_DASHDOT } plot_dash;
-typedef enum { PLOT_MARKER_NONE = 0, PLOT_CIRCLE, PLOT_SQUARE, PLOT_TRIANGLE, PLOT_DIAMOND, PLOT_CROSS } plot_marker;
+typedef enum {
+    PLOT_MARKER_NONE = 0,
+    PLOT_CIRCLE,
+    PLOT_SQUARE,
+    PLOT_TRIANGLE,
+    PLOT_DIAMOND,
+    PLOT_CROSS
+} plot_marker;
 
 typedef struct {
     const char *label;     /* legend entry (inline label for reference lines); NULL: none */

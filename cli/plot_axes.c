@@ -8,6 +8,8 @@
 
 #define TICK_LEN 5.0
 #define MINOR_LEN 3.0
+#define TIMES "\xc3\x97"     /* U+00D7 */
+#define MINUS "\xe2\x88\x92" /* U+2212 */
 
 /* ---- numbers and ticks */
 
@@ -24,7 +26,7 @@ static void set_minus(char *buf, size_t size) {
     size_t j = 0;
     for (size_t i = 0; buf[i] != '\0' && j + 4 < sizeof tmp; i++) {
         if (buf[i] == '-') {
-            memcpy(tmp + j, "\xe2\x88\x92", 3);
+            memcpy(tmp + j, MINUS, 3);
             j += 3;
         } else {
             tmp[j++] = buf[i];
@@ -69,7 +71,7 @@ void plot__format_number(double v, double step, char *buf, size_t size) {
         else if (strcmp(ms, "-1") == 0)
             snprintf(tmp, sizeof tmp, "-10^{%d}", e);
         else
-            snprintf(tmp, sizeof tmp, "%s\xc3\x97" "10^{%d}", ms, e);
+            snprintf(tmp, sizeof tmp, "%s" TIMES "10^{%d}", ms, e);
     } else {
         snprintf(tmp, sizeof tmp, "%.*f", decimals_for(step), v);
     }
@@ -94,7 +96,7 @@ void plot__linear_ticks(double lo, double hi, double step, plot_ticks *out) {
     int e = 0;
     if (big >= 1e6 || (big > 0 && big < 1e-3)) {
         e = (int)floor(log10(big) + 1e-9);
-        snprintf(out->mult, sizeof out->mult, "\xc3\x97" "10^{%d}", e);
+        snprintf(out->mult, sizeof out->mult, TIMES "10^{%d}", e);
         set_minus(out->mult, sizeof out->mult);
     }
     double scale = pow(10, -e);
@@ -121,7 +123,7 @@ void plot__log_ticks(double lo, double hi, int stride, bool minor, plot_ticks *o
     char label[64];
     int first = (int)floor(log10(lo));
     if ((e1 - first + 1) * 9 > PLOT_MAX_TICKS) minor = false; /* too many to show anyway */
-    if (e1 - e0 >= 1) {
+    if (e1 - e0 >= 1 && log10(hi / lo) >= 2.5) {
         for (int e = first; e <= e1; e++) {
             double v = pow(10, e);
             bool major = ((e % stride) + stride) % stride == 0;
@@ -140,12 +142,12 @@ void plot__log_ticks(double lo, double hi, int stride, bool minor, plot_ticks *o
         }
         return;
     }
-    /* less than two decades: 1-2-5 ticks with plain numbers */
+    /* under 2.5 decades: 1-2-5 ticks with plain numbers (stride > 1: the 1s) */
     for (int e = (int)floor(log10(lo)) - 1; e <= e1 + 1; e++)
         for (int m = 1; m <= 9; m++) {
             double v = m * pow(10, e);
             if (v < lo * (1 - 1e-9) || v > hi * (1 + 1e-9)) continue;
-            if (m == 1 || m == 2 || m == 5) {
+            if (m == 1 || (stride == 1 && (m == 2 || m == 5))) {
                 plot__format_number(v, pow(10, e), label, sizeof label);
                 push_tick(out, v, label);
             } else if (minor) {
@@ -182,8 +184,13 @@ plot_fonts plot__fonts(const plot_figure *fig) {
     int dense = fig->rows > fig->cols ? fig->rows : fig->cols;
     if (dense >= 3) k *= 0.92;
     if (dense >= 5) k *= 0.9;
-    return (plot_fonts){.tick = 13 * k, .label = 15 * k, .title = 16 * k, .suptitle = 21 * k,
-                        .legend = 13 * k, .text = 13.5 * k, .pad = 12 * k};
+    return (plot_fonts){.tick = 13 * k,
+                        .label = 15 * k,
+                        .title = 16 * k,
+                        .suptitle = 21 * k,
+                        .legend = 13 * k,
+                        .text = 13.5 * k,
+                        .pad = 12 * k};
 }
 
 /* ---- data limits */
@@ -256,8 +263,8 @@ static range data_range(const plot_axes *ax, int axis, bool log, bool *padded, b
                 step_last_x(it, &last);
                 widen(&r, last, log);
             }
-            if (it->kind == PLOT_IT_SCATTER || it->kind == PLOT_IT_ARROW || it->kind == PLOT_IT_TEXT ||
-                axis == 1)
+            if (it->kind == PLOT_IT_SCATTER || it->kind == PLOT_IT_ARROW ||
+                it->kind == PLOT_IT_TEXT || axis == 1)
                 *padded = true;
             break;
         }
@@ -298,8 +305,10 @@ static void axis_limits(const plot_axes *ax, int axis, double *lo, double *hi) {
     if (isfinite(fixed[0]) && (!log || fixed[0] > 0)) a = fixed[0];
     if (isfinite(fixed[1]) && (!log || fixed[1] > 0)) b = fixed[1];
     if (!(a < b)) {
-        if (isfinite(fixed[0])) b = log ? a * 10 : a + 1;
-        else a = log ? b / 10 : b - 1;
+        if (isfinite(fixed[0]))
+            b = log ? a * 10 : a + 1;
+        else
+            a = log ? b / 10 : b - 1;
     }
     *lo = a;
     *hi = b;
@@ -323,8 +332,10 @@ static void fixed_ticks(const plot_fixed_ticks *fx, plot_ticks *out) {
     double step = isfinite(gap) ? gap : (fx->n ? fabs(fx->at[0]) : 1);
     for (size_t i = 0; i < fx->n; i++) {
         char label[64];
-        if (fx->labels != NULL) snprintf(label, sizeof label, "%s", fx->labels[i]);
-        else plot__format_number(fx->at[i], step, label, sizeof label);
+        if (fx->labels != NULL)
+            snprintf(label, sizeof label, "%s", fx->labels[i]);
+        else
+            plot__format_number(fx->at[i], step, label, sizeof label);
         push_tick(out, fx->at[i], label);
     }
 }
@@ -344,16 +355,22 @@ static void choose_ticks(cairo_t *cr, double lo, double hi, bool log, bool int_o
         double per = len / fmax(decades, 1e-9); /* px per decade */
         static const int strides[] = {1, 2, 3, 4, 5, 10, 20, 50, 100};
         for (size_t i = 0; i < sizeof strides / sizeof strides[0]; i++) {
-            int s = strides[i];
-            plot__log_ticks(lo, hi, s, per >= 4.0 * font, out);
+            plot__log_ticks(lo, hi, strides[i], per >= 4.0 * font, out);
             double need = horizontal ? max_label_width(cr, out, font) + 1.2 * font : 2.0 * font;
-            if (decades < 1 || per * s >= need) break;
+            double gap = INFINITY, prev = NAN; /* px between neighbouring labels */
+            for (int k = 0; k < out->n; k++) {
+                if (!out->t[k].label[0]) continue;
+                double at = per * log10(out->t[k].v);
+                if (!isnan(prev)) gap = fmin(gap, at - prev);
+                prev = at;
+            }
+            if (gap >= need) break;
         }
         return;
     }
     /* The finest 1-2-5 step whose labels fit and that gives no more ticks
      * than the density allows; failing that, the coarsest with two ticks. */
-    double max_ticks = fmax(3, horizontal ? len / (6.0 * font) : len / (5.0 * font));
+    double max_ticks = horizontal ? fmax(3, len / (6.0 * font)) : fmax(4, len / (4.0 * font));
     double step = plot__nice_step((hi - lo) / 40);
     plot_ticks best = {.n = 0};
     for (int iter = 0; iter < 40; iter++, step = plot__nice_step(step * 1.01)) {
@@ -365,8 +382,10 @@ static void choose_ticks(cairo_t *cr, double lo, double hi, bool log, bool int_o
         double need = horizontal ? max_label_width(cr, out, font) + 1.2 * font : 2.0 * font;
         if (px >= need && out->n <= max_ticks) return;
     }
-    if (best.n >= 2) *out = best;
-    else if (out->n < 2) plot__linear_ticks(lo, hi, (hi - lo) / 1.0000001, out); /* the two ends */
+    if (best.n >= 2)
+        *out = best;
+    else if (out->n < 2)
+        plot__linear_ticks(lo, hi, (hi - lo) / 1.0000001, out); /* the two ends */
 }
 
 /* ---- layout */
@@ -378,12 +397,14 @@ static bool is_log(const plot_axes *ax, int axis) {
 static void set_scales(const plot_axes *ax, plot_layout *L, double xlo, double xhi, double ylo,
                        double yhi) {
     bool invx = (ax->flags & PLOT_INVERT_X) != 0, invy = (ax->flags & PLOT_INVERT_Y) != 0;
-    L->sx = (plot_scale){xlo, xhi, is_log(ax, 0), invx ? L->x + L->w : L->x, invx ? L->x : L->x + L->w};
-    L->sy = (plot_scale){ylo, yhi, is_log(ax, 1), invy ? L->y : L->y + L->h, invy ? L->y + L->h : L->y};
+    L->sx =
+        (plot_scale){xlo, xhi, is_log(ax, 0), invx ? L->x + L->w : L->x, invx ? L->x : L->x + L->w};
+    L->sy =
+        (plot_scale){ylo, yhi, is_log(ax, 1), invy ? L->y : L->y + L->h, invy ? L->y + L->h : L->y};
 }
 
-void plot__layout_panel(cairo_t *cr, const plot_axes *ax, const plot_fonts *f, double cx,
-                        double cy, double cw, double ch, plot_layout *L) {
+void plot__layout_panel(cairo_t *cr, const plot_axes *ax, const plot_fonts *f, double cx, double cy,
+                        double cw, double ch, plot_layout *L) {
     memset(L, 0, sizeof *L);
     L->cx = cx, L->cy = cy, L->cw = cw, L->ch = ch;
     for (size_t k = 0; k < ax->n_items; k++)
@@ -399,8 +420,8 @@ void plot__layout_panel(cairo_t *cr, const plot_axes *ax, const plot_fonts *f, d
 
     /* vertical: title, plot, tick labels, x label */
     double top = ax->title ? 0.5 * f->pad + 1.5 * f->title : 0.5 * f->pad + 0.7 * f->tick;
-    double bottom = TICK_LEN + 0.35 * f->tick + 1.15 * f->tick + (ax->xlabel ? 1.55 * f->label : 0) +
-                    0.4 * f->pad;
+    double bottom = TICK_LEN + 0.35 * f->tick + 1.15 * f->tick +
+                    (ax->xlabel ? 1.55 * f->label : 0) + 0.7 * f->pad;
     L->y = cy + top;
     L->h = fmax(ch - top - bottom, 10);
 
@@ -413,8 +434,8 @@ void plot__layout_panel(cairo_t *cr, const plot_axes *ax, const plot_fonts *f, d
     if (L->cbar != NULL) {
         const plot_heatmap_opts *o = &L->cbar->hm;
         choose_ticks(cr, o->vmin, o->vmax, false, false, NULL, L->h, false, f->tick, &L->ct);
-        right += 0.9 * f->pad + 1.3 * f->tick + 4 + 0.4 * f->tick + max_label_width(cr, &L->ct, f->tick) +
-                 (o->cbar_label ? 1.5 * f->label : 0);
+        right += 0.9 * f->pad + 1.3 * f->tick + 4 + 0.4 * f->tick +
+                 max_label_width(cr, &L->ct, f->tick) + (o->cbar_label ? 1.5 * f->label : 0);
     }
     if (ax->legend == PLOT_LEGEND_OUTSIDE) {
         plot__legend_size(cr, ax, f, L->h, &L->legend_w, &L->legend_h, &L->legend_cols);
@@ -453,13 +474,19 @@ void plot__layout_panel(cairo_t *cr, const plot_axes *ax, const plot_fonts *f, d
                 L->h = h;
             }
             set_scales(ax, L, xlo, xhi, ylo, yhi);
-            choose_ticks(cr, xlo, xhi, false, ax->flags & PLOT_INT_X, &ax->xticks, L->w, true, f->tick,
-                         &L->xt);
-            choose_ticks(cr, ylo, yhi, false, ax->flags & PLOT_INT_Y, &ax->yticks, L->h, false, f->tick,
-                         &L->yt);
+            choose_ticks(cr, xlo, xhi, false, ax->flags & PLOT_INT_X, &ax->xticks, L->w, true,
+                         f->tick, &L->xt);
+            choose_ticks(cr, ylo, yhi, false, ax->flags & PLOT_INT_Y, &ax->yticks, L->h, false,
+                         f->tick, &L->yt);
+            /* same units, same step: the coarser of the two serves both */
+            if (ax->xticks.n == 0 && ax->yticks.n == 0 && L->xt.n >= 2 && L->yt.n >= 2) {
+                double step = fmax(L->xt.t[1].v - L->xt.t[0].v, L->yt.t[1].v - L->yt.t[0].v);
+                plot__linear_ticks(xlo, xhi, step, &L->xt);
+                plot__linear_ticks(ylo, yhi, step, &L->yt);
+            }
             if (L->cbar != NULL)
-                choose_ticks(cr, L->cbar->hm.vmin, L->cbar->hm.vmax, false, false, NULL, L->h, false,
-                             f->tick, &L->ct);
+                choose_ticks(cr, L->cbar->hm.vmin, L->cbar->hm.vmax, false, false, NULL, L->h,
+                             false, f->tick, &L->ct);
         }
     }
     set_scales(ax, L, xlo, xhi, ylo, yhi);
@@ -472,8 +499,10 @@ void plot__layout_panel(cairo_t *cr, const plot_axes *ax, const plot_fonts *f, d
 /* ---- drawing the axes */
 
 void plot__axis_label(const char *label, const char *mult, char *buf, size_t size) {
-    if (mult[0]) snprintf(buf, size, "%s (%s)", label, mult);
-    else snprintf(buf, size, "%s", label);
+    if (mult[0])
+        snprintf(buf, size, "%s (%s)", label, mult);
+    else
+        snprintf(buf, size, "%s", label);
 }
 
 void plot__draw_axes_under(cairo_t *cr, const plot_axes *ax, const plot_layout *L) {
@@ -542,7 +571,8 @@ void plot__draw_axes_over(cairo_t *cr, const plot_axes *ax, const plot_fonts *f,
         cairo_move_to(cr, x0, py);
         cairo_line_to(cr, x0 - (major ? TICK_LEN : MINOR_LEN), py);
         cairo_stroke(cr);
-        if (major) plot__draw_text(cr, L->yt.t[i].label, label_right, py, f->tick, false, 1, 0.5, 0);
+        if (major)
+            plot__draw_text(cr, L->yt.t[i].label, label_right, py, f->tick, false, 1, 0.5, 0);
     }
     /* axis labels (with the ticks' common factor) and title */
     cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
@@ -556,7 +586,8 @@ void plot__draw_axes_over(cairo_t *cr, const plot_axes *ax, const plot_fonts *f,
     }
     if (ax->ylabel) {
         plot__axis_label(ax->ylabel, L->yt.mult, text, sizeof text);
-        plot__draw_text(cr, text, L->ylabel_x, L->y + L->h / 2, f->label, false, 0.5, 0, PLOT_PI / 2);
+        plot__draw_text(cr, text, L->ylabel_x, L->y + L->h / 2, f->label, false, 0.5, 0,
+                        PLOT_PI / 2);
     } else if (L->yt.mult[0]) {
         plot__draw_text(cr, L->yt.mult, L->x, L->y - 0.4 * f->tick, f->tick, false, 0, 1, 0);
     }

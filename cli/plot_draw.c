@@ -1,174 +1,10 @@
-/* plot_draw.c — text with ^{}/_{} markup, colours and colormaps, the
- * series of a panel, its legend, heatmaps and their colour bar. */
+/* plot_draw.c — the series of a panel (lines, steps, markers, bars,
+ * arrows, reference lines, annotations, heatmaps) and its legend. */
 #include "plot_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- text */
-
-#define CAP 0.73       /* cap height of DejaVu Sans, in em */
-#define DESC 0.21      /* descent used for layout, in em */
-#define SCRIPT 0.7     /* size of super- and subscripts */
-#define SUP_RISE 0.42  /* baseline shift of a superscript, in em of the main size */
-#define SUB_DROP 0.18
-
-typedef struct {
-    const char *s;
-    size_t n;
-    int mode; /* 0 normal, 1 superscript, 2 subscript */
-} text_run;
-
-static int parse_runs(const char *s, text_run *runs, int max) {
-    int n = 0;
-    const char *p = s, *start = s;
-    while (*p) {
-        if ((p[0] == '^' || p[0] == '_') && p[1] == '{') {
-            const char *end = strchr(p + 2, '}');
-            if (end != NULL) {
-                if (p > start && n < max) runs[n++] = (text_run){start, (size_t)(p - start), 0};
-                if (n < max) runs[n++] = (text_run){p + 2, (size_t)(end - p - 2), p[0] == '^' ? 1 : 2};
-                p = start = end + 1;
-                continue;
-            }
-        }
-        p++;
-    }
-    if (p > start && n < max) runs[n++] = (text_run){start, (size_t)(p - start), 0};
-    return n;
-}
-
-static void select_font(cairo_t *cr, double size, bool bold) {
-    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
-                           bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-    cairo_set_font_size(cr, size);
-}
-
-/* Measures (and with draw, shows at the current point's baseline) the runs. */
-static double runs_width(cairo_t *cr, const text_run *runs, int n, double size, bool bold,
-                         bool draw, double x, double baseline) {
-    double w = 0;
-    char buf[512];
-    for (int i = 0; i < n; i++) {
-        size_t len = runs[i].n < sizeof buf - 1 ? runs[i].n : sizeof buf - 1;
-        memcpy(buf, runs[i].s, len);
-        buf[len] = '\0';
-        double sz = runs[i].mode ? SCRIPT * size : size;
-        select_font(cr, sz, bold);
-        cairo_text_extents_t te;
-        cairo_text_extents(cr, buf, &te);
-        if (draw) {
-            double dy = runs[i].mode == 1 ? -SUP_RISE * size : runs[i].mode == 2 ? SUB_DROP * size : 0;
-            cairo_move_to(cr, x + w, baseline + dy);
-            cairo_show_text(cr, buf);
-        }
-        w += te.x_advance + (runs[i].mode && i + 1 < n && runs[i + 1].mode == 0 ? 0.05 * size : 0);
-    }
-    return w;
-}
-
-double plot__text_width(cairo_t *cr, const char *s, double size, bool bold) {
-    text_run runs[32];
-    int n = parse_runs(s, runs, 32);
-    return runs_width(cr, runs, n, size, bold, false, 0, 0);
-}
-
-void plot__draw_text(cairo_t *cr, const char *s, double x, double y, double size, bool bold,
-                     double ha, double va, double angle) {
-    text_run runs[32];
-    int n = parse_runs(s, runs, 32);
-    if (n == 0) return;
-    double top = -CAP * size, bottom = DESC * size;
-    for (int i = 0; i < n; i++) {
-        if (runs[i].mode == 1) top = fmin(top, -(SUP_RISE + SCRIPT * CAP) * size);
-        if (runs[i].mode == 2) bottom = fmax(bottom, (SUB_DROP + SCRIPT * DESC) * size);
-    }
-    double w = runs_width(cr, runs, n, size, bold, false, 0, 0);
-    cairo_save(cr);
-    cairo_translate(cr, x, y);
-    if (angle != 0) cairo_rotate(cr, -angle);
-    runs_width(cr, runs, n, size, bold, true, -ha * w, -(top + va * (bottom - top)));
-    cairo_new_path(cr);
-    cairo_restore(cr);
-}
-
-/* ---- colours */
-
-void plot__set_rgb(cairo_t *cr, uint32_t rgb, double alpha) {
-    cairo_set_source_rgba(cr, ((rgb >> 16) & 255) / 255.0, ((rgb >> 8) & 255) / 255.0,
-                          (rgb & 255) / 255.0, alpha);
-}
-
-uint32_t plot__palette(int k) {
-    /* Okabe & Ito (2008), "Color Universal Design" */
-    static const uint32_t okabe_ito[8] = {0x0072B2, 0xD55E00, 0x009E73, 0xE69F00,
-                                          0xCC79A7, 0x56B4E9, 0x000000, 0xF0E442};
-    return okabe_ito[((k % 8) + 8) % 8];
-}
-
-/* viridis (van der Walt & Smith, CC0), every 8th of its 256 entries */
-static const unsigned char viridis_idx[33] = {0,   8,   16,  24,  32,  40,  48,  56,  64,  72,  80,
-                                              88,  96,  104, 112, 120, 128, 136, 144, 152, 160, 168,
-                                              176, 184, 192, 200, 208, 216, 224, 232, 240, 248, 255};
-static const float viridis_rgb[33][3] = {
-    {0.267004f, 0.004874f, 0.329415f}, {0.277018f, 0.050344f, 0.375715f},
-    {0.282327f, 0.094955f, 0.417331f}, {0.282884f, 0.135920f, 0.453427f},
-    {0.278826f, 0.175490f, 0.483397f}, {0.270595f, 0.214069f, 0.507052f},
-    {0.258965f, 0.251537f, 0.524736f}, {0.244972f, 0.287675f, 0.537260f},
-    {0.229739f, 0.322361f, 0.545706f}, {0.214298f, 0.355619f, 0.551184f},
-    {0.199430f, 0.387607f, 0.554642f}, {0.185556f, 0.418570f, 0.556753f},
-    {0.172719f, 0.448791f, 0.557885f}, {0.160665f, 0.478540f, 0.558115f},
-    {0.149039f, 0.508051f, 0.557250f}, {0.137770f, 0.537492f, 0.554906f},
-    {0.127568f, 0.566949f, 0.550556f}, {0.120565f, 0.596422f, 0.543611f},
-    {0.120638f, 0.625828f, 0.533488f}, {0.132268f, 0.655014f, 0.519661f},
-    {0.157851f, 0.683765f, 0.501686f}, {0.196571f, 0.711827f, 0.479221f},
-    {0.246070f, 0.738910f, 0.452024f}, {0.304148f, 0.764704f, 0.419943f},
-    {0.369214f, 0.788888f, 0.382914f}, {0.440137f, 0.811138f, 0.340967f},
-    {0.515992f, 0.831158f, 0.294279f}, {0.595839f, 0.848717f, 0.243329f},
-    {0.678489f, 0.863742f, 0.189503f}, {0.762373f, 0.876424f, 0.137064f},
-    {0.845561f, 0.887322f, 0.099702f}, {0.926106f, 0.897330f, 0.104071f},
-    {0.993248f, 0.906157f, 0.143936f}};
-
-/* ColorBrewer RdBu (11 classes), reversed so that low is blue */
-static const uint32_t rdbu[11] = {0x053061, 0x2166AC, 0x4393C3, 0x92C5DE, 0xD1E5F0, 0xF7F7F7,
-                                  0xFDDBC7, 0xF4A582, 0xD6604D, 0xB2182B, 0x67001F};
-
-static uint32_t pack(double r, double g, double b) {
-    uint32_t R = (uint32_t)lround(fmin(fmax(r, 0), 1) * 255), G = (uint32_t)lround(fmin(fmax(g, 0), 1) * 255),
-             B = (uint32_t)lround(fmin(fmax(b, 0), 1) * 255);
-    return R << 16 | G << 8 | B;
-}
-
-uint32_t plot__cmap(plot_cmap cmap, double t) {
-    t = isfinite(t) ? fmin(fmax(t, 0), 1) : 0;
-    if (cmap == PLOT_DIVERGING) {
-        double u = t * 10;
-        int i = (int)fmin(floor(u), 9);
-        double a = u - i;
-        uint32_t c0 = rdbu[i], c1 = rdbu[i + 1];
-        double r = ((c0 >> 16) & 255) * (1 - a) + ((c1 >> 16) & 255) * a;
-        double g = ((c0 >> 8) & 255) * (1 - a) + ((c1 >> 8) & 255) * a;
-        double b = (c0 & 255) * (1 - a) + (c1 & 255) * a;
-        return pack(r / 255, g / 255, b / 255);
-    }
-    double u = t * 255;
-    int i = 0;
-    while (i < 31 && viridis_idx[i + 1] < u) i++;
-    double a = (u - viridis_idx[i]) / (viridis_idx[i + 1] - viridis_idx[i]);
-    a = fmin(fmax(a, 0), 1);
-    const float *c0 = viridis_rgb[i], *c1 = viridis_rgb[i + 1];
-    return pack(c0[0] + a * (c1[0] - c0[0]), c0[1] + a * (c1[1] - c0[1]), c0[2] + a * (c1[2] - c0[2]));
-}
-
-double plot__snap(cairo_t *cr, double v, double width) {
-    double s = 1, t = 0;
-    cairo_user_to_device_distance(cr, &s, &t);
-    if (!(s > 0)) return v;
-    double wd = fmax(1, round(width * s)), d = v * s;
-    d = fmod(wd, 2) == 1 ? floor(d) + 0.5 : round(d);
-    return d / s;
-}
 
 /* ---- series */
 
@@ -194,9 +30,7 @@ static void set_line_style(cairo_t *cr, const plot_style *st, double width) {
         cairo_set_dash(cr, d, 4, 0);
         break;
     }
-    default:
-        cairo_set_dash(cr, NULL, 0, 0);
-        break;
+    default: cairo_set_dash(cr, NULL, 0, 0); break;
     }
 }
 
@@ -207,9 +41,7 @@ static void marker_at(cairo_t *cr, plot_marker m, double x, double y, double siz
         cairo_new_sub_path(cr);
         cairo_arc(cr, x, y, r, 0, 2 * PLOT_PI);
         break;
-    case PLOT_SQUARE:
-        cairo_rectangle(cr, x - 0.9 * r, y - 0.9 * r, 1.8 * r, 1.8 * r);
-        break;
+    case PLOT_SQUARE: cairo_rectangle(cr, x - 0.9 * r, y - 0.9 * r, 1.8 * r, 1.8 * r); break;
     case PLOT_TRIANGLE:
         cairo_move_to(cr, x, y - 1.15 * r);
         cairo_line_to(cr, x + r, y + 0.6 * r);
@@ -229,8 +61,7 @@ static void marker_at(cairo_t *cr, plot_marker m, double x, double y, double siz
         cairo_move_to(cr, x - r, y + r);
         cairo_line_to(cr, x + r, y - r);
         break;
-    default:
-        break;
+    default: break;
     }
 }
 
@@ -296,8 +127,10 @@ static void draw_path(cairo_t *cr, const plot_item *it, const plot_layout *L) {
                 pen = false;
                 continue;
             }
-            if (pen) cairo_line_to(cr, px, py);
-            else cairo_move_to(cr, px, py);
+            if (pen)
+                cairo_line_to(cr, px, py);
+            else
+                cairo_move_to(cr, px, py);
             cairo_line_to(cr, xn, py);
         } else if (pen) {
             cairo_line_to(cr, px, py);
@@ -346,10 +179,12 @@ static void draw_arrow(cairo_t *cr, const plot_item *it, const plot_layout *L) {
     cairo_fill(cr);
 }
 
-static void draw_refline(cairo_t *cr, const plot_item *it, const plot_fonts *f, const plot_layout *L) {
+static void draw_refline(cairo_t *cr, const plot_item *it, const plot_fonts *f,
+                         const plot_layout *L) {
     bool h = it->kind == PLOT_IT_HLINE;
     double p = h ? plot__map(&L->sy, it->y[0]) : plot__map(&L->sx, it->x[0]);
-    if (isnan(p) || (h ? (p < L->y - 0.5 || p > L->y + L->h + 0.5) : (p < L->x - 0.5 || p > L->x + L->w + 0.5)))
+    if (isnan(p) ||
+        (h ? (p < L->y - 0.5 || p > L->y + L->h + 0.5) : (p < L->x - 0.5 || p > L->x + L->w + 0.5)))
         return;
     p = plot__snap(cr, p, it->st.width);
     plot__set_rgb(cr, it->rgb, it->st.alpha);
@@ -363,19 +198,28 @@ static void draw_refline(cairo_t *cr, const plot_item *it, const plot_fonts *f, 
     }
     cairo_stroke(cr);
     if (it->label == NULL || !it->label[0]) return;
-    double g = 0.35 * f->text;
+    double g = 0.35 * f->text, size = 0.92 * f->text, x, y, ha, va;
     if (h) {
-        bool room_above = p - L->y > 1.4 * f->text;
-        plot__draw_text(cr, it->label, L->x + L->w - g, room_above ? p - 0.25 * g : p + 0.5 * g, 0.92 * f->text,
-                        false, 1, room_above ? 1 : 0, 0);
+        bool room_above = p - L->y > 1.6 * f->text;
+        x = L->x + L->w - g, y = room_above ? p - 0.6 * g : p + 0.6 * g, ha = 1,
+        va = room_above ? 1 : 0;
     } else {
-        bool room_right = L->x + L->w - p > plot__text_width(cr, it->label, 0.92 * f->text, false) + 2 * g;
-        plot__draw_text(cr, it->label, room_right ? p + g : p - g, L->y + g, 0.92 * f->text, false,
-                        room_right ? 0 : 1, 0, 0);
+        bool room_right = L->x + L->w - p > plot__text_width(cr, it->label, size, false) + 3 * g;
+        x = room_right ? p + g : p - g, y = L->y + g, ha = room_right ? 0 : 1, va = 0;
     }
+    /* a light box keeps the label readable over data */
+    double w = plot__text_width(cr, it->label, size, false);
+    double th = (PLOT_CAP + PLOT_DESC) * size, m = 0.2 * size;
+    cairo_set_dash(cr, NULL, 0, 0);
+    cairo_rectangle(cr, x - ha * w - m, y - va * th - m, w + 2 * m, th + 2 * m);
+    cairo_set_source_rgba(cr, 1, 1, 1, 0.8);
+    cairo_fill(cr);
+    plot__set_rgb(cr, it->rgb, 1);
+    plot__draw_text(cr, it->label, x, y, size, false, ha, va, 0);
 }
 
-static void draw_annotation(cairo_t *cr, const plot_item *it, const plot_fonts *f, const plot_layout *L) {
+static void draw_annotation(cairo_t *cr, const plot_item *it, const plot_fonts *f,
+                            const plot_layout *L) {
     double px = plot__map(&L->sx, it->x[0]), py = plot__map(&L->sy, it->y[0]);
     if (isnan(px) || isnan(py)) return;
     /* where: C N NE E SE S SW W NW -> the text box's anchor and offset */
@@ -403,8 +247,21 @@ static void draw_heatmap(cairo_t *cr, const plot_item *it, const plot_layout *L,
     if (dw < 1) dw = 1;
     if (dh < 1) dh = 1;
     size_t ow = it->cols <= dw ? it->cols : dw, oh = it->rows <= dh ? it->rows : dh;
-    if (ow > 32767 || oh > 32767) return;
-    cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)ow, (int)oh);
+    /* SVG viewers smooth embedded images: repeat each cell kx × ky times so
+     * that the smoothing only touches the cell edges */
+    size_t kx = 1, ky = 1;
+    if (cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_SVG) {
+        kx = dw / ow, ky = dh / oh;
+        while (kx * ky > 1 && ow * kx * oh * ky > ((size_t)1 << 23)) {
+            if (kx > 1) kx = (kx + 1) / 2;
+            if (ky > 1) ky = (ky + 1) / 2;
+        }
+        if (kx < 1) kx = 1;
+        if (ky < 1) ky = 1;
+    }
+    if (ow * kx > 32767 || oh * ky > 32767) return;
+    cairo_surface_t *img =
+        cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)(ow * kx), (int)(oh * ky));
     if (cairo_surface_status(img) != CAIRO_STATUS_SUCCESS) {
         cairo_surface_destroy(img);
         return;
@@ -417,7 +274,7 @@ static void draw_heatmap(cairo_t *cr, const plot_item *it, const plot_layout *L,
     for (size_t i = 0; i < oh; i++) {
         size_t r0 = i * it->rows / oh, r1 = (i + 1) * it->rows / oh;
         if (r1 <= r0) r1 = r0 + 1;
-        size_t row = flip_y ? oh - 1 - i : i;
+        size_t row = (flip_y ? oh - 1 - i : i) * ky;
         uint32_t *line = (uint32_t *)(void *)(data + (size_t)stride * row);
         for (size_t j = 0; j < ow; j++) {
             size_t c0 = j * it->cols / ow, c1 = (j + 1) * it->cols / ow;
@@ -429,25 +286,29 @@ static void draw_heatmap(cairo_t *cr, const plot_item *it, const plot_layout *L,
                     double v = it->z[r * it->cols + c];
                     if (isfinite(v)) sum += v, cnt++;
                 }
-            size_t col = flip_x ? ow - 1 - j : j;
-            line[col] = cnt ? 0xFF000000u | plot__cmap(o->cmap, (sum / (double)cnt - o->vmin) / span) : 0u;
+            size_t col = (flip_x ? ow - 1 - j : j) * kx;
+            uint32_t px =
+                cnt ? 0xFF000000u | plot__cmap(o->cmap, (sum / (double)cnt - o->vmin) / span) : 0u;
+            for (size_t k = 0; k < kx; k++) line[col + k] = px;
         }
+        for (size_t k = 1; k < ky; k++)
+            memcpy(data + (size_t)stride * (row + k), line, ow * kx * 4);
     }
     cairo_surface_mark_dirty(img);
     cairo_save(cr);
     cairo_translate(cr, fmin(xa, xb), fmin(ya, yb));
-    cairo_scale(cr, pw / (double)ow, ph / (double)oh);
+    cairo_scale(cr, pw / (double)(ow * kx), ph / (double)(oh * ky));
     cairo_set_source_surface(cr, img, 0, 0);
     cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST);
     cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD);
-    cairo_rectangle(cr, 0, 0, (double)ow, (double)oh);
+    cairo_rectangle(cr, 0, 0, (double)(ow * kx), (double)(oh * ky));
     cairo_fill(cr);
     cairo_restore(cr);
     cairo_surface_destroy(img);
 }
 
-void plot__draw_items(cairo_t *cr, const plot_axes *ax, const plot_fonts *f,
-                      const plot_layout *L, double device_scale) {
+void plot__draw_items(cairo_t *cr, const plot_axes *ax, const plot_fonts *f, const plot_layout *L,
+                      double device_scale) {
     cairo_save(cr);
     cairo_rectangle(cr, L->x, L->y, L->w, L->h);
     cairo_clip(cr);
@@ -461,21 +322,12 @@ void plot__draw_items(cairo_t *cr, const plot_axes *ax, const plot_fonts *f,
             draw_path(cr, it, L);
             draw_markers(cr, it, L);
             break;
-        case PLOT_IT_SCATTER:
-            draw_markers(cr, it, L);
-            break;
-        case PLOT_IT_BARS:
-            draw_bars(cr, it, L);
-            break;
-        case PLOT_IT_ARROW:
-            draw_arrow(cr, it, L);
-            break;
+        case PLOT_IT_SCATTER: draw_markers(cr, it, L); break;
+        case PLOT_IT_BARS: draw_bars(cr, it, L); break;
+        case PLOT_IT_ARROW: draw_arrow(cr, it, L); break;
         case PLOT_IT_HLINE:
-        case PLOT_IT_VLINE:
-            draw_refline(cr, it, f, L);
-            break;
-        default:
-            break;
+        case PLOT_IT_VLINE: draw_refline(cr, it, f, L); break;
+        default: break;
         }
     }
     cairo_restore(cr);
@@ -497,7 +349,9 @@ typedef struct {
 
 static legend_metrics legend_measure(cairo_t *cr, const plot_axes *ax, const plot_fonts *f,
                                      double max_h, int *cols) {
-    legend_metrics m = {.row_h = 1.5 * f->legend, .sample_w = 2.3 * f->legend, .gap = 0.55 * f->legend,
+    legend_metrics m = {.row_h = 1.5 * f->legend,
+                        .sample_w = 2.3 * f->legend,
+                        .gap = 0.55 * f->legend,
                         .pad = 0.6 * f->legend};
     double tw = 0;
     for (size_t k = 0; k < ax->n_items; k++)
@@ -531,12 +385,16 @@ static double legend_cost(const plot_axes *ax, const plot_layout *L, double bx, 
     double bw = L->legend_w, bh = L->legend_h, cost = 0;
     for (size_t k = 0; k < ax->n_items; k++) {
         const plot_item *it = &ax->items[k];
-        if (it->kind == PLOT_IT_HEATMAP || it->kind == PLOT_IT_HLINE || it->kind == PLOT_IT_VLINE) continue;
+        if (it->kind == PLOT_IT_HEATMAP || it->kind == PLOT_IT_HLINE || it->kind == PLOT_IT_VLINE)
+            continue;
         double qx = NAN, qy = NAN;
         for (size_t i = 0; i < it->n; i++) {
             double px = plot__map(&L->sx, it->x[i]), py = plot__map(&L->sy, it->y[i]);
-            int sub = (it->kind == PLOT_IT_LINE || it->kind == PLOT_IT_STEP || it->kind == PLOT_IT_ARROW) &&
-                              !isnan(qx) && !isnan(px) ? 6 : 1;
+            int sub = (it->kind == PLOT_IT_LINE || it->kind == PLOT_IT_STEP ||
+                       it->kind == PLOT_IT_ARROW) &&
+                              !isnan(qx) && !isnan(px)
+                          ? 6
+                          : 1;
             for (int s = 1; s <= sub; s++) {
                 double tx = sub == 1 ? px : qx + (px - qx) * s / sub;
                 double ty = sub == 1 ? py : qy + (py - qy) * s / sub;
@@ -599,7 +457,8 @@ void plot__draw_legend(cairo_t *cr, const plot_axes *ax, const plot_fonts *f,
         double cy = by + m.pad + row * m.row_h + 0.5 * (m.row_h - 0.2 * f->legend);
         plot__set_rgb(cr, it->rgb, it->st.alpha);
         if (it->kind == PLOT_IT_BARS) {
-            cairo_rectangle(cr, sx + 0.2 * m.sample_w, cy - 0.4 * f->legend, 0.6 * m.sample_w, 0.8 * f->legend);
+            cairo_rectangle(cr, sx + 0.2 * m.sample_w, cy - 0.4 * f->legend, 0.6 * m.sample_w,
+                            0.8 * f->legend);
             cairo_fill(cr);
         } else if (it->kind != PLOT_IT_SCATTER) {
             set_line_style(cr, &it->st, fmin(it->st.width, 4));
@@ -615,63 +474,6 @@ void plot__draw_legend(cairo_t *cr, const plot_axes *ax, const plot_fonts *f,
         }
         cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
         plot__draw_text(cr, it->label, sx + m.sample_w + m.gap, cy, f->legend, false, 0, 0.5, 0);
-    }
-    cairo_restore(cr);
-}
-
-/* ---- colour bar */
-
-void plot__draw_colorbar(cairo_t *cr, const plot_fonts *f, const plot_layout *L) {
-    if (L->cbar == NULL) return;
-    const plot_heatmap_opts *o = &L->cbar->hm;
-    double bx = L->cbar_x, bw = 1.3 * f->tick, by = L->y, bh = L->h;
-    cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 256);
-    if (cairo_surface_status(img) == CAIRO_STATUS_SUCCESS) {
-        cairo_surface_flush(img);
-        unsigned char *data = cairo_image_surface_get_data(img);
-        int stride = cairo_image_surface_get_stride(img);
-        for (int j = 0; j < 256; j++)
-            *(uint32_t *)(void *)(data + (size_t)stride * (size_t)j) = plot__cmap(o->cmap, 1 - j / 255.0);
-        cairo_surface_mark_dirty(img);
-        cairo_save(cr);
-        cairo_rectangle(cr, bx, by, bw, bh);
-        cairo_clip(cr);
-        cairo_translate(cr, bx, by);
-        cairo_scale(cr, bw, bh / 256);
-        cairo_set_source_surface(cr, img, 0, 0);
-        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR);
-        cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD);
-        cairo_paint(cr);
-        cairo_restore(cr);
-    }
-    cairo_surface_destroy(img);
-
-    cairo_save(cr);
-    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-    cairo_set_line_width(cr, 1);
-    double x0 = plot__snap(cr, bx, 1), x1 = plot__snap(cr, bx + bw, 1);
-    double y0 = plot__snap(cr, by, 1), y1 = plot__snap(cr, by + bh, 1);
-    cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
-    cairo_stroke(cr);
-    double maxw = 0, lx = x1 + 4 + 0.4 * f->tick;
-    for (int i = 0; i < L->ct.n; i++) {
-        double t = (L->ct.t[i].v - o->vmin) / (o->vmax - o->vmin);
-        if (t < -1e-9 || t > 1 + 1e-9) continue;
-        double py = plot__snap(cr, by + bh * (1 - t), 1);
-        cairo_move_to(cr, x1, py);
-        cairo_line_to(cr, x1 + 4, py);
-        cairo_stroke(cr);
-        plot__draw_text(cr, L->ct.t[i].label, lx, py, f->tick, false, 0, 0.5, 0);
-        maxw = fmax(maxw, plot__text_width(cr, L->ct.t[i].label, f->tick, false));
-    }
-    if (o->cbar_label != NULL) {
-        char text[600];
-        plot__axis_label(o->cbar_label, L->ct.mult, text, sizeof text);
-        cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-        plot__draw_text(cr, text, lx + maxw + 0.45 * f->label, by + bh / 2, f->label, false, 0.5, 0,
-                        PLOT_PI / 2);
-    } else if (L->ct.mult[0]) {
-        plot__draw_text(cr, L->ct.mult, bx, by - 0.4 * f->tick, f->tick, false, 0, 1, 0);
     }
     cairo_restore(cr);
 }

@@ -4,7 +4,8 @@
  *
  *   plot.c        the public builder API, errors, plot_figure_save
  *   plot_axes.c   scales, nice ticks and their labels, panel layout, axes
- *   plot_draw.c   text with ^{}/_{} markup, colours, series, legend, heatmaps
+ *   plot_draw.c   series, heatmaps, legend
+ *   plot_text.c   text with ^{}/_{} markup, colours, colormaps, colour bar
  */
 #ifndef PE_CLI_PLOT_INTERNAL_H
 #define PE_CLI_PLOT_INTERNAL_H
@@ -14,6 +15,8 @@
 #include <cairo.h>
 
 #define PLOT_PI 3.14159265358979323846
+#define PLOT_CAP 0.73  /* cap height of DejaVu Sans, in em: text box above the baseline */
+#define PLOT_DESC 0.21 /* descent used for layout, in em: text box below the baseline */
 
 typedef enum {
     PLOT_IT_LINE,
@@ -97,7 +100,8 @@ double plot__nice_step(double raw);
 void plot__linear_ticks(double lo, double hi, double step, plot_ticks *out);
 /* Log-axis ticks for [lo, hi] (lo > 0): labelled decades "10^{k}" every
  * `stride` decades, unlabelled minor ticks 2..9 × 10^k when stride is 1 and
- * `minor`; fewer than two decades in range: 1-2-5 ticks with numbers. */
+ * `minor`. Under 2.5 decades: 1-2-5 ticks with numbers (only the 1s when
+ * stride > 1); within a decade, linear ticks. */
 void plot__log_ticks(double lo, double hi, int stride, bool minor, plot_ticks *out);
 /* A value as text with the decimals that `step` needs, e.g. "0.25", "−3"
  * (U+2212 minus); scientific "2×10^{6}" for steps >= 1e5 or tiny values. */
@@ -140,7 +144,7 @@ void plot__draw_axes_under(cairo_t *cr, const plot_axes *ax, const plot_layout *
 void plot__draw_axes_over(cairo_t *cr, const plot_axes *ax, const plot_fonts *f,
                           const plot_layout *L);
 
-/* ---- text, colours, series (plot_draw.c) */
+/* ---- text and colours (plot_text.c) */
 /* Width of a string with markup at font size `size` (logical px). */
 double plot__text_width(cairo_t *cr, const char *s, double size, bool bold);
 /* Draws s so that the point (x, y) is at fraction (ha, va) of its box:
@@ -153,6 +157,9 @@ uint32_t plot__palette(int k);
 uint32_t plot__cmap(plot_cmap cmap, double t); /* t in [0, 1] */
 /* Snap a coordinate so a line of `width` px is crisp on the device. */
 double plot__snap(cairo_t *cr, double v, double width);
+void plot__draw_colorbar(cairo_t *cr, const plot_fonts *f, const plot_layout *L);
+
+/* ---- series and legend (plot_draw.c) */
 
 void plot__draw_items(cairo_t *cr, const plot_axes *ax, const plot_fonts *f,
                       const plot_layout *L, double device_scale);
@@ -160,6 +167,5 @@ void plot__legend_size(cairo_t *cr, const plot_axes *ax, const plot_fonts *f, do
                        double *w, double *h, int *cols);
 void plot__draw_legend(cairo_t *cr, const plot_axes *ax, const plot_fonts *f,
                        const plot_layout *L);
-void plot__draw_colorbar(cairo_t *cr, const plot_fonts *f, const plot_layout *L);
 
 #endif
