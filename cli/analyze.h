@@ -22,7 +22,5 @@ int analyze_collisions(const cli_spec *spec, const cli_args *a, int format);
 int analyze_relativity(const cli_spec *spec, const cli_args *a, int format);
 int analyze_similarity(const cli_spec *spec, const cli_args *a, int format);
 
-/* Deterministic uniform [-1, 1) numbers (splitmix64) for random inputs. */
-void analyze_fill_uniform(double *x, int64_t n, uint64_t seed);
 
 #endif

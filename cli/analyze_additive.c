@@ -1,21 +1,11 @@
 /* analyze_additive.c — analyses of the additive schemes: the logit's four
  * terms, the toy design's regimes, the normalized and binary pitfalls. */
 #include "analyze.h"
+#include "random.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-void analyze_fill_uniform(double *x, int64_t n, uint64_t seed) {
-    uint64_t s = seed;
-    for (int64_t i = 0; i < n; i++) {
-        uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        z ^= z >> 31;
-        x[i] = (double)(z >> 11) * 0x1p-52 - 1.0;
-    }
-}
 
 static int get_dim(const cli_spec *spec, const cli_args *a, int64_t def, int64_t *dim) {
     *dim = def;
@@ -38,7 +28,7 @@ int analyze_logit_terms(const cli_spec *spec, const cli_args *a, int format) {
     if (buf == NULL) return cli_runtime_error(spec, "out of memory");
     double *Q = buf, *K = Q + D * D, *em = K + D * D, *en = em + D, *pm = en + D, *pn = pm + D;
     /* Q, K scaled by 1/sqrt(D) so content scores stay O(1) */
-    analyze_fill_uniform(Q, 2 * D * D + 2 * D, (uint64_t)seed);
+    cli_fill_uniform(Q, 2 * D * D + 2 * D, (uint64_t)seed);
     for (int64_t i = 0; i < 2 * D * D; i++) Q[i] /= sqrt((double)D);
     pe_additive_params p = pe_additive_defaults(scheme ? PE_ADD_SINUSOIDAL : PE_ADD_RAW, D);
     p.scale = scale;
@@ -110,7 +100,7 @@ int analyze_toy(const cli_spec *spec, const cli_args *a, int format) {
         return cli_runtime_error(spec, "out of memory");
     }
     double *Q = buf, *K = Q + D * D, *em = K + D * D, *keys = em + D;
-    analyze_fill_uniform(Q, 2 * D * D + D + nkeys * D, (uint64_t)seed);
+    cli_fill_uniform(Q, 2 * D * D + D + nkeys * D, (uint64_t)seed);
     for (int64_t i = 0; i < 2 * D * D; i++) Q[i] /= sqrt((double)D);
     if (cli_has(a, "zero-q1")) zero_row_sums(Q, D);
     if (cli_has(a, "zero-k1")) zero_row_sums(K, D);

@@ -3,6 +3,7 @@
  * matrices. Frequencies come from the shared options (freq_opts.h). */
 #include "analyze.h"
 #include "freq_opts.h"
+#include "random.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -244,7 +245,7 @@ int analyze_relativity(const cli_spec *spec, const cli_args *a, int format) {
         return cli_runtime_error(spec, "out of memory");
     }
     double *q = buf, *k = q + D, *u = k + D, *sp = u + D, *sm = sp + n, *dp = sm + n, *dm = dp + n;
-    analyze_fill_uniform(q, 2 * D, (uint64_t)seed);
+    cli_fill_uniform(q, 2 * D, (uint64_t)seed);
     memset(u, 0, sizeof(double) * (size_t)D);
     for (int64_t i = 0; i < fs->freqs.rotary_dim / 2; i++) u[layout == 0 ? 2 * i : i] = 1.0;
     for (int64_t j = 0; j < count; j++) {
@@ -327,7 +328,7 @@ int analyze_similarity(const cli_spec *spec, const cli_args *a, int format) {
             free(S);
             return cli_runtime_error(spec, "out of memory");
         }
-        analyze_fill_uniform(qk, 2 * fs->head_dim, (uint64_t)seed);
+        cli_fill_uniform(qk, 2 * fs->head_dim, (uint64_t)seed);
         st = pe_similarity_rope(&fs->freqs, (pe_rope_layout)layout, fs->head_dim, qk, qk + fs->head_dim, &pos,
                                 count, S);
         free(qk);

@@ -3,6 +3,7 @@
  * permuting the tokens only permutes the output rows. */
 #include "commands.h"
 #include "output.h"
+#include "random.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -166,14 +167,7 @@ int cmd_attention(const cli_spec *spec, int argc, char **argv) {
             result = cli_runtime_error(spec, "out of memory");
             goto done;
         }
-        uint64_t state = (uint64_t)seed;
-        for (int64_t i = 0; i < s.T * s.D; i++) { /* splitmix64 -> [-1, 1) */
-            uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-            z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-            z ^= z >> 31;
-            rnd[i] = (float)((double)(z >> 11) * 0x1p-52 - 1.0);
-        }
+        cli_fill_uniform_f32(rnd, s.T * s.D, (uint64_t)seed);
         q = k = v = rnd;
     }
     out = malloc(sizeof(float) * (size_t)(s.T * s.Dv));

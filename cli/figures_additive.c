@@ -2,6 +2,7 @@
  * heatmap, waves, the base grid, similarity, binary square waves, the
  * normalized pitfall and the toy design's drift. */
 #include "figures_internal.h"
+#include "random.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,13 +249,8 @@ int fig_toy_drift(const figure_opts *o, const char *path, char *err, size_t errl
     }
     double *Q = buf, *K = Q + D * D, *em = K + D * D, *en = em + D, *pm = en + D, *pn = pm + D,
            *x = pn + D, *content = x + L, *logit = content + L, *w = logit + L;
-    uint64_t s = seed;
-    for (int64_t i = 0; i < 2 * D * D + D; i++) {
-        uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        Q[i] = ((double)((z ^ (z >> 31)) >> 11) * 0x1p-52 - 1.0) / sqrt((double)D);
-    }
+    cli_fill_uniform(Q, 2 * D * D + D, seed);
+    for (int64_t i = 0; i < 2 * D * D + D; i++) Q[i] /= sqrt((double)D);
     for (int64_t r = 0; r < D; r++) { /* Q 1 = 0: rows of Q sum to zero */
         double mean = 0;
         for (int64_t c = 0; c < D; c++) mean += Q[r * D + c] / (double)D;

@@ -2,6 +2,7 @@
  * score vs offset, a vector rotating in its pairs, flips and aliasing, and the
  * scaling schemes side by side. */
 #include "figures_internal.h"
+#include "random.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,16 +18,6 @@ static int fig_freqs(const figure_opts *o, int64_t def_dim, pe_freqs *f, char *e
     }
     int st = pe_freqs_default(FIG_OR(o->dim, def_dim), FIG_OR(o->base, 10000.0), f);
     return st == PE_OK ? PE_OK : fig_lib_error(st, err, errlen);
-}
-
-static void fill_uniform(double *x, int64_t n, uint64_t seed) {
-    uint64_t s = seed;
-    for (int64_t i = 0; i < n; i++) {
-        uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        x[i] = (double)((z ^ (z >> 31)) >> 11) * 0x1p-52 - 1.0;
-    }
 }
 
 int fig_wavelengths(const figure_opts *o, const char *path, char *err, size_t errlen) {
@@ -88,7 +79,7 @@ int fig_rope_score(const figure_opts *o, const char *path, char *err, size_t err
         return PE_ERR_NOMEM;
     }
     double *q = buf, *k = q + D, *u = k + D, *x = u + D, *s = x + n, *c = s + n;
-    fill_uniform(q, 2 * D, FIG_OR(o->seed, 1));
+    cli_fill_uniform(q, 2 * D, FIG_OR(o->seed, 1));
     for (int64_t i = 0; i < D; i++) u[i] = i < D / 2 ? 1.0 : 0.0; /* unit vector in each half-split pair */
     for (int64_t j = 0; j < n; j++) {
         offs[j] = j - K;

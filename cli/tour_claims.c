@@ -6,23 +6,13 @@
 #include "tour.h"
 
 #include "posenc.h"
+#include "random.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const double PI = 3.14159265358979323846;
-
-/* Deterministic test vectors in [-1, 1) (splitmix64). */
-static void fill(double *x, int64_t n, uint64_t seed) {
-    uint64_t s = seed;
-    for (int64_t i = 0; i < n; i++) {
-        uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        x[i] = (double)((z ^ (z >> 31)) >> 11) * 0x1p-52 - 1.0;
-    }
-}
 
 #define TRY(expr)                                 \
     do {                                          \
@@ -34,7 +24,7 @@ static int bag_of_words(tour *t) {
     enum { T = 6, D = 8 };
     double xd[T * D];
     float x[T * D], xr[T * D], o[T * D], orr[T * D];
-    fill(xd, T * D, 11);
+    cli_fill_uniform(xd, T * D, 11);
     for (int i = 0; i < T * D; i++) x[i] = (float)xd[i];
     for (int i = 0; i < T; i++) memcpy(xr + i * D, x + (T - 1 - i) * D, sizeof(float) * D);
     pe_attention_params p = {T, T, D, D, 0.0, 0, NULL};
@@ -52,10 +42,10 @@ static int bag_of_words(tour *t) {
 static int raw_integers(tour *t) {
     enum { D = 8 };
     double Q[D * D], K[D * D], em[D], en[D], pm[D], pn[D];
-    fill(Q, D * D, 5); /* fixed pseudo-random Q, K and token embeddings */
-    fill(K, D * D, 6);
-    fill(em, D, 7);
-    fill(en, D, 8);
+    cli_fill_uniform(Q, D * D, 5); /* fixed pseudo-random Q, K and token embeddings */
+    cli_fill_uniform(K, D * D, 6);
+    cli_fill_uniform(em, D, 7);
+    cli_fill_uniform(en, D, 8);
     for (int i = 0; i < D * D; i++) {
         Q[i] /= sqrt((double)D);
         K[i] /= sqrt((double)D);
@@ -84,7 +74,7 @@ static int raw_integers(tour *t) {
     enum { N = 64 };
     double keys[N * D];
     int64_t kp[N];
-    fill(keys, N * D, 12);
+    cli_fill_uniform(keys, N * D, 12);
     for (int n = 0; n < N; n++) kp[n] = n;
     pe_toy_report r;
     TRY(pe_toy_analyze(D, Q, K, em, N - 1, keys, kp, N, 1e-9, &r));
@@ -175,7 +165,7 @@ static int sinusoidal(tour *t) {
     double *Q = malloc(sizeof(double) * (2 * D * D + 4 * D));
     if (Q == NULL) return tour_fail(t, PE_ERR_NOMEM);
     double *K = Q + D * D, *em = K + D * D, *en = em + D, *pm = en + D, *pn = pm + D;
-    fill(Q, 2 * D * D + 2 * D, 9);
+    cli_fill_uniform(Q, 2 * D * D + 2 * D, 9);
     for (int i = 0; i < 2 * D * D; i++) Q[i] /= sqrt((double)D);
     int64_t mn[2] = {40, 33};
     pe_positions pmn = pe_positions_list(mn);
@@ -237,8 +227,8 @@ static int rope(tour *t) {
     if (f == NULL) return tour_fail(t, PE_ERR_NOMEM);
     int st = pe_freqs_default(D, 10000.0, f);
     double q[D], k[D], u[D];
-    fill(q, D, 1);
-    fill(k, D, 2);
+    cli_fill_uniform(q, D, 1);
+    cli_fill_uniform(k, D, 2);
     for (int i = 0; i < D; i++) u[i] = i < D / 2 ? 1.0 : 0.0;
     const int64_t off5[1] = {5}, pm7[2] = {7, -7};
     double s[3], s7[2], u7[2];
