@@ -18,7 +18,10 @@ FPFLAGS := -ffp-contract=off
 WARNFLAGS := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
              -Wmissing-prototypes -Wvla -Wformat=2
 PE_CPPFLAGS := -Iinclude -D_POSIX_C_SOURCE=200809L
-ALL_CFLAGS = $(WARNFLAGS) $(FPFLAGS) $(PE_CPPFLAGS) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
+# The library starts threads only when a call asks for them (pthreads).
+THREADFLAGS := -pthread
+ALL_CFLAGS = $(WARNFLAGS) $(FPFLAGS) $(PE_CPPFLAGS) $(THREADFLAGS) $(CPPFLAGS) $(CFLAGS) \
+             $(EXTRA_CFLAGS) $(ISAFLAGS)
 LDLIBS_LIB := -lcjson -lm
 # cairo draws the CLI's figures (cli/plot*.c): its flags go to the CLI's
 # objects and links only, never to the library. Deferred (=) so pkg-config
@@ -35,22 +38,32 @@ VERSION := $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_PATCH)
 SONAME := libposenc.so.$(VERSION_MAJOR)
 
 LIB_SRC := $(wildcard src/*.c src/io/*.c src/kernels/*.c)
-CLI_SRC := $(wildcard cli/*.c)
+CLI_SRC := $(wildcard cli/*.c bench/*.c)
 TEST_SRC := $(wildcard tests/*.c)
+
+# Per-file instruction sets: only the vector kernel files (and the bench
+# baselines that must use the same instructions) are compiled for AVX2 or
+# AVX-512, and run only after the CPU check in src/kernels/dispatch.c; the
+# rest of the build runs on any x86-64. Elsewhere they compile to nothing.
+ifneq ($(filter x86_64-% amd64-%,$(shell $(CC) -dumpmachine)),)
+ISA_AVX2 := -mavx2 -mfma -mf16c
+ISA_AVX512 := -mavx512f -mavx512bw -mavx512vl -mavx512dq -mavx2 -mfma -mf16c
+endif
+$(BUILD)/src/kernels/avx2.o $(BUILD)/bench/base_avx2.o: ISAFLAGS = $(ISA_AVX2)
+$(BUILD)/src/kernels/avx512.o $(BUILD)/bench/base_avx512.o: ISAFLAGS = $(ISA_AVX512)
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 PLOT_OBJ := $(filter $(BUILD)/cli/plot%.o,$(CLI_OBJ))
 PLOT_TEST_OBJ := $(BUILD)/tests/plot/test_plot.o
-
 STATIC_LIB := $(BUILD)/libposenc.a
 SHARED_LIB := $(BUILD)/libposenc.so.$(VERSION)
 POSENC := $(BUILD)/posenc
 TEST_BIN := $(BUILD)/posenc_tests
 PLOT_TEST_BIN := $(BUILD)/test_plot
 
-.PHONY: all lib cli run test test-c test-cli test-example test-install test-plot asan valgrind install uninstall clean
+.PHONY: all lib cli run bench test test-c test-cli test-example test-plot asan valgrind install uninstall clean
 
 all: lib cli
 
@@ -65,7 +78,7 @@ $(DEPS_STAMP): scripts/setup-deps.sh
 	@touch $@
 
 # Objects are position-independent so one set serves both libraries.
-$(BUILD)/%.o: %.c $(wildcard include/*.h src/*.h cli/*.h tests/*.h) | $(DEPS_STAMP)
+$(BUILD)/%.o: %.c $(wildcard include/*.h src/*.h src/kernels/*.h cli/*.h tests/*.h bench/*.h) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
 
@@ -96,6 +109,10 @@ $(TEST_BIN): $(TEST_OBJ) $(STATIC_LIB)
 run: $(POSENC)
 	$(POSENC) tour
 
+# Each case against its baseline, measured in the same run (posenc bench --help).
+bench: $(POSENC)
+	$(POSENC) bench
+
 test: test-c test-cli test-example test-install test-plot
 
 # Install into a staging prefix, then build the README's example the way a
@@ -104,8 +121,9 @@ STAGE := $(abspath $(BUILD))/stage
 test-install:
 	rm -rf $(STAGE)
 	$(MAKE) install PREFIX=$(STAGE) DESTDIR=
-	$(CC) $(WARNFLAGS) $(CFLAGS) -o $(BUILD)/rope_example_installed examples/rope_example.c \
-	  $$(PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig pkg-config --cflags --libs posenc) -Wl,-rpath,$(STAGE)/lib
+	$(CC) $(WARNFLAGS) $(CFLAGS) $(EXTRA_CFLAGS) -o $(BUILD)/rope_example_installed examples/rope_example.c \
+	  $$(PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig pkg-config --cflags --libs posenc) -Wl,-rpath,$(STAGE)/lib \
+	  $(LDFLAGS)
 	$(BUILD)/rope_example_installed
 	$(STAGE)/bin/posenc --version
 
@@ -127,15 +145,76 @@ $(PLOT_TEST_BIN): $(PLOT_TEST_OBJ) $(PLOT_OBJ)
 test-plot: $(PLOT_TEST_BIN)
 	$(PLOT_TEST_BIN)
 
-# Same tests, instrumented, in their own build directory.
+# Same tests, instrumented, in their own build directory. A failed
+# allocation must reach the library as NULL (tests/test_errors_core.c asks
+# for 2^62 bytes on purpose), not abort the run.
 asan:
+	ASAN_OPTIONS=allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	LSAN_OPTIONS=print_suppressions=0 \
 	$(MAKE) BUILD=build/asan \
 	  EXTRA_CFLAGS="-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=address,undefined" test
 
-# The C tests under valgrind's memcheck (leaks are errors).
+# The C tests under valgrind's memcheck (leaks are errors). Valgrind
+# emulates x87 long double as double: the tests scale the tolerances that
+# rest on long double with pe_test_ld_eps().
+VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 valgrind: $(TEST_BIN)
-	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect $(TEST_BIN)
+	@command -v valgrind >/dev/null || bash scripts/setup-deps.sh valgrind
+	$(VALGRIND) $(TEST_BIN)
+
+# The C tests under ThreadSanitizer (tests/test_threads.c runs every public
+# function from 8 threads on shared read-only state), in their own tree.
+tsan:
+	$(MAKE) BUILD=build/tsan EXTRA_CFLAGS="-O1 -fsanitize=thread -fno-omit-frame-pointer" \
+	  LDFLAGS="-fsanitize=thread" build/tsan/posenc_tests
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 allocator_may_return_null=1" \
+	  build/tsan/posenc_tests
+
+.PHONY: tsan
+
+# ---------------------------------------------------------------- python
+# The CPython extension `posenc` for Debian's /usr/bin/python3 (never the
+# python3 first on PATH), built against python3-dev and linked with the
+# static library (its symbols kept private) so that $(BUILD)/python/posenc*.so
+# is self-contained. `make test-python` runs python/tests with pytest;
+# scripts/setup-python.sh installs python3-dev, -numpy and -pytest with apt
+# when missing. Sanitizer builds skip it: an instrumented module cannot load
+# into an uninstrumented interpreter.
+PYTHON := /usr/bin/python3
+PY_STAMP := $(BUILD)/.python-deps-ok
+PY_SRC := $(wildcard python/*.c)
+PY_OBJ := $(PY_SRC:python/%.c=$(BUILD)/python/obj/%.o)
+PY_SUFFIX = $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))" 2>/dev/null || echo .so)
+PY_INCLUDE = $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_paths()['include'])")
+PY_EXT := $(BUILD)/python/posenc$(PY_SUFFIX)
+PY_CFLAGS = $(WARNFLAGS) $(FPFLAGS) -Iinclude -isystem $(PY_INCLUDE) $(CPPFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden
+
+.PHONY: python test-python
+python: $(PY_EXT)
+
+# The generic object rule does not see headers under src/io/.
+$(BUILD)/src/io/safetensors.o $(BUILD)/src/io/safetensors_write.o: src/io/safetensors_internal.h
+
+$(PY_STAMP): scripts/setup-python.sh
+	@mkdir -p $(BUILD)
+	bash scripts/setup-python.sh
+	@touch $@
+
+$(BUILD)/python/obj/%.o: python/%.c python/posenc_py.h include/posenc.h | $(PY_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(PY_CFLAGS) -c $< -o $@
+
+$(PY_EXT): $(PY_OBJ) $(STATIC_LIB)
+	$(CC) -shared $(THREADFLAGS) -o $@ $(PY_OBJ) $(STATIC_LIB) -Wl,--exclude-libs,ALL $(LDLIBS_LIB) $(LDFLAGS)
+
+test-python: $(PY_EXT) $(POSENC) | $(PY_STAMP)
+	PYTHONPATH=$(BUILD)/python PYTHONDONTWRITEBYTECODE=1 POSENC=$(POSENC) \
+	  $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
+
+ifeq ($(findstring -fsanitize,$(EXTRA_CFLAGS)),)
+test: test-python
+endif
 
 install: lib cli
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) \

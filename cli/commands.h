@@ -18,7 +18,11 @@ int cmd_attention(const cli_spec *spec, int argc, char **argv);
 int cmd_tour(const cli_spec *spec, int argc, char **argv);
 int cmd_bias(const cli_spec *spec, int argc, char **argv);
 int cmd_analyze(const cli_spec *spec, int argc, char **argv);
+extern const cli_spec cmd_bench_spec, cmd_info_spec;
+int cmd_bench(const cli_spec *spec, int argc, char **argv);
+int cmd_info(const cli_spec *spec, int argc, char **argv);
 int cmd_plot(const cli_spec *spec, int argc, char **argv);
+extern const cli_spec cmd_convert_qk_spec; int cmd_convert_qk(const cli_spec *spec, int argc, char **argv);
 
 /* Opens -o FILE (or stdout when path is NULL or "-"); reports failures. */
 FILE *cli_open_output(const cli_spec *spec, const char *path);

@@ -12,7 +12,10 @@ static const cli_command commands[] = {
     {&cmd_attention_spec, cmd_attention},
     {&cmd_analyze_spec, cmd_analyze},
     {&cmd_plot_spec, cmd_plot},
+    {&cmd_convert_qk_spec, cmd_convert_qk},
     {&cmd_tour_spec, cmd_tour},
+    {&cmd_bench_spec, cmd_bench},
+    {&cmd_info_spec, cmd_info},
 };
 static const size_t n_commands = sizeof commands / sizeof commands[0];
 

@@ -10,8 +10,10 @@
  *   - Every argument is validated before any caller buffer is written: a
  *     rejected call leaves the caller's memory byte-identical.
  *   - The caller owns every buffer. The library never prints, never exits,
- *     never starts a thread, and holds no global mutable state (only the
- *     thread-local error detail and the kernel table chosen once at start).
+ *     starts threads only inside a call that asks for them
+ *     (pe_rope_options.threads) and joins them before returning, and holds
+ *     no global mutable state (only the thread-local error detail and the
+ *     kernel set chosen once, atomically).
  *   - Shapes are row-major; strides are counted in elements, not bytes.
  *   - Names are module_verb; lifetimes come in pairs (create/free); free(NULL)
  *     is a no-op. Enums are append-only.
@@ -278,14 +280,68 @@ typedef enum {
 /*
  * Rotate every (token, head) row of `in` into `out`, token t at position
  * positions[t] (or start + t). in, out: (tokens, heads, head_dim) views of
- * the same shape and dtype (PE_F32); out may be the same view as in (in
- * place) but must not otherwise overlap it. Angles are formed and reduced
- * modulo 2 pi in extended precision and products computed in double: the
- * result is the exact rotation rounded once to float.
+ * the same shape and storage type: PE_F32, PE_F16 or PE_BF16 (16-bit values
+ * are widened, rotated in f32 and rounded to nearest even on store). out
+ * may be the same view as in (in place) but must not otherwise overlap it.
+ * Angles are formed and reduced modulo 2 pi exactly (double-double), once
+ * per token and reused by every head. Accuracy against the exact rotation
+ * of the inputs, per f32 output element x' whose partner element is y:
+ *   scalar kernels   |error| <= 0.5 ulp(x') + 1e-14 (computed in double)
+ *   vector kernels   |error| <= 2^-24 (A |y| + |x'|) + 1e-14 A (|x| + |y|)
+ *                    (compensated f32), <= 8.9e-8 for elements in [-1, 1]
+ *                    and A = 1 (SPEC's goal is 1.5e-7 at every |p| < 2^31).
+ *   16-bit outputs   that f32 value (vector kernels: the plain f32 form,
+ *                    within 2^-24 (A (|x| + 2|y|) + |x'|)) rounded to
+ *                    nearest even.
+ * Single-threaded; pe_rope_apply_ex takes options.
  */
 int pe_rope_apply(const pe_freqs *freqs, pe_rope_layout layout,
                   const pe_positions *positions, const pe_tensor *in,
                   const pe_tensor *out, pe_rope_direction direction);
+
+/* Where rotated rows are stored. STREAMING uses non-temporal stores (they
+ * bypass the caches: right for outputs larger than the cache that are not
+ * read right away) where the rows allow it (f32, aligned); AUTO streams
+ * out-of-place outputs of 16 MiB and more. In-place calls never stream. */
+typedef enum {
+    PE_STORES_AUTO = 0,
+    PE_STORES_CACHED = 1,
+    PE_STORES_STREAMING = 2
+} pe_store_policy;
+
+/* Options of the _ex and _qk calls; start from pe_rope_options_default(). */
+typedef struct {
+    /* At most this many threads, the caller's included (1..1024; default
+     * 1). Tokens are split among threads started and joined inside the
+     * call; when each would get less than ~2 MiB of memory traffic the
+     * call uses fewer, down to the caller's thread alone, so asking for
+     * threads never makes a small call slower. Results do not depend on
+     * the number of threads (bit for bit). */
+    int threads;
+    pe_store_policy stores; /* default PE_STORES_AUTO */
+} pe_rope_options;
+
+pe_rope_options pe_rope_options_default(void);
+
+/* pe_rope_apply with options (NULL: the defaults). */
+int pe_rope_apply_ex(const pe_freqs *freqs, pe_rope_layout layout,
+                     const pe_positions *positions, const pe_tensor *in,
+                     const pe_tensor *out, pe_rope_direction direction,
+                     const pe_rope_options *options);
+
+/*
+ * Queries and keys in one call: the same positions, frequencies, layout and
+ * direction; each token's cos/sin is computed once for both. q and k may
+ * have different head counts (grouped-query attention) and storage types;
+ * each pair (q_in, q_out), (k_in, k_out) follows pe_rope_apply's rules and
+ * both have the same tokens and head_dim. Bit-identical to two
+ * pe_rope_apply_ex calls.
+ */
+int pe_rope_apply_qk(const pe_freqs *freqs, pe_rope_layout layout,
+                     const pe_positions *positions, const pe_tensor *q_in,
+                     const pe_tensor *q_out, const pe_tensor *k_in,
+                     const pe_tensor *k_out, pe_rope_direction direction,
+                     const pe_rope_options *options);
 
 /*
  * cos/sin cache: cos_out[t][i] = cos(p_t w'_i), sin_out[t][i] = sin(p_t w'_i)
@@ -295,6 +351,14 @@ int pe_rope_apply(const pe_freqs *freqs, pe_rope_layout layout,
 int pe_rope_cos_sin(const pe_freqs *freqs, const pe_positions *positions,
                     int64_t count, void *cos_out, void *sin_out,
                     pe_dtype dtype);
+/* pe_rope_cos_sin with options (threads; NULL: the defaults). f64 entries
+ * are within 1.2e-15 of the exact cos/sin of the angle for |p w| < 2^40
+ * (scalar kernels: libm on the reduced double angle; vector kernels:
+ * 1.1e-16, mostly correctly rounded); f32 entries are those doubles
+ * rounded. */
+int pe_rope_cos_sin_ex(const pe_freqs *freqs, const pe_positions *positions,
+                       int64_t count, void *cos_out, void *sin_out,
+                       pe_dtype dtype, const pe_rope_options *options);
 
 /* Index permutation between layouts for a head of head_dim elements whose
  * first rotary_dim rotate: perm[j] = the half-split index that holds the
@@ -695,10 +759,113 @@ int pe_npy_write(const char *path, pe_dtype dtype, int ndim,
                  const int64_t *shape, const void *data);
 void pe_npy_free(pe_npy_array *array);
 
+/* ------------------------------------------------------- safetensors I/O */
+
+/*
+ * safetensors files (Hugging Face): an 8-byte little-endian header length N,
+ * N bytes of JSON {"name": {"dtype": "F32", "shape": [r, c], "data_offsets":
+ * [begin, end]}, ..., "__metadata__": {"key": "value"}}, then the data
+ * section, which the tensors' [begin, end) ranges tile exactly (no gap, no
+ * overlap). Every standard dtype string is understood for its size (BOOL U8
+ * I8 F8_E5M2 F8_E4M3 I16 U16 F16 BF16 I32 U32 F32 F64 I64 U64); F32 F64 F16
+ * BF16 I64 also map to a pe_dtype. Reading checks every offset, shape and byte
+ * count against the file before touching data: a truncated, overflowing or
+ * lying header is PE_ERR_FORMAT (an unknown dtype PE_ERR_DTYPE) naming the
+ * tensor and the value, never an over-read.
+ */
+#define PE_ST_MAX_DIMS 8
+
+/* One tensor, as read (pointers into the pe_safetensors that returned it,
+ * valid until pe_safetensors_free) or as given to pe_safetensors_write. */
+typedef struct {
+    const char *name;  /* NUL-terminated */
+    char st_dtype[12]; /* the file's dtype string, "F32", "BF16", "I32", ... */
+    pe_dtype dtype;    /* valid when dtype_known */
+    int dtype_known;   /* st_dtype is F32, F64, F16, BF16 or I64 */
+    int ndim;          /* 0 (a scalar) .. PE_ST_MAX_DIMS */
+    int64_t shape[PE_ST_MAX_DIMS];
+    const void *data;  /* nbytes little-endian bytes; no alignment promise
+                          (the format has none): memcpy out, or check */
+    size_t nbytes;     /* product(shape) * element size */
+} pe_st_tensor;
+
+/* A parsed file: the tensors, the metadata and one copy of the data. */
+typedef struct pe_safetensors pe_safetensors;
+
+/* Parse a complete file image from memory (the data section is copied: buf
+ * may be freed afterwards). */
+int pe_safetensors_parse(const void *buf, size_t len, pe_safetensors **out);
+/* Read a file (PE_ERR_IO if it cannot be read; the parser's errors, prefixed
+ * with the path). The header is checked against the file size before the
+ * data is allocated. */
+int pe_safetensors_read(const char *path, pe_safetensors **out);
+void pe_safetensors_free(pe_safetensors *st);
+
+/* Tensors in the order of their data offsets. */
+int64_t pe_safetensors_count(const pe_safetensors *st);
+/* Tensor index (0 <= index < count; PE_ERR_RANGE otherwise). */
+int pe_safetensors_get(const pe_safetensors *st, int64_t index, pe_st_tensor *out);
+/* Tensor by exact name; PE_ERR_PARAM naming it when the file has none. */
+int pe_safetensors_find(const pe_safetensors *st, const char *name,
+                        pe_st_tensor *out);
+/* __metadata__ entries (string to string), in file order. */
+int64_t pe_safetensors_metadata_count(const pe_safetensors *st);
+int pe_safetensors_metadata_at(const pe_safetensors *st, int64_t index,
+                               const char **key, const char **value);
+/* The value of a metadata key, NULL when absent. */
+const char *pe_safetensors_metadata_get(const pe_safetensors *st, const char *key);
+
+/*
+ * Write count tensors to path. Each needs name (unique, non-empty), ndim,
+ * shape, data and nbytes equal to product(shape) * element size; its dtype is
+ * st_dtype when that is non-empty (any standard string above), else dtype
+ * (F32, F64, F16, BF16 or I64). metadata: NULL, or key, value, key, value,
+ * ..., NULL. Tensors are laid out largest element size first so that every
+ * tensor sits aligned to its element size; the header is padded to 8 bytes.
+ * Everything is validated before the file is created; the bytes go to a
+ * temporary file in path's directory that is renamed over path only when
+ * complete, so path never holds a partial file (mode 0644).
+ */
+int pe_safetensors_write(const char *path, const pe_st_tensor *tensors,
+                         int64_t count, const char *const *metadata);
+
+/*
+ * Checkpoint q/k layout conversion. A q or k projection (weight (rows, cols)
+ * or bias (rows,)) stacks its heads: rows = heads * head_dim, head h owning
+ * rows [h head_dim, (h + 1) head_dim). Rotating q = W x in one pair layout
+ * gives the same attention scores as rotating q' = W' x in the other when W'
+ * holds W's rows permuted within every head by pe_rope_layout_permutation:
+ *   to HALF         W'[h D + perm[j]] = W[h D + j]   (Meta -> Hugging Face,
+ *                   the permute() of convert_llama_weights_to_hf.py)
+ *   to INTERLEAVED  W'[h D + j] = W[h D + perm[j]]   (its inverse)
+ * for j < rotary_dim; rows [rotary_dim, head_dim) of each head stay put.
+ * in, out: (rows, row_bytes) bytes, any element type (a row is moved whole);
+ * rows must be a multiple of head_dim. out must not overlap in.
+ */
+int pe_qk_permute_rows(const void *in, void *out, int64_t rows, size_t row_bytes,
+                       int64_t head_dim, int64_t rotary_dim, pe_rope_layout to);
+
 /* ------------------------------------------------------------------ kernels */
 
-/* Name of the active kernel set ("scalar", ...). */
+/*
+ * Kernel sets: "scalar" (plain C, the reference, always built), "avx2"
+ * (AVX2 + FMA + F16C) and "avx512" (AVX-512 F/BW/VL/DQ), the last two on
+ * x86-64 only. The first library call picks the widest set the CPU and the
+ * OS support, or the one the environment variable PE_ISA names
+ * (scalar|avx2|avx512) if it is usable. Every set gives the same results
+ * within the bounds documented at pe_rope_apply and pe_rope_cos_sin;
+ * scatter-adds are bit-identical.
+ */
+/* Name of the active kernel set ("scalar", "avx2", "avx512"). */
 const char *pe_kernels_name(void);
+/* 1 if this build and this CPU/OS can run the named set, else 0. */
+int pe_kernels_supported(const char *name);
+/* Make the named set active for every later call in the process ("auto":
+ * the automatic choice again, PE_ISA included). PE_ERR_PARAM for an
+ * unknown name, PE_ERR_UNSUPPORTED if the CPU or OS lacks the set. Meant
+ * for tests and benchmarks: calls already running finish with the set
+ * they started with. */
+int pe_kernels_select(const char *name);
 
 #ifdef __cplusplus
 }

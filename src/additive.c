@@ -27,8 +27,9 @@ int64_t pe_binary_nbits(int64_t length) {
     return bits < 1 ? 1 : bits;
 }
 
-static int check_params(const pe_additive_params *p) {
-    PE_CHECK_NULL(p);
+static int check_params(const pe_additive_params *params) {
+    PE_CHECK_NULL(params);
+    const pe_additive_params *p = params;
     if (p->dim < 1)
         return pe__fail(PE_ERR_DIM, "dim=%lld must be >= 1", (long long)p->dim);
     switch (p->scheme) {

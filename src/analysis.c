@@ -213,21 +213,25 @@ int pe_near_collisions(const pe_freqs *freqs, int64_t min_offset, int64_t max_of
     if (cs == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for cos/sin");
     const pe_kernel_table *k = pe__kernels();
     int64_t n = 0;
-    for (int64_t off = min_offset; off <= max_offset; off++) {
+    /* The loop ends by comparison before the increment: max_offset may be
+     * INT64_MAX, where off++ past it would overflow and never stop. */
+    for (int64_t off = min_offset;; off++) {
         k->cos_sin(off, freqs->inv_freq, freqs->inv_freq_lo, half, cs, cs + half);
         double d2 = 0;
         for (int64_t i = 0; i < half; i++) d2 += 2.0 - 2.0 * cs[i];
         double d = sqrt(fmax(d2, 0.0));
-        if (n == top && d >= distances[n - 1]) continue;
-        /* insertion into the sorted top list (ties keep the smaller offset) */
-        int64_t j = n < top ? n++ : n - 1;
-        while (j > 0 && distances[j - 1] > d) {
-            distances[j] = distances[j - 1];
-            offsets[j] = offsets[j - 1];
-            j--;
+        if (n < top || d < distances[n - 1]) {
+            /* insertion into the sorted top list (ties keep the smaller offset) */
+            int64_t j = n < top ? n++ : n - 1;
+            while (j > 0 && distances[j - 1] > d) {
+                distances[j] = distances[j - 1];
+                offsets[j] = offsets[j - 1];
+                j--;
+            }
+            distances[j] = d;
+            offsets[j] = off;
         }
-        distances[j] = d;
-        offsets[j] = off;
+        if (off == max_offset) break;
     }
     free(cs);
     *found = n;
@@ -249,7 +253,7 @@ static void rotate_double(const pe_freqs *f, pe_rope_layout layout, int64_t p, d
 }
 
 static int check_rope_args(const pe_freqs *f, pe_rope_layout layout, int64_t head_dim,
-                           const double *q, const double *k) {
+                           const double *q, const double *k_vec) {
     PE_TRY(pe_freqs_validate(f));
     if (layout != PE_ROPE_INTERLEAVED && layout != PE_ROPE_HALF)
         return pe__fail(PE_ERR_PARAM, "layout=%d is not a RoPE layout", (int)layout);
@@ -257,7 +261,7 @@ static int check_rope_args(const pe_freqs *f, pe_rope_layout layout, int64_t hea
         return pe__fail(PE_ERR_DIM, "head_dim=%lld must be in [rotary_dim=%lld, 65536]",
                         (long long)head_dim, (long long)f->rotary_dim);
     PE_CHECK_NULL(q);
-    PE_CHECK_NULL(k);
+    PE_CHECK_NULL(k_vec);
     return PE_OK;
 }
 

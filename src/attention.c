@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int check_params(const pe_attention_params *p) {
-    PE_CHECK_NULL(p);
+static int check_params(const pe_attention_params *params) {
+    PE_CHECK_NULL(params);
+    const pe_attention_params *p = params;
     if (p->n_q < 1 || p->n_k < 1 || p->dim < 1 || p->dim_v < 1)
         return pe__fail(PE_ERR_DIM,
                         "n_q=%lld, n_k=%lld, dim=%lld, dim_v=%lld must all be >= 1",

@@ -66,14 +66,14 @@ bool pe__mul_size(int64_t a, int64_t b, size_t *out) {
     return true;
 }
 
-int pe__check_positions(const pe_positions *pos, int64_t count) {
-    PE_CHECK_NULL(pos);
+int pe__check_positions(const pe_positions *positions, int64_t count) {
+    PE_CHECK_NULL(positions);
     if (count < 0)
         return pe__fail(PE_ERR_SHAPE, "count=%lld must be >= 0", (long long)count);
-    if (pos->ids == NULL && count > 0 && pos->start > INT64_MAX - (count - 1))
+    if (positions->ids == NULL && count > 0 && positions->start > INT64_MAX - (count - 1))
         return pe__fail(PE_ERR_RANGE,
                         "positions start=%lld + count=%lld overflow int64",
-                        (long long)pos->start, (long long)count);
+                        (long long)positions->start, (long long)count);
     return PE_OK;
 }
 

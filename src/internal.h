@@ -49,30 +49,99 @@ int pe__check_positions(const pe_positions *pos, int64_t count);
 int pe__check_tensor(const pe_tensor *t, const char *name);
 
 /*
- * The kernel table: the hot loops, one implementation per instruction set.
- * Families call these and contain no intrinsics. The scalar set is the
- * reference every other set is tested against.
+ * The kernel table: the hot loops, one implementation per instruction set
+ * (scalar.c always; avx2.c and avx512.c on x86-64, each compiled with its
+ * own -m flags and entered only after dispatch.c has checked the CPU and
+ * the OS). Families call these and contain no intrinsics. The scalar set is
+ * the reference every other set is tested against (tests/test_kernels.c).
  */
+
+/* One token of a rotation: every head of in into out (in == out in place).
+ * Pointers are at head 0; strides are in elements. */
+typedef struct {
+    const void *in;
+    void *out;
+    int64_t heads;
+    int64_t in_head_stride, out_head_stride;
+    int64_t d, head_dim; /* rotate [0, d), pass [d, head_dim) through */
+    pe_rope_layout layout;
+    pe_dtype dtype; /* PE_F32, PE_F16 or PE_BF16, in and out alike */
+    int stream;     /* out of place and large: non-temporal stores allowed */
+    int prefetch;   /* larger than the caches: prefetch the input ahead */
+} pe__rope_rows;
+
+/* How far ahead of the row being rotated the vector kernels prefetch: far
+ * enough to cover DRAM latency at full bandwidth (8 rows of 128 floats),
+ * near enough to stay in L1. Measured: in-place rotation of 64 MiB goes
+ * from 1.3-1.5x the time of an in-place scale to ~1.0x. */
+#define PE__PREFETCH_BYTES 4096
+
+/* Floats of scratch a rope_token call needs for rotary dim d. */
+#define PE__ROPE_SCRATCH_FLOATS(d) (4 * (size_t)(d))
+
 typedef struct {
     const char *name;
     /* For one position p and n pairs: c[i] = cos(p w_i), s[i] = sin(p w_i)
      * with w_i = w[i] + w_lo[i], the angle formed and reduced modulo 2 pi in
-     * extended precision. */
+     * extended precision. Every set: within 1e-15 of the exact value of the
+     * double-double frequency for |p w| < 2^40. */
     void (*cos_sin)(int64_t p, const double *w, const double *w_lo, int64_t n,
                     double *c, double *s);
+    /* The same rounded to float: c[i] == (float)(cos_sin's c[i]) of the same
+     * set, so f32 caches agree with f64 ones. */
+    void (*cos_sin_f32)(int64_t p, const double *w, const double *w_lo,
+                        int64_t n, float *c, float *s);
     /* Rotate the first d elements of one f32 row (in -> out, may alias):
      * layout, cos/sin per pair (angle already signed), magnitude. Elements
-     * [d, head_dim) are copied when out != in. */
+     * [d, head_dim) are copied when out != in. Bit-identical to rope_token
+     * of the same set on the same row (M-RoPE relies on it). */
     void (*rotate_row_f32)(const float *in, float *out, int64_t d,
                            int64_t head_dim, pe_rope_layout layout,
                            const double *c, const double *s, double magnitude);
-    /* table[pos[r]] += grad[r] for r < n rows of dim elements. */
+    /* Rotate every head of one token: c, s (d/2 each, angle already
+     * signed), magnitude; scratch holds PE__ROPE_SCRATCH_FLOATS(d) floats
+     * for the set's own per-token tables. */
+    void (*rope_token)(const pe__rope_rows *rows, const double *c,
+                       const double *s, double magnitude, float *scratch);
+    /* 1 if every w[i] is finite and >= 0 and every |w_lo[i]| <= w[i] 2^-52
+     * (a low part), else 0: pe_freqs_validate's test, run on every
+     * rotation, a one-token decode step included. */
+    int (*freqs_ok)(const double *w, const double *w_lo, int64_t n);
+    /* table[pos[r]] += grad[r] for r < n rows of dim elements, rows in
+     * order (bit-identical across sets: the same additions in the same
+     * order per element). */
     void (*scatter_add_f32)(float *table, int64_t dim, const int64_t *pos,
                             int64_t n, const float *grad);
 } pe_kernel_table;
 
 extern const pe_kernel_table pe__kernels_scalar;
-/* The active set, chosen once. */
+#if defined(__x86_64__)
+extern const pe_kernel_table pe__kernels_avx2;
+extern const pe_kernel_table pe__kernels_avx512;
+#endif
+/* The active set: chosen once (CPU, OS, PE_ISA), thread-safe, changed only
+ * by pe_kernels_select. Callers load it once per call and use that set for
+ * the whole call. */
 const pe_kernel_table *pe__kernels(void);
+
+/*
+ * Threads for the families (parallel.c). pe__threads_for: how many parts a
+ * job of `work` bytes of memory traffic should be split into, given the
+ * caller's limit and the number of independent items; 1 unless each part
+ * gets enough work to repay starting a thread. pe__parallel_run: run
+ * fn(ctx, part, parts) for every part, part 0 on the calling thread and
+ * the others on threads started and joined here; a thread that cannot be
+ * started runs its part on the calling thread instead.
+ */
+int pe__threads_for(int max_threads, double work, int64_t items);
+void pe__parallel_run(int parts, void (*fn)(void *ctx, int part, int parts),
+                      void *ctx);
+
+/* f16 and bf16 storage (half.c): exact widening; narrowing rounds to nearest
+ * even (NaN stays NaN, overflow goes to infinity as IEEE says). */
+float pe__f16_to_f32(uint16_t h);
+uint16_t pe__f32_to_f16(float f);
+float pe__bf16_to_f32(uint16_t h);
+uint16_t pe__f32_to_bf16(float f);
 
 #endif /* PE_INTERNAL_H */

@@ -103,16 +103,16 @@ int64_t pe_learned_dim(const pe_learned *t) { return t ? t->dim : 0; }
 float *pe_learned_weights(pe_learned *t) { return t ? t->w : NULL; }
 const float *pe_learned_weights_const(const pe_learned *t) { return t ? t->w : NULL; }
 
-static int check_positions(const pe_learned *t, const int64_t *pos, int64_t count) {
+static int check_positions(const pe_learned *t, const int64_t *positions, int64_t count) {
     if (count < 0)
         return pe__fail(PE_ERR_SHAPE, "count=%lld must be >= 0", (long long)count);
-    if (count > 0) PE_CHECK_NULL(pos);
+    if (count > 0) PE_CHECK_NULL(positions);
     for (int64_t r = 0; r < count; r++)
-        if (pos[r] < 0 || pos[r] >= t->max_len)
+        if (positions[r] < 0 || positions[r] >= t->max_len)
             return pe__fail(PE_ERR_RANGE,
                             "position %lld (token %lld) outside the learned table "
                             "[0, max_len=%lld): a learned table cannot extrapolate",
-                            (long long)pos[r], (long long)r, (long long)t->max_len);
+                            (long long)positions[r], (long long)r, (long long)t->max_len);
     return PE_OK;
 }
 

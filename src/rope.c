@@ -1,9 +1,15 @@
 /*
  * rope.c — rotary position embeddings (SPEC §2): default frequencies, the
  * rotation of strided (tokens, heads, head_dim) tensors in both pair layouts
- * (forward, inverse, backward; in place or out of place), cos/sin caches and
- * the layout permutation. The rotation consumes a pe_freqs and never asks
+ * (forward, inverse, backward; in place or out of place; f32, f16, bf16;
+ * q and k together; optionally on several threads), cos/sin caches and the
+ * layout permutation. The rotation consumes a pe_freqs and never asks
  * which generator made it.
+ *
+ * Shape of the work: each token's cos/sin is computed once (exact angles,
+ * kernel cos_sin) into a small per-thread scratch and then every head of
+ * the token (of q and of k) streams through the kernel's rope_token. Tokens
+ * are split into contiguous ranges when the caller allows threads.
  */
 #include "internal.h"
 
@@ -48,7 +54,12 @@ int pe_freqs_validate(const pe_freqs *f) {
         return pe__fail(PE_ERR_PARAM,
                         "softmax_scale_multiplier=%g must be finite and > 0",
                         f->softmax_scale_multiplier);
-    for (int64_t i = 0; i < f->rotary_dim / 2; i++) {
+    /* Every rotation runs this, a one-token decode step included: a
+     * vectorized pass, and the detailed loop only to name the first bad
+     * entry. */
+    const int64_t half = f->rotary_dim / 2;
+    if (pe__kernels()->freqs_ok(f->inv_freq, f->inv_freq_lo, half)) return PE_OK;
+    for (int64_t i = 0; i < half; i++) {
         if (!(f->inv_freq[i] >= 0.0) || !isfinite(f->inv_freq[i]))
             return pe__fail(PE_ERR_PARAM, "inv_freq[%lld]=%g must be finite and >= 0",
                             (long long)i, f->inv_freq[i]);
@@ -67,75 +78,251 @@ static int check_layout(pe_rope_layout layout) {
     return PE_OK;
 }
 
-static const float *row_const(const pe_tensor *t, int64_t tok, int64_t h) {
-    return (const float *)t->data + tok * t->token_stride + h * t->head_stride;
-}
-
-static float *row_mut(const pe_tensor *t, int64_t tok, int64_t h) {
-    return (float *)t->data + tok * t->token_stride + h * t->head_stride;
-}
-
-int pe_rope_apply(const pe_freqs *freqs, pe_rope_layout layout,
-                  const pe_positions *positions, const pe_tensor *in,
-                  const pe_tensor *out, pe_rope_direction direction) {
-    PE_TRY(pe_freqs_validate(freqs));
-    PE_TRY(check_layout(layout));
-    PE_TRY(pe__check_tensor(in, "in"));
-    PE_TRY(pe__check_tensor(out, "out"));
+static int check_direction(pe_rope_direction direction) {
     if (direction != PE_ROPE_FORWARD && direction != PE_ROPE_INVERSE &&
         direction != PE_ROPE_BACKWARD)
         return pe__fail(PE_ERR_PARAM, "direction=%d is not a RoPE direction",
                         (int)direction);
-    if (in->dtype != PE_F32 || out->dtype != PE_F32)
-        return pe__fail(PE_ERR_DTYPE, "RoPE tensors must be f32 (in %s, out %s)",
-                        pe_dtype_name(in->dtype), pe_dtype_name(out->dtype));
+    return PE_OK;
+}
+
+pe_rope_options pe_rope_options_default(void) {
+    pe_rope_options o = {1, PE_STORES_AUTO};
+    return o;
+}
+
+static int check_options(const pe_rope_options *o) {
+    if (o->threads < 1 || o->threads > 1024)
+        return pe__fail(PE_ERR_PARAM, "threads=%d must be in [1, 1024]", o->threads);
+    if (o->stores != PE_STORES_AUTO && o->stores != PE_STORES_CACHED &&
+        o->stores != PE_STORES_STREAMING)
+        return pe__fail(PE_ERR_PARAM, "stores=%d is not a pe_store_policy",
+                        (int)o->stores);
+    return PE_OK;
+}
+
+/* One (in, out) pair: views valid, same shape and storage, a rotatable
+ * dtype, rotary_dim within head_dim, and in place only as the same view. */
+static int check_pair(const pe_freqs *freqs, const pe_tensor *in,
+                      const pe_tensor *out, const char *in_name,
+                      const char *out_name) {
+    PE_TRY(pe__check_tensor(in, in_name));
+    PE_TRY(pe__check_tensor(out, out_name));
+    const int rotatable =
+        in->dtype == PE_F32 || in->dtype == PE_F16 || in->dtype == PE_BF16;
+    if (!rotatable || in->dtype != out->dtype)
+        return pe__fail(PE_ERR_DTYPE,
+                        "RoPE tensors must be f32, f16 or bf16, %s like %s "
+                        "(%s %s, %s %s)",
+                        out_name, in_name, in_name, pe_dtype_name(in->dtype),
+                        out_name, pe_dtype_name(out->dtype));
     if (in->tokens != out->tokens || in->heads != out->heads ||
         in->head_dim != out->head_dim)
         return pe__fail(PE_ERR_SHAPE,
-                        "in (%lld, %lld, %lld) and out (%lld, %lld, %lld) differ",
-                        (long long)in->tokens, (long long)in->heads,
-                        (long long)in->head_dim, (long long)out->tokens,
+                        "%s (%lld, %lld, %lld) and %s (%lld, %lld, %lld) differ",
+                        in_name, (long long)in->tokens, (long long)in->heads,
+                        (long long)in->head_dim, out_name, (long long)out->tokens,
                         (long long)out->heads, (long long)out->head_dim);
     if (freqs->rotary_dim > in->head_dim)
         return pe__fail(PE_ERR_DIM, "rotary_dim=%lld exceeds head_dim=%lld",
                         (long long)freqs->rotary_dim, (long long)in->head_dim);
-    PE_TRY(pe__check_positions(positions, in->tokens));
     const bool in_place = in->data == out->data &&
                           in->token_stride == out->token_stride &&
                           in->head_stride == out->head_stride;
     if (in->data == out->data && !in_place)
         return pe__fail(PE_ERR_SHAPE,
-                        "in and out share data but not strides: in place needs "
-                        "the same view");
-    if (in->tokens == 0 || in->heads == 0) return PE_OK;
-
-    const int64_t half = freqs->rotary_dim / 2;
-    double *cs = malloc(sizeof(double) * 2 * (size_t)half);
-    if (cs == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for cos/sin");
-    double *c = cs, *s = cs + half;
-    double magnitude = freqs->attention_factor;
-    if (direction == PE_ROPE_INVERSE) magnitude = 1.0 / magnitude;
-    const double sign = direction == PE_ROPE_FORWARD ? 1.0 : -1.0;
-    const pe_kernel_table *k = pe__kernels();
-    for (int64_t t = 0; t < in->tokens; t++) {
-        /* cos/sin once per token, reused by every head. */
-        k->cos_sin(pe__position_at(positions, t), freqs->inv_freq,
-                   freqs->inv_freq_lo, half, c, s);
-        if (sign < 0)
-            for (int64_t i = 0; i < half; i++) s[i] = -s[i];
-        for (int64_t h = 0; h < in->heads; h++)
-            k->rotate_row_f32(row_const(in, t, h), row_mut(out, t, h),
-                              freqs->rotary_dim, in->head_dim, layout, c, s,
-                              magnitude);
-    }
-    free(cs);
+                        "%s and %s share data but not strides: in place needs "
+                        "the same view",
+                        in_name, out_name);
     return PE_OK;
 }
 
-int pe_rope_cos_sin(const pe_freqs *freqs, const pe_positions *positions,
-                    int64_t count, void *cos_out, void *sin_out, pe_dtype dtype) {
+/* Non-temporal stores pay off only for outputs much larger than the caches
+ * that nobody reads right away; 16 MiB is past the L2 of any current core
+ * and a large share of a typical L3. */
+#define PE_STREAM_MIN_BYTES ((size_t)16 << 20)
+
+/* Below this a tensor stays in L2 and prefetching ahead only costs. */
+#define PE_PREFETCH_MIN_BYTES ((size_t)1 << 20)
+
+static size_t tensor_bytes(const pe_tensor *t) {
+    return (size_t)t->tokens * (size_t)t->heads * (size_t)t->head_dim *
+           pe_dtype_size(t->dtype);
+}
+
+/* Everything a part of a rotation needs; read-only while parts run. */
+typedef struct {
+    const pe_kernel_table *k;
+    const pe_freqs *freqs;
+    const pe_positions *positions;
+    int64_t tokens;
+    int n;                        /* tensors: 1 (x) or 2 (q, k) */
+    const pe_tensor *in[2], *out[2];
+    pe__rope_rows rows[2];        /* per-token template: pointers at token 0 */
+    double magnitude;
+    int negate_sin;
+    unsigned char *scratch;       /* parts * part_bytes */
+    size_t part_bytes;
+} rope_job;
+
+static void rope_part(void *ctx, int part, int parts) {
+    const rope_job *j = ctx;
+    const int64_t t0 = j->tokens * part / parts, t1 = j->tokens * (part + 1) / parts;
+    const int64_t half = j->freqs->rotary_dim / 2;
+    double *c = (double *)(void *)(j->scratch + (size_t)part * j->part_bytes);
+    double *s = c + half;
+    float *tab = (float *)(void *)(s + half);
+    for (int64_t t = t0; t < t1; t++) {
+        j->k->cos_sin(pe__position_at(j->positions, t), j->freqs->inv_freq,
+                      j->freqs->inv_freq_lo, half, c, s);
+        if (j->negate_sin) /* inverse and backward: angle -theta */
+            for (int64_t i = 0; i < half; i++) s[i] = -s[i];
+        for (int x = 0; x < j->n; x++) {
+            pe__rope_rows r = j->rows[x];
+            const size_t esz = pe_dtype_size(r.dtype);
+            r.in = (const char *)r.in + (size_t)(t * j->in[x]->token_stride) * esz;
+            r.out = (char *)r.out + (size_t)(t * j->out[x]->token_stride) * esz;
+            j->k->rope_token(&r, c, s, j->magnitude, tab);
+        }
+    }
+}
+
+/* The rotation of n (in, out) pairs after validation. */
+static int rope_run(const pe_freqs *freqs, pe_rope_layout layout,
+                    const pe_positions *positions, int n, const pe_tensor *const *in,
+                    const pe_tensor *const *out, pe_rope_direction direction,
+                    const pe_rope_options *o) {
+    rope_job j; /* every field used is set below (no memset: decode steps
+                 * are short enough for a 256-byte clear to show) */
+    j.k = pe__kernels(); /* one set for the whole call */
+    j.freqs = freqs;
+    j.positions = positions;
+    j.tokens = in[0]->tokens;
+    j.n = 0;
+    double traffic = 0;
+    for (int x = 0; x < n; x++) {
+        if (in[x]->heads == 0 || in[x]->head_dim == 0) continue; /* nothing to do */
+        const bool in_place = in[x]->data == out[x]->data;
+        const size_t bytes = tensor_bytes(out[x]);
+        const int stream = !in_place && (o->stores == PE_STORES_STREAMING ||
+                                         (o->stores == PE_STORES_AUTO &&
+                                          bytes >= PE_STREAM_MIN_BYTES));
+        j.in[j.n] = in[x];
+        j.out[j.n] = out[x];
+        j.rows[j.n] = (pe__rope_rows){in[x]->data,       out[x]->data,
+                                      in[x]->heads,      in[x]->head_stride,
+                                      out[x]->head_stride, freqs->rotary_dim,
+                                      in[x]->head_dim,   layout,
+                                      in[x]->dtype,      stream,
+                                      bytes >= PE_PREFETCH_MIN_BYTES};
+        traffic += 2.0 * (double)bytes;
+        j.n++;
+    }
+    if (j.tokens == 0 || j.n == 0) return PE_OK;
+    j.magnitude = direction == PE_ROPE_INVERSE ? 1.0 / freqs->attention_factor
+                                               : freqs->attention_factor;
+    j.negate_sin = direction != PE_ROPE_FORWARD;
+    const int64_t half = freqs->rotary_dim / 2;
+    /* exact cos/sin cost about as much as moving 32 bytes per pair */
+    traffic += 32.0 * (double)half * (double)j.tokens;
+    const int parts = pe__threads_for(o->threads, traffic, j.tokens);
+    j.part_bytes = sizeof(double) * 2 * (size_t)half +
+                   sizeof(float) * PE__ROPE_SCRATCH_FLOATS(freqs->rotary_dim);
+    /* Small single-part calls (decode steps) use the stack: no allocator
+     * on the path of a call that rotates a few KiB. */
+    double stack[1024];
+    const bool small = parts == 1 && j.part_bytes <= sizeof stack;
+    j.scratch = small ? (unsigned char *)stack : malloc(j.part_bytes * (size_t)parts);
+    if (j.scratch == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for cos/sin scratch");
+    pe__parallel_run(parts, rope_part, &j);
+    if (!small) free(j.scratch);
+    return PE_OK;
+}
+
+static int rope_common_checks(const pe_freqs *freqs, pe_rope_layout layout,
+                              pe_rope_direction direction,
+                              const pe_rope_options **options,
+                              pe_rope_options *defaults) {
+    PE_TRY(pe_freqs_validate(freqs));
+    PE_TRY(check_layout(layout));
+    PE_TRY(check_direction(direction));
+    *defaults = pe_rope_options_default();
+    if (*options == NULL) *options = defaults;
+    return check_options(*options);
+}
+
+int pe_rope_apply_ex(const pe_freqs *freqs, pe_rope_layout layout,
+                     const pe_positions *positions, const pe_tensor *in,
+                     const pe_tensor *out, pe_rope_direction direction,
+                     const pe_rope_options *options) {
+    pe_rope_options defaults;
+    PE_TRY(rope_common_checks(freqs, layout, direction, &options, &defaults));
+    PE_TRY(check_pair(freqs, in, out, "in", "out"));
+    PE_TRY(pe__check_positions(positions, in->tokens));
+    const pe_tensor *ins[1] = {in}, *outs[1] = {out};
+    return rope_run(freqs, layout, positions, 1, ins, outs, direction, options);
+}
+
+int pe_rope_apply(const pe_freqs *freqs, pe_rope_layout layout,
+                  const pe_positions *positions, const pe_tensor *in,
+                  const pe_tensor *out, pe_rope_direction direction) {
+    return pe_rope_apply_ex(freqs, layout, positions, in, out, direction, NULL);
+}
+
+int pe_rope_apply_qk(const pe_freqs *freqs, pe_rope_layout layout,
+                     const pe_positions *positions, const pe_tensor *q_in,
+                     const pe_tensor *q_out, const pe_tensor *k_in,
+                     const pe_tensor *k_out, pe_rope_direction direction,
+                     const pe_rope_options *options) {
+    pe_rope_options defaults;
+    PE_TRY(rope_common_checks(freqs, layout, direction, &options, &defaults));
+    PE_TRY(check_pair(freqs, q_in, q_out, "q_in", "q_out"));
+    PE_TRY(check_pair(freqs, k_in, k_out, "k_in", "k_out"));
+    if (q_in->tokens != k_in->tokens || q_in->head_dim != k_in->head_dim)
+        return pe__fail(PE_ERR_SHAPE,
+                        "q (%lld tokens, head_dim %lld) and k (%lld tokens, "
+                        "head_dim %lld) must agree",
+                        (long long)q_in->tokens, (long long)q_in->head_dim,
+                        (long long)k_in->tokens, (long long)k_in->head_dim);
+    PE_TRY(pe__check_positions(positions, q_in->tokens));
+    const pe_tensor *ins[2] = {q_in, k_in}, *outs[2] = {q_out, k_out};
+    return rope_run(freqs, layout, positions, 2, ins, outs, direction, options);
+}
+
+/* cos/sin cache rows [t0, t1) of one part. */
+typedef struct {
+    const pe_kernel_table *k;
+    const pe_freqs *freqs;
+    const pe_positions *positions;
+    int64_t count;
+    void *cos_out, *sin_out;
+    pe_dtype dtype;
+} cache_job;
+
+static void cache_part(void *ctx, int part, int parts) {
+    const cache_job *j = ctx;
+    const int64_t half = j->freqs->rotary_dim / 2;
+    const int64_t t0 = j->count * part / parts, t1 = j->count * (part + 1) / parts;
+    for (int64_t t = t0; t < t1; t++) {
+        const int64_t p = pe__position_at(j->positions, t);
+        const size_t row = (size_t)t * (size_t)half;
+        if (j->dtype == PE_F32)
+            j->k->cos_sin_f32(p, j->freqs->inv_freq, j->freqs->inv_freq_lo, half,
+                              (float *)j->cos_out + row, (float *)j->sin_out + row);
+        else
+            j->k->cos_sin(p, j->freqs->inv_freq, j->freqs->inv_freq_lo, half,
+                          (double *)j->cos_out + row, (double *)j->sin_out + row);
+    }
+}
+
+int pe_rope_cos_sin_ex(const pe_freqs *freqs, const pe_positions *positions,
+                       int64_t count, void *cos_out, void *sin_out, pe_dtype dtype,
+                       const pe_rope_options *options) {
     PE_TRY(pe_freqs_validate(freqs));
     PE_TRY(pe__check_positions(positions, count));
+    pe_rope_options defaults = pe_rope_options_default();
+    if (options == NULL) options = &defaults;
+    PE_TRY(check_options(options));
     if (dtype != PE_F32 && dtype != PE_F64)
         return pe__fail(PE_ERR_DTYPE, "dtype=%s: cos/sin caches are f32 or f64",
                         pe_dtype_name(dtype));
@@ -147,25 +334,17 @@ int pe_rope_cos_sin(const pe_freqs *freqs, const pe_positions *positions,
     if (count == 0) return PE_OK;
     PE_CHECK_NULL(cos_out);
     PE_CHECK_NULL(sin_out);
-    double *cs = malloc(sizeof(double) * 2 * (size_t)half);
-    if (cs == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for cos/sin");
-    const pe_kernel_table *k = pe__kernels();
-    for (int64_t t = 0; t < count; t++) {
-        k->cos_sin(pe__position_at(positions, t), freqs->inv_freq,
-                   freqs->inv_freq_lo, half, cs, cs + half);
-        size_t row = (size_t)t * (size_t)half;
-        for (int64_t i = 0; i < half; i++) {
-            if (dtype == PE_F32) {
-                ((float *)cos_out)[row + i] = (float)cs[i];
-                ((float *)sin_out)[row + i] = (float)cs[half + i];
-            } else {
-                ((double *)cos_out)[row + i] = cs[i];
-                ((double *)sin_out)[row + i] = cs[half + i];
-            }
-        }
-    }
-    free(cs);
+    cache_job j = {pe__kernels(), freqs, positions, count, cos_out, sin_out, dtype};
+    /* computing a pair costs about as much as moving 32 bytes; writing it
+     * moves 2 entries */
+    const double work = (double)n * (32.0 + 2.0 * (double)pe_dtype_size(dtype));
+    pe__parallel_run(pe__threads_for(options->threads, work, count), cache_part, &j);
     return PE_OK;
+}
+
+int pe_rope_cos_sin(const pe_freqs *freqs, const pe_positions *positions,
+                    int64_t count, void *cos_out, void *sin_out, pe_dtype dtype) {
+    return pe_rope_cos_sin_ex(freqs, positions, count, cos_out, sin_out, dtype, NULL);
 }
 
 int pe_rope_layout_permutation(int64_t head_dim, int64_t rotary_dim,

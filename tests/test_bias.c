@@ -40,6 +40,17 @@ static uint64_t bits_of(double x) {
     return u;
 }
 
+/* The library's slope is exp2l of the fractional exponent rounded once to
+ * double: correctly rounded because exp2l carries 11 bits more than double.
+ * Where long double computes as a double (valgrind emulates x87 in double)
+ * that guarantee is void in the library and in the reference alike, so only
+ * closeness is checked there: each side's exp2/powl is within an ulp or two,
+ * 4 ulps for both. Natively the check stays bit for bit. */
+static int slope_matches(double got, double want) {
+    if (pe_test_ld_eps() < 1e-18) return bits_of(got) == bits_of(want);
+    return fabs(got - want) <= 4 * 0x1p-52 * fabs(want);
+}
+
 /* A small unsigned big integer, 32-bit limbs, for exact T5 comparisons. */
 #define BIG_LIMBS 192
 typedef struct {
@@ -144,8 +155,9 @@ TEST(alibi_slopes_spec_fact_n12) {
     CHECK_NEAR(s[9], 0.35355339, 5e-9);
     CHECK_NEAR(s[10], 0.17677670, 5e-9);
     CHECK_NEAR(s[11], 0.08838835, 5e-9);
-    /* sqrt is correctly rounded and ldexp exact: bit-exact expectations */
-    for (int k = 0; k < 4; k++) CHECK(s[8 + k] == ldexp(sqrt(0.5), -k));
+    /* sqrt is correctly rounded and ldexp exact: bit-exact expectations
+     * (natively; see slope_matches) */
+    for (int k = 0; k < 4; k++) CHECK(slope_matches(s[8 + k], ldexp(sqrt(0.5), -k)));
 }
 
 TEST(alibi_slopes_bit_exact_against_long_double) {
@@ -158,11 +170,15 @@ TEST(alibi_slopes_bit_exact_against_long_double) {
         CHECK_OK(pe_alibi_slopes(n, s));
         for (int64_t h = 0; h < n; h++) {
             const double ref = (double)ref_slope(h, n);
-            CHECK_MSG(bits_of(s[h]) == bits_of(ref), "heads=%lld h=%lld: %a != %a",
+            CHECK_MSG(slope_matches(s[h], ref), "heads=%lld h=%lld: %a != %a",
                       (long long)n, (long long)h, s[h], ref);
-            /* Press et al.'s ladder computes the same numbers another way;
-             * powl of a rounded base raised to <= 16 keeps ~1e-18. */
-            CHECK_NEAR(s[h] / (double)press_slope(h, n), 1.0, 1e-15);
+            /* Press et al.'s ladder computes the same numbers another way:
+             * the rounded base start = 2^(-8/c) raised to h+1 <= 4096 carries
+             * (h+1) ulps of long double plus powl's own, <= 9e-16 with x87
+             * (2^-63 eps); where long double is a double the same count of
+             * its ulps, hence the run-time eps. */
+            const double ladder_tol = fmax(1e-15, 2.0 * (double)(h + 2) * pe_test_ld_eps());
+            CHECK_NEAR(s[h] / (double)press_slope(h, n), 1.0, ladder_tol);
             CHECK(s[h] >= ldexp(1.0, -8) && s[h] < 1.0);
         }
     }

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char NPY_MAGIC[6] = {(char)0x93, 'N', 'U', 'M', 'P', 'Y'};
 
@@ -138,10 +139,20 @@ static int parse_header(const char *h, size_t len, pe_npy_array *out) {
     return PE_OK;
 }
 
-int pe_npy_parse(const void *buf, size_t len, pe_npy_array *out) {
-    PE_CHECK_NULL(out);
-    if (len > 0) PE_CHECK_NULL(buf);
-    const unsigned char *b = buf;
+/* numpy's own readers refuse headers past 10000 bytes by default; a dict of
+ * the three keys and an 8-dim shape needs a few hundred. 1 MiB keeps a
+ * version 2 length field (up to 4 GiB) from turning a stream into a huge
+ * read before anything is parsed. */
+#define NPY_MAX_HEADER ((size_t)1 << 20)
+
+/*
+ * Preamble and header of the image b[0, len): *data_start where the data
+ * begins and *need the bytes the header's shape and dtype call for. Checks
+ * everything except the data length, so len may end right after the
+ * header (the file reader calls it before reading the data).
+ */
+static int parse_meta(const unsigned char *b, size_t len, pe_npy_array *a,
+                      size_t *data_start, size_t *need) {
     if (len < 10 || memcmp(b, NPY_MAGIC, 6) != 0)
         return pe__fail(PE_ERR_FORMAT, "not a .npy file (bad magic)");
     unsigned major = b[6];
@@ -158,67 +169,100 @@ int pe_npy_parse(const void *buf, size_t len, pe_npy_array *out) {
         return pe__fail(PE_ERR_FORMAT, "npy format version %u.%u is not supported",
                         major, (unsigned)b[7]);
     }
+    if (hlen > NPY_MAX_HEADER)
+        return pe__fail(PE_ERR_FORMAT, "npy header length %zu exceeds %zu bytes", hlen,
+                        NPY_MAX_HEADER);
     if (hlen > len - hstart)
         return pe__fail(PE_ERR_FORMAT, "npy header length %zu runs past the file (%zu bytes)",
                         hlen, len);
-    pe_npy_array a;
-    memset(&a, 0, sizeof a);
-    PE_TRY(parse_header((const char *)b + hstart, hlen, &a));
+    memset(a, 0, sizeof *a);
+    PE_TRY(parse_header((const char *)b + hstart, hlen, a));
     size_t count = 1;
-    for (int i = 0; i < a.ndim; i++)
-        if (!pe__mul_size((int64_t)count, a.shape[i], &count))
+    for (int i = 0; i < a->ndim; i++)
+        if (!pe__mul_size((int64_t)count, a->shape[i], &count))
             return pe__fail(PE_ERR_FORMAT, "npy shape overflows size_t");
-    size_t esz = pe_dtype_size(a.dtype);
-    if (count > SIZE_MAX / esz) return pe__fail(PE_ERR_FORMAT, "npy shape overflows size_t");
-    size_t need = count * esz, have = len - hstart - hlen;
+    size_t esz = pe_dtype_size(a->dtype);
+    if (count > SIZE_MAX / esz || count * esz > SIZE_MAX - (hstart + hlen))
+        return pe__fail(PE_ERR_FORMAT, "npy shape overflows size_t");
+    *data_start = hstart + hlen;
+    *need = count * esz;
+    return PE_OK;
+}
+
+int pe_npy_parse(const void *buf, size_t len, pe_npy_array *out) {
+    PE_CHECK_NULL(out);
+    if (len > 0) PE_CHECK_NULL(buf);
+    const unsigned char *b = buf;
+    pe_npy_array a;
+    size_t start, need;
+    PE_TRY(parse_meta(b, len, &a, &start, &need));
+    const size_t have = len - start;
     if (need != have)
         return pe__fail(PE_ERR_FORMAT, "npy shape needs %zu data bytes, file has %zu",
                         need, have);
     a.nbytes = need;
     a.data = malloc(need ? need : 1);
     if (a.data == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for %zu bytes", need);
-    memcpy(a.data, b + hstart + hlen, need);
+    memcpy(a.data, b + start, need);
     *out = a;
     return PE_OK;
 }
 
-/* Whole file into memory; limits the size so that a bogus path to a huge
- * device cannot exhaust memory silently. */
-static int slurp(const char *path, unsigned char **data, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return pe__fail(PE_ERR_IO, "cannot open %s: %s", path, strerror(errno));
-    size_t cap = 1 << 16, n = 0;
-    unsigned char *buf = malloc(cap);
-    if (buf == NULL) {
-        fclose(f);
-        return pe__fail(PE_ERR_NOMEM, "no memory to read %s", path);
-    }
-    for (;;) {
-        if (n == cap) {
-            if (cap > SIZE_MAX / 2) {
-                free(buf);
-                fclose(f);
-                return pe__fail(PE_ERR_OVERFLOW, "%s is too large", path);
-            }
-            unsigned char *nb = realloc(buf, cap * 2);
-            if (nb == NULL) {
-                free(buf);
-                fclose(f);
-                return pe__fail(PE_ERR_NOMEM, "no memory to read %s", path);
-            }
-            buf = nb;
-            cap *= 2;
+/* Read from f until *n >= want or end of file, growing *buf by doubling so
+ * that memory follows the bytes that actually arrive, not what a header
+ * claims. */
+static int fill(FILE *f, const char *path, unsigned char **buf, size_t *cap, size_t *n,
+                size_t want) {
+    while (*n < want) {
+        if (*n == *cap) {
+            size_t grown = *cap < want / 2 ? *cap * 2 : want;
+            unsigned char *nb = realloc(*buf, grown);
+            if (nb == NULL) return pe__fail(PE_ERR_NOMEM, "no memory to read %s", path);
+            *buf = nb;
+            *cap = grown;
         }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
+        size_t got = fread(*buf + *n, 1, *cap - *n, f);
+        *n += got;
         if (got == 0) break;
     }
-    int err = ferror(f);
-    fclose(f);
-    if (err) {
+    if (ferror(f)) return pe__fail(PE_ERR_IO, "error reading %s", path);
+    return PE_OK;
+}
+
+/*
+ * The image of a .npy file, read only as far as its header says it goes:
+ * a stream (pipe, device) that never ends, or a file larger than its
+ * header, stops one byte past the data and is refused, and a regular file
+ * whose size disagrees with its header is refused before the data is read.
+ * Parsing errors are left to pe_npy_parse, which sees what was read.
+ */
+static int read_image(FILE *f, const char *path, unsigned char **data, size_t *len) {
+    size_t cap = 4096, n = 0;
+    unsigned char *buf = malloc(cap);
+    if (buf == NULL) return pe__fail(PE_ERR_NOMEM, "no memory to read %s", path);
+    pe_npy_array meta;
+    size_t start = 0, need = 0;
+    int status = fill(f, path, &buf, &cap, &n, 12);
+    if (status == PE_OK && n >= 10 && memcmp(buf, NPY_MAGIC, 6) == 0) {
+        const size_t hstart = buf[6] == 1 ? 10 : 12;
+        size_t hlen = (size_t)buf[8] | (size_t)buf[9] << 8;
+        if (hstart == 12 && n >= 12) hlen |= (size_t)buf[10] << 16 | (size_t)buf[11] << 24;
+        if (hlen <= NPY_MAX_HEADER) status = fill(f, path, &buf, &cap, &n, hstart + hlen);
+        if (status == PE_OK && parse_meta(buf, n, &meta, &start, &need) == PE_OK) {
+            struct stat sb;
+            if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) &&
+                (uint64_t)sb.st_size != (uint64_t)start + need)
+                status = pe__fail(PE_ERR_FORMAT, "npy shape needs %zu data bytes, file has %lld",
+                                  need, (long long)sb.st_size - (long long)start);
+            else if ((status = fill(f, path, &buf, &cap, &n, start + need + 1)) == PE_OK &&
+                     n > start + need)
+                status = pe__fail(PE_ERR_FORMAT, "npy shape needs %zu data bytes, file has more",
+                                  need);
+        }
+    }
+    if (status != PE_OK) {
         free(buf);
-        return pe__fail(PE_ERR_IO, "error reading %s", path);
+        return status;
     }
     *data = buf;
     *len = n;
@@ -228,18 +272,23 @@ static int slurp(const char *path, unsigned char **data, size_t *len) {
 int pe_npy_read(const char *path, pe_npy_array *out) {
     PE_CHECK_NULL(path);
     PE_CHECK_NULL(out);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) return pe__fail(PE_ERR_IO, "cannot open %s: %s", path, strerror(errno));
     unsigned char *buf = NULL;
     size_t len = 0;
-    PE_TRY(slurp(path, &buf, &len));
-    int status = pe_npy_parse(buf, len, out);
-    free(buf);
-    if (status != PE_OK) {
+    int status = read_image(f, path, &buf, &len);
+    fclose(f);
+    if (status == PE_OK) {
+        status = pe_npy_parse(buf, len, out);
+        free(buf);
+    }
+    if (status != PE_OK && status != PE_ERR_IO && status != PE_ERR_NOMEM) {
         /* Prefix the file name to the parser's detail. */
         char detail[400];
         snprintf(detail, sizeof detail, "%s", pe_last_error());
         return pe__fail(status, "%s: %s", path, detail);
     }
-    return PE_OK;
+    return status;
 }
 
 void pe_npy_free(pe_npy_array *a) {

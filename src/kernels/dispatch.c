@@ -1,10 +1,137 @@
 /*
- * dispatch.c — picks the kernel set. Only the scalar set exists so far; the
- * vectorized sets will be chosen here once (CPUID plus the OS check) with the
- * PE_ISA override, and families keep calling pe__kernels() unchanged.
+ * dispatch.c — picks the kernel set once and names it.
+ *
+ * A vector set is usable only when the CPU has its instructions (CPUID) and
+ * the OS saves their registers across context switches (OSXSAVE and XCR0):
+ * a CPU flag alone is not enough, e.g. under an OS or hypervisor without
+ * AVX-512 state support. The first call picks the widest usable set, or the
+ * one PE_ISA names (scalar|avx2|avx512; a name the CPU cannot run falls back
+ * to the widest usable set, since this path has no error channel). The
+ * choice is one atomic pointer: the only global mutable state of the
+ * library, set once and changed afterwards only by pe_kernels_select.
  */
 #include "../internal.h"
 
-const pe_kernel_table *pe__kernels(void) { return &pe__kernels_scalar; }
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
+enum { SET_SCALAR = 0, SET_AVX2 = 1, SET_AVX512 = 2, N_SETS = 3 };
+
+static const char *const set_names[N_SETS] = {"scalar", "avx2", "avx512"};
+
+static const pe_kernel_table *set_table(int set) {
+#if defined(__x86_64__)
+    if (set == SET_AVX512) return &pe__kernels_avx512;
+    if (set == SET_AVX2) return &pe__kernels_avx2;
+#endif
+    (void)set;
+    return &pe__kernels_scalar;
+}
+
+#if defined(__x86_64__)
+/* XCR0: which register states the OS saves. Only read when CPUID says the
+ * OS enabled XSAVE (otherwise xgetbv faults). */
+static uint64_t read_xcr0(void) {
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+/* Widest set the CPU and OS support: SET_*. */
+static int detect_best(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return SET_SCALAR;
+    const int fma = (c >> 12) & 1, osxsave = (c >> 27) & 1, avx = (c >> 28) & 1,
+              f16c = (c >> 29) & 1;
+    if (!osxsave || !avx) return SET_SCALAR;
+    const uint64_t xcr0 = read_xcr0();
+    if ((xcr0 & 0x6) != 0x6) return SET_SCALAR; /* SSE and AVX state */
+    if (__get_cpuid_max(0, NULL) < 7) return SET_SCALAR;
+    __cpuid_count(7, 0, a, b, c, d);
+    const int avx2 = (b >> 5) & 1, avx512f = (b >> 16) & 1, avx512dq = (b >> 17) & 1,
+              avx512bw = (b >> 30) & 1, avx512vl = (b >> 31) & 1;
+    if (!(avx2 && fma && f16c)) return SET_SCALAR;
+    /* opmask, upper halves of zmm0-15, zmm16-31 */
+    if (avx512f && avx512dq && avx512bw && avx512vl && (xcr0 & 0xE0) == 0xE0)
+        return SET_AVX512;
+    return SET_AVX2;
+}
+#else
+static int detect_best(void) { return SET_SCALAR; }
+#endif
+
+/* Cached detection: -1 until known. CPUID traps to the hypervisor in a VM
+ * (microseconds), so it runs once; racing first calls compute the same
+ * value, so a plain atomic store is enough. */
+static atomic_int best_set = -1;
+
+static int best(void) {
+    int b = atomic_load_explicit(&best_set, memory_order_relaxed);
+    if (b < 0) {
+        b = detect_best();
+        atomic_store_explicit(&best_set, b, memory_order_relaxed);
+    }
+    return b;
+}
+
+static int set_by_name(const char *name) {
+    for (int i = 0; i < N_SETS; i++)
+        if (strcmp(name, set_names[i]) == 0) return i;
+    return -1;
+}
+
+/* The automatic choice: PE_ISA if it names a usable set, else the best. */
+static const pe_kernel_table *automatic(void) {
+    const char *env = getenv("PE_ISA");
+    const int want = env ? set_by_name(env) : -1;
+    return set_table(want >= 0 && want <= best() ? want : best());
+}
+
+static _Atomic(const pe_kernel_table *) active = NULL;
+
+const pe_kernel_table *pe__kernels(void) {
+    const pe_kernel_table *k = atomic_load_explicit(&active, memory_order_acquire);
+    if (k != NULL) return k;
+    const pe_kernel_table *expected = NULL, *want = automatic();
+    /* The first caller wins; a concurrent pe_kernels_select is not undone. */
+    if (atomic_compare_exchange_strong_explicit(&active, &expected, want,
+                                                memory_order_acq_rel,
+                                                memory_order_acquire))
+        return want;
+    return expected;
+}
 
 const char *pe_kernels_name(void) { return pe__kernels()->name; }
+
+int pe_kernels_supported(const char *name) {
+    if (name == NULL) return 0;
+    const int set = set_by_name(name);
+    return set >= 0 && set <= best();
+}
+
+int pe_kernels_select(const char *name) {
+    const pe_kernel_table *k;
+    if (name == NULL || strcmp(name, "auto") == 0) {
+        k = automatic();
+    } else {
+        const int set = set_by_name(name);
+        if (set < 0)
+            return pe__fail(PE_ERR_PARAM,
+                            "name=\"%s\" is not a kernel set (scalar, avx2, avx512, auto)",
+                            name);
+        if (set > best())
+            return pe__fail(PE_ERR_UNSUPPORTED,
+                            "kernel set %s is not usable here: %s", name,
+                            set == SET_AVX512
+                                ? "needs AVX-512 F/BW/VL/DQ enabled by CPU and OS"
+                                : "needs AVX2, FMA and F16C enabled by CPU and OS");
+        k = set_table(set);
+    }
+    atomic_store_explicit(&active, k, memory_order_release);
+    return PE_OK;
+}

@@ -4,14 +4,17 @@
  *
  * Accuracy: angles come from angle.h (p * w reduced modulo 2 pi in
  * double-double arithmetic, ~1e-15 rad for |p w| < 2^40), then the double
- * libm sin/cos (< 1 ulp). Rotated rows are computed in double from the f32
- * inputs and rounded once to float, so each output element is within
- * 0.5 ulp(f32) + 1e-14 of the exact rotation of the f32 inputs.
+ * libm sin/cos (< 1 ulp). Rotated rows are computed in double from the
+ * inputs and rounded once to float, so each f32 output element is within
+ * 0.5 ulp(f32) + 1e-14 of the exact rotation of its inputs; f16 and bf16
+ * outputs are that float rounded to nearest even (SPEC: compute in f32,
+ * round on store).
  */
 #include "../internal.h"
 #include "angle.h"
 
 #include <math.h>
+#include <string.h>
 
 static void scalar_cos_sin(int64_t p, const double *w, const double *w_lo,
                            int64_t n, double *c, double *s) {
@@ -22,6 +25,27 @@ static void scalar_cos_sin(int64_t p, const double *w, const double *w_lo,
     }
 }
 
+static void scalar_cos_sin_f32(int64_t p, const double *w, const double *w_lo,
+                               int64_t n, float *c, float *s) {
+    for (int64_t i = 0; i < n; i++) {
+        double r = pe__reduced_angle(p, w[i], w_lo[i]);
+        c[i] = (float)cos(r);
+        s[i] = (float)sin(r);
+    }
+}
+
+/* Indices of the two elements of pair i. */
+static void pair_index(pe_rope_layout layout, int64_t i, int64_t half,
+                       int64_t *ia, int64_t *ib) {
+    if (layout == PE_ROPE_INTERLEAVED) {
+        *ia = 2 * i;
+        *ib = 2 * i + 1;
+    } else {
+        *ia = i;
+        *ib = i + half;
+    }
+}
+
 static void scalar_rotate_row_f32(const float *in, float *out, int64_t d,
                                   int64_t head_dim, pe_rope_layout layout,
                                   const double *c, const double *s,
@@ -29,13 +53,7 @@ static void scalar_rotate_row_f32(const float *in, float *out, int64_t d,
     const int64_t half = d / 2;
     for (int64_t i = 0; i < half; i++) {
         int64_t ia, ib;
-        if (layout == PE_ROPE_INTERLEAVED) {
-            ia = 2 * i;
-            ib = 2 * i + 1;
-        } else {
-            ia = i;
-            ib = i + half;
-        }
+        pair_index(layout, i, half, &ia, &ib);
         double a = in[ia], b = in[ib];
         double ra = magnitude * (a * c[i] - b * s[i]);
         double rb = magnitude * (a * s[i] + b * c[i]);
@@ -44,6 +62,53 @@ static void scalar_rotate_row_f32(const float *in, float *out, int64_t d,
     }
     if (out != in)
         for (int64_t j = d; j < head_dim; j++) out[j] = in[j];
+}
+
+/* One 16-bit row: widen each pair, rotate in double, round to float, then
+ * to the storage type. Both elements are read before either is written, so
+ * in place is safe. */
+static void rotate_row_16(const uint16_t *in, uint16_t *out, int64_t d,
+                          int64_t head_dim, pe_rope_layout layout, int bf16,
+                          const double *c, const double *s, double magnitude) {
+    const int64_t half = d / 2;
+    for (int64_t i = 0; i < half; i++) {
+        int64_t ia, ib;
+        pair_index(layout, i, half, &ia, &ib);
+        double a = bf16 ? pe__bf16_to_f32(in[ia]) : pe__f16_to_f32(in[ia]);
+        double b = bf16 ? pe__bf16_to_f32(in[ib]) : pe__f16_to_f32(in[ib]);
+        float ra = (float)(magnitude * (a * c[i] - b * s[i]));
+        float rb = (float)(magnitude * (a * s[i] + b * c[i]));
+        out[ia] = bf16 ? pe__f32_to_bf16(ra) : pe__f32_to_f16(ra);
+        out[ib] = bf16 ? pe__f32_to_bf16(rb) : pe__f32_to_f16(rb);
+    }
+    if (out != in && head_dim > d)
+        memcpy(out + d, in + d, sizeof(uint16_t) * (size_t)(head_dim - d));
+}
+
+static void scalar_rope_token(const pe__rope_rows *r, const double *c,
+                              const double *s, double magnitude, float *scratch) {
+    (void)scratch; /* the reference works from the double cos/sin directly */
+    const size_t esz = pe_dtype_size(r->dtype);
+    const char *in = r->in;
+    char *out = r->out;
+    for (int64_t h = 0; h < r->heads; h++) {
+        const void *src = in + (size_t)(h * r->in_head_stride) * esz;
+        void *dst = out + (size_t)(h * r->out_head_stride) * esz;
+        if (r->dtype == PE_F32)
+            scalar_rotate_row_f32(src, dst, r->d, r->head_dim, r->layout, c, s,
+                                  magnitude);
+        else
+            rotate_row_16(src, dst, r->d, r->head_dim, r->layout,
+                          r->dtype == PE_BF16, c, s, magnitude);
+    }
+}
+
+static int scalar_freqs_ok(const double *w, const double *w_lo, int64_t n) {
+    int ok = 1; /* no early exit: one predictable pass; NaN fails every test */
+    for (int64_t i = 0; i < n; i++)
+        ok &= (w[i] >= 0.0) & (w[i] <= 0x1.fffffffffffffp1023) &
+              (fabs(w_lo[i]) <= w[i] * 0x1p-52);
+    return ok;
 }
 
 static void scalar_scatter_add_f32(float *table, int64_t dim, const int64_t *pos,
@@ -56,8 +121,11 @@ static void scalar_scatter_add_f32(float *table, int64_t dim, const int64_t *pos
 }
 
 const pe_kernel_table pe__kernels_scalar = {
-    "scalar",
-    scalar_cos_sin,
-    scalar_rotate_row_f32,
-    scalar_scatter_add_f32,
+    .name = "scalar",
+    .cos_sin = scalar_cos_sin,
+    .cos_sin_f32 = scalar_cos_sin_f32,
+    .rotate_row_f32 = scalar_rotate_row_f32,
+    .rope_token = scalar_rope_token,
+    .freqs_ok = scalar_freqs_ok,
+    .scatter_add_f32 = scalar_scatter_add_f32,
 };

@@ -40,6 +40,12 @@ for c in encode freqs rope attention tour; do
     expect "help_$c" 0 "^Usage: posenc $c" -- "$c" --help
 done
 expect help_via_help 0 '^Usage: posenc rope' -- help rope
+expect info 0 '^available: scalar( avx2)?( avx512)?$' -- info
+if PE_ISA=scalar "$POSENC" info | grep -q '^kernels: scalar$' &&
+   PE_ISA=scalar "$POSENC" --version | grep -q 'kernels: scalar'; then ok info_isa_override; else
+    bad info_isa_override "PE_ISA=scalar did not select the scalar set"; fi
+expect bench_help 0 'ratio = posenc time / baseline time' -- bench --help
+expect bench_bad_option 2 "unknown option '--fast'" -- bench --fast
 
 # --- encode
 expect encode_golden_table 0 '7 +0\.656987 +0\.753902 +0\.069943 +0\.997551' -- encode sinusoidal --dim 4 --positions 7
@@ -213,6 +219,70 @@ expect plot_unknown 2 "unknown figure 'pie'" -- plot pie -o "$TMP/x.png"
 expect plot_needs_output 2 '-o FILE.png' -- plot waves
 expect plot_bad_ext 1 '\.png|\.svg|extension' -- plot waves -o "$TMP/x.gif"
 expect plot_bad_dim 1 'dim=5 must be even' -- plot sinusoidal-heatmap --dim 5 -o "$TMP/x.png"
+
+# --- convert-qk (safetensors files built byte by byte: no Python needed)
+# mkst FILE HEADER DATA: 8-byte little-endian header length, header, data
+# (DATA in printf escapes).
+mkst() {
+    local n=${#2}
+    printf "$(printf '\\x%02x\\x%02x\\x%02x\\x%02x\\x00\\x00\\x00\\x00' $((n & 255)) $(((n >> 8) & 255)) \
+        $(((n >> 16) & 255)) $(((n >> 24) & 255)))" >"$1"
+    printf '%s' "$2" >>"$1"
+    printf "$3" >>"$1"
+}
+# data bytes of FILE (the last N bytes), as decimal numbers
+tailbytes() { tail -c "$2" "$1" | od -An -tu1 | tr -s ' \n' ' ' | sed 's/^ //; s/ $//'; }
+QK_H='{"__metadata__":{"format":"pt"},"l.q_proj.weight":{"dtype":"U8","shape":[8,1],"data_offsets":[0,8]},"l.k_proj.weight":{"dtype":"U8","shape":[4,1],"data_offsets":[8,12]},"norm.weight":{"dtype":"U8","shape":[2],"data_offsets":[12,14]}}'
+QK_DATA='\x00\x01\x02\x03\x04\x05\x06\x07\x0a\x0b\x0c\x0d\x14\x15'
+mkst "$TMP/meta.st" "$QK_H" "$QK_DATA"
+expect convert_help 0 '^Usage: posenc convert-qk' -- convert-qk --help
+expect convert_to_half 0 'converted 2 of 3 tensors to the half layout \(heads 2, kv_heads 1, head_dim 4, rotary_dim 4\)' \
+    -- convert-qk --in "$TMP/meta.st" --out "$TMP/hf.st" --to half --heads 2 --kv-heads 1
+# per head: half row (c, i) <- interleaved row 2i + c, i.e. rows 0 2 1 3
+if [ "$(tailbytes "$TMP/hf.st" 14)" = "0 2 1 3 4 6 5 7 10 12 11 13 20 21" ]; then ok convert_half_rows; else
+    bad convert_half_rows "$(tailbytes "$TMP/hf.st" 14 2>&1)"; fi
+if grep -q '"posenc.qk_layout":"half"' "$TMP/hf.st" && grep -q '"format":"pt"' "$TMP/hf.st"; then
+    ok convert_metadata; else bad convert_metadata "$(head -c 200 "$TMP/hf.st" | tr -d '\0')"; fi
+expect convert_back 0 'to the interleaved layout' -- convert-qk --in "$TMP/hf.st" --out "$TMP/back.st" --to interleaved --heads 2 --kv-heads 1 --head-dim 4
+if [ "$(tailbytes "$TMP/back.st" 14)" = "$(tailbytes "$TMP/meta.st" 14)" ]; then ok convert_round_trip; else
+    bad convert_round_trip "$(tailbytes "$TMP/back.st" 14 2>&1)"; fi
+expect convert_twice_refused 1 'already in the half layout' -- convert-qk --in "$TMP/hf.st" --out "$TMP/x.st" --to half --heads 2 --kv-heads 1
+expect convert_partial_rotary 0 'rotary_dim 2\)' -- convert-qk --in "$TMP/meta.st" --out "$TMP/p.st" --to half --heads 2 --kv-heads 1 --rotary-dim 2
+expect convert_odd_rotary 1 'rotary_dim=3 must be even' -- convert-qk --in "$TMP/meta.st" --out "$TMP/x.st" --to half --heads 2 --kv-heads 1 --rotary-dim 3
+expect convert_bad_heads 1 "cannot infer --head-dim: 'l.q_proj.weight' has 8 rows, not a multiple of --heads 3" \
+    -- convert-qk --in "$TMP/meta.st" --out "$TMP/x.st" --to half --heads 3 --kv-heads 1
+expect convert_bad_head_dim 1 "'l.q_proj.weight' has 8 rows; want heads\*head_dim = 4 or kv_heads\*head_dim = 2" \
+    -- convert-qk --in "$TMP/meta.st" --out "$TMP/x.st" --to half --heads 2 --kv-heads 1 --head-dim 2
+expect convert_k_alone_needs_head_dim 1 'no matched tensor has kv_heads\*D = 2 rows; give --head-dim' \
+    -- convert-qk --in "$TMP/meta.st" --out "$TMP/x.st" --to half --heads 2 --kv-heads 1 --tensors '*k_proj.weight'
+expect convert_k_alone 0 'converted 1 of 3' \
+    -- convert-qk --in "$TMP/meta.st" --out "$TMP/k.st" --to half --heads 2 --kv-heads 1 --head-dim 4 --tensors '*k_proj.weight'
+expect convert_no_match 1 "no tensor matches 'nothing\*'" -- convert-qk --in "$TMP/meta.st" --out "$TMP/x.st" --to half --heads 2 --tensors 'nothing*'
+expect convert_kv_divides 2 '--kv-heads 3 must divide --heads 2' -- convert-qk --in "$TMP/meta.st" --out "$TMP/x.st" --to half --heads 2 --kv-heads 3
+expect convert_needs_to 2 '--to half\|interleaved is required' -- convert-qk --in "$TMP/meta.st" --out "$TMP/x.st" --heads 2
+expect convert_bad_to 2 "'both' is not one of" -- convert-qk --in "$TMP/meta.st" --out "$TMP/x.st" --heads 2 --to both
+expect convert_needs_heads 2 '--heads N' -- convert-qk --in "$TMP/meta.st" --out "$TMP/x.st" --to half
+# malformed inputs: named errors, and no output file (nor temporary) left behind
+head -c 40 "$TMP/meta.st" >"$TMP/trunc.st"
+expect convert_truncated 1 'header length [0-9]+ runs past the end' -- convert-qk --in "$TMP/trunc.st" --out "$TMP/x.st" --to half --heads 2
+mkst "$TMP/lie.st" '{"q_proj.weight":{"dtype":"F32","shape":[8,4],"data_offsets":[0,8]}}' '\x00\x00\x00\x00\x00\x00\x00\x00'
+expect convert_lying_shape 1 "'q_proj.weight' shape needs 128 bytes but data_offsets \[0, 8\] span 8" \
+    -- convert-qk --in "$TMP/lie.st" --out "$TMP/x.st" --to half --heads 2
+mkst "$TMP/past.st" '{"q_proj.weight":{"dtype":"U8","shape":[8],"data_offsets":[0,8]}}' '\x00\x01'
+expect convert_offsets_past_end 1 'run past the 2-byte data section' -- convert-qk --in "$TMP/past.st" --out "$TMP/x.st" --to half --heads 2
+mkst "$TMP/big.st" '{"q_proj.weight":{"dtype":"U8","shape":[8],"data_offsets":[0,99999999999999999999]}}' ''
+expect convert_offset_overflow 1 'data_offsets is not \[begin, end\] integers' -- convert-qk --in "$TMP/big.st" --out "$TMP/x.st" --to half --heads 2
+mkst "$TMP/fused.st" '{"qkv_proj.weight":{"dtype":"U8","shape":[16],"data_offsets":[0,16]}}' '\x00\x01\x02\x03\x04\x05\x06\x07\x00\x01\x02\x03\x04\x05\x06\x07'
+expect convert_fused_refused 1 'fused qkv projections are not supported' \
+    -- convert-qk --in "$TMP/fused.st" --out "$TMP/x.st" --to half --heads 2 --kv-heads 1 --head-dim 4 --tensors '*qkv_proj.weight'
+expect convert_missing_input 1 'cannot open' -- convert-qk --in "$TMP/none.st" --out "$TMP/x.st" --to half --heads 2
+if [ ! -e "$TMP/x.st" ] && ! ls "$TMP"/*.tmp-* >/dev/null 2>&1; then ok convert_nothing_left_behind; else
+    bad convert_nothing_left_behind "$(ls "$TMP")"; fi
+cp "$TMP/hf.st" "$TMP/keep.st"
+expect convert_unwritable 1 'cannot create a temporary file next to /nonexistent/o.st' \
+    -- convert-qk --in "$TMP/meta.st" --out /nonexistent/o.st --to half --heads 2 --kv-heads 1
+expect convert_fails_keeps_old 1 'already in' -- convert-qk --in "$TMP/hf.st" --out "$TMP/keep.st" --to half --heads 2 --kv-heads 1
+if cmp -s "$TMP/hf.st" "$TMP/keep.st"; then ok convert_old_output_intact; else bad convert_old_output_intact "changed"; fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

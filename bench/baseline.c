@@ -1,0 +1,123 @@
+/*
+ * baseline.c — the portable baselines (plain loops; the compiler vectorizes
+ * them with the default instruction set) and the choice of the set that
+ * matches the active kernels, plus the threaded split the baselines use.
+ */
+#include "bench.h"
+
+#include <pthread.h>
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+static void scale_f32(float *x, size_t n, float c) {
+    for (size_t i = 0; i < n; i++) x[i] *= c;
+}
+
+/* Minimal f16/bf16 conversions (round to nearest even) for the portable
+ * baseline; finite values only, which is all the bench stores. */
+static float f16_to_f32(uint16_t h) {
+    const uint32_t e = (h >> 10) & 31, m = h & 1023;
+    float v = e ? (float)(1024 + m) * ((float)(1u << e) * 0x1p-25f) : (float)m * 0x1p-24f;
+    return (h & 0x8000) ? -v : v;
+}
+
+static uint16_t f32_to_f16(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    const uint16_t sign = (uint16_t)((u >> 16) & 0x8000);
+    const uint32_t a = u & 0x7FFFFFFF;
+    if (a >= 0x477FF000u) return sign | 0x7C00;
+    if (a < 0x38800000u) {
+        float v;
+        memcpy(&v, &a, 4);
+        return sign | (uint16_t)((v * 0x1p24f + 0x1p23f) - 0x1p23f);
+    }
+    return sign | (uint16_t)((a + 0xFFF + ((a >> 13) & 1) - 0x38000000u) >> 13);
+}
+
+static void scale_f16(uint16_t *x, size_t n, float c) {
+    for (size_t i = 0; i < n; i++) x[i] = f32_to_f16(f16_to_f32(x[i]) * c);
+}
+
+static void scale_bf16(uint16_t *x, size_t n, float c) {
+    for (size_t i = 0; i < n; i++) {
+        uint32_t u = (uint32_t)x[i] << 16;
+        float f;
+        memcpy(&f, &u, 4);
+        f *= c;
+        memcpy(&u, &f, 4);
+        x[i] = (uint16_t)((u + 0x7FFF + ((u >> 16) & 1)) >> 16);
+    }
+}
+
+static void copy_nt(float *dst, const float *src, size_t n) {
+#if defined(__SSE2__)
+    size_t i = 0;
+    for (; i < n && ((uintptr_t)(dst + i) & 15) != 0; i++) dst[i] = src[i];
+    for (; i + 4 <= n; i += 4) _mm_stream_ps(dst + i, _mm_loadu_ps(src + i));
+    for (; i < n; i++) dst[i] = src[i];
+    _mm_sfence();
+#else
+    memcpy(dst, src, n * sizeof(float));
+#endif
+}
+
+const bench_baselines bench_base_generic = {"generic", scale_f32, scale_f16, scale_bf16,
+                                            copy_nt};
+
+const bench_baselines *bench_baselines_for(const char *kernels) {
+#if defined(__x86_64__)
+    if (strcmp(kernels, "avx512") == 0) return &bench_base_avx512;
+    if (strcmp(kernels, "avx2") == 0) return &bench_base_avx2;
+#endif
+    (void)kernels;
+    return &bench_base_generic;
+}
+
+/* The library's rule (src/kernels/parallel.c): a part per 2 MiB of traffic
+ * at most, so a baseline never pays for threads the library would not
+ * start either. */
+#define MIN_BYTES_PER_PART (2.0 * 1024 * 1024)
+
+typedef struct {
+    void (*fn)(void *ctx, size_t begin, size_t end);
+    void *ctx;
+    size_t begin, end;
+} part;
+
+static void *run(void *p) {
+    part *a = p;
+    a->fn(a->ctx, a->begin, a->end);
+    return NULL;
+}
+
+void bench_parallel(int threads, size_t n, double traffic_bytes,
+                    void (*fn)(void *ctx, size_t begin, size_t end), void *ctx) {
+    int parts = threads < 1 ? 1 : threads > 64 ? 64 : threads;
+    if (traffic_bytes / MIN_BYTES_PER_PART < parts)
+        parts = traffic_bytes < MIN_BYTES_PER_PART ? 1 : (int)(traffic_bytes / MIN_BYTES_PER_PART);
+    if (parts <= 1) {
+        fn(ctx, 0, n);
+        return;
+    }
+    pthread_t tid[64];
+    part args[64];
+    int ok[64] = {0};
+    for (int i = 0; i < parts; i++) {
+        /* boundaries on 64-byte multiples of 4-byte elements, so streaming
+         * stores stay aligned */
+        size_t b = n * (size_t)i / (size_t)parts, e = n * (size_t)(i + 1) / (size_t)parts;
+        b &= ~(size_t)15;
+        if (i + 1 < parts) e &= ~(size_t)15;
+        args[i] = (part){fn, ctx, b, e};
+    }
+    for (int i = 1; i < parts; i++) ok[i] = pthread_create(&tid[i], NULL, run, &args[i]) == 0;
+    run(&args[0]);
+    for (int i = 1; i < parts; i++) {
+        if (ok[i]) pthread_join(tid[i], NULL);
+        else run(&args[i]);
+    }
+}

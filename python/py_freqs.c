@@ -1,0 +1,447 @@
+/*
+ * py_freqs.c — frequencies: the Freqs type (a pe_freqs), the default and
+ * scaling generators, YaRN's correction range, and model config.json files
+ * (the RopeConfig type).
+ */
+#include "posenc_py.h"
+
+#include <math.h>
+#include <string.h>
+
+/* A new float64 array holding n doubles. */
+static PyObject *f64_copy(const double *src, int64_t n) {
+    pya a;
+    PyObject *r;
+    if (pya_out(NULL, "array", PE_F64, 1, &n, &a, &r) != 0) return NULL;
+    if (n > 0) memcpy(a.view.buf, src, sizeof(double) * (size_t)n);
+    pya_release(&a);
+    return r;
+}
+
+/* ------------------------------------------------------------------ Freqs */
+
+static void freqs_dealloc(PyObject *self) {
+    PyFreqs *f = (PyFreqs *)self;
+    PyMem_Free(f->f);
+    Py_XDECREF(f->interp);
+    Py_TYPE(self)->tp_free(self);
+}
+
+PyObject *py_freqs_wrap(const pe_freqs *src, PyObject *interp) {
+    PyFreqs *f = PyObject_New(PyFreqs, &PyFreqs_Type);
+    if (f == NULL) return NULL;
+    f->f = PyMem_Malloc(sizeof *f->f);
+    f->interp = Py_NewRef(interp ? interp : Py_None);
+    if (f->f == NULL) {
+        Py_DECREF(f);
+        return PyErr_NoMemory();
+    }
+    *f->f = *src;
+    return (PyObject *)f;
+}
+
+const pe_freqs *py_freqs_arg(PyObject *obj, const char *name) {
+    if (!PyObject_TypeCheck(obj, &PyFreqs_Type)) {
+        PyErr_Format(PyExc_TypeError, "%s must be a posenc.Freqs (from freqs_default, "
+                                      "freqs_from_scaling or RopeConfig.freqs), got %s",
+                     name, Py_TYPE(obj)->tp_name);
+        return NULL;
+    }
+    return ((PyFreqs *)obj)->f;
+}
+
+static PyObject *freqs_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+    (void)type;
+    static char *kwlist[] = {"inv_freq", "inv_freq_lo", "attention_factor", "softmax_scale_multiplier", NULL};
+    PyObject *hi_o, *lo_o = Py_None, *owner_hi = NULL, *owner_lo = NULL;
+    double af = 1.0, sm = 1.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|Odd:Freqs", kwlist, &hi_o, &lo_o, &af, &sm)) return NULL;
+    pya hi, lo = {0};
+    if (py_f64_array(hi_o, "inv_freq", 1, 1, &owner_hi, &hi) != 0) return NULL;
+    PyObject *result = NULL;
+    pe_freqs *f = PyMem_Calloc(1, sizeof *f);
+    if (f == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (lo_o != Py_None) {
+        if (py_f64_array(lo_o, "inv_freq_lo", 1, 1, &owner_lo, &lo) != 0) goto done;
+        if (pya_check_shape(&lo, "inv_freq_lo", 1, hi.shape) != 0) goto done;
+    }
+    if (hi.shape[0] < 1 || hi.shape[0] > PE_MAX_PAIRS) {
+        PyErr_Format(PyExc_ValueError, "inv_freq has %lld pairs, want 1 to %d", (long long)hi.shape[0],
+                     PE_MAX_PAIRS);
+        goto done;
+    }
+    f->rotary_dim = 2 * hi.shape[0];
+    f->attention_factor = af;
+    f->softmax_scale_multiplier = sm;
+    memcpy(f->inv_freq, hi.view.buf, sizeof(double) * (size_t)hi.shape[0]);
+    if (lo.view.obj) memcpy(f->inv_freq_lo, lo.view.buf, sizeof(double) * (size_t)hi.shape[0]);
+    int st = pe_freqs_validate(f);
+    result = st == PE_OK ? py_freqs_wrap(f, NULL) : py_raise(st);
+done:
+    PyMem_Free(f);
+    pya_release(&hi);
+    pya_release(&lo);
+    Py_XDECREF(owner_hi);
+    Py_XDECREF(owner_lo);
+    return result;
+}
+
+static PyObject *freqs_get(PyObject *self, void *which) {
+    const pe_freqs *f = ((PyFreqs *)self)->f;
+    switch ((int)(intptr_t)which) {
+    case 0: return PyLong_FromLongLong(f->rotary_dim);
+    case 1: return PyFloat_FromDouble(f->attention_factor);
+    case 2: return PyFloat_FromDouble(f->softmax_scale_multiplier);
+    case 3: return f64_copy(f->inv_freq, f->rotary_dim / 2);
+    case 4: return f64_copy(f->inv_freq_lo, f->rotary_dim / 2);
+    default: return Py_NewRef(((PyFreqs *)self)->interp);
+    }
+}
+
+static PyGetSetDef freqs_getset[] = {
+    {"rotary_dim", freqs_get, NULL, "d: the rotated elements of a head (2 x pairs).", (void *)0},
+    {"attention_factor", freqs_get, NULL, "Magnitude A applied to rotated pairs.", (void *)1},
+    {"softmax_scale_multiplier", freqs_get, NULL, "Multiplier of the softmax scale (DeepSeek YaRN).", (void *)2},
+    {"inv_freq", freqs_get, NULL, "float64 (d/2,): w'_i, the high parts (a copy).", (void *)3},
+    {"inv_freq_lo", freqs_get, NULL, "float64 (d/2,): the low parts of the double-double w'_i.", (void *)4},
+    {"interp_weight", freqs_get, NULL,
+     "float64 (d/2,) weight of the unscaled w_i (YaRN, Llama 3), NaN for other schemes, or None.", (void *)5},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyObject *freqs_repr(PyObject *self) {
+    const pe_freqs *f = ((PyFreqs *)self)->f;
+    char buf[160];
+    snprintf(buf, sizeof buf, "posenc.Freqs(rotary_dim=%lld, attention_factor=%.17g, inv_freq[0]=%.17g)",
+             (long long)f->rotary_dim, f->attention_factor, f->inv_freq[0]);
+    return PyUnicode_FromString(buf);
+}
+
+PyTypeObject PyFreqs_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "posenc.Freqs",
+    .tp_basicsize = sizeof(PyFreqs),
+    .tp_dealloc = freqs_dealloc,
+    .tp_repr = freqs_repr,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Freqs(inv_freq, inv_freq_lo=None, attention_factor=1.0, softmax_scale_multiplier=1.0)\n\n"
+              "RoPE frequencies w'_i (double-double: inv_freq + inv_freq_lo), the magnitude A and\n"
+              "the softmax-scale multiplier: what every rotation consumes. Usually made by\n"
+              "freqs_default(), freqs_from_scaling() or RopeConfig.freqs(); this constructor\n"
+              "validates hand-made values (finite, non-negative, A > 0).",
+    .tp_getset = freqs_getset,
+    .tp_new = freqs_new,
+};
+
+/* ------------------------------------------------------------- generators */
+
+static PyObject *py_freqs_default(PyObject *self, PyObject *args, PyObject *kw) {
+    (void)self;
+    static char *kwlist[] = {"rotary_dim", "base", NULL};
+    long long d;
+    double base = 10000.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "L|d:freqs_default", kwlist, &d, &base)) return NULL;
+    pe_freqs *f = PyMem_Malloc(sizeof *f);
+    if (f == NULL) return PyErr_NoMemory();
+    int st = pe_freqs_default(d, base, f);
+    PyObject *r = st == PE_OK ? py_freqs_wrap(f, NULL) : py_raise(st);
+    PyMem_Free(f);
+    return r;
+}
+
+/* A list of positive doubles (LongRoPE factors, divisors) into a copy the
+ * scaling struct points at while the generator runs. */
+static int f64_list(PyObject *obj, const char *name, PyObject **owner, pya *a, const double **ptr,
+                    int64_t *n) {
+    if (obj == NULL || obj == Py_None) return 0;
+    if (py_f64_array(obj, name, 1, 1, owner, a) != 0) return -1;
+    *ptr = (const double *)a->view.buf;
+    *n = a->shape[0];
+    return 0;
+}
+
+static int opt_double(PyObject *o, double *out) {
+    if (o == NULL || o == Py_None) return 0;
+    double v = PyFloat_AsDouble(o);
+    if (v == -1.0 && PyErr_Occurred()) return -1;
+    *out = v;
+    return 0;
+}
+
+static int opt_int(PyObject *o, int64_t *out) {
+    if (o == NULL || o == Py_None) return 0;
+    long long v = PyLong_AsLongLong(o);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    *out = v;
+    return 0;
+}
+
+static PyObject *scaling_dict(const pe_rope_scaling *s) {
+    PyObject *d = Py_BuildValue(
+        "{s:s,s:L,s:L,s:d,s:d,s:L,s:L,s:L,s:d,s:d,s:O,s:d,s:d,s:d,s:d,s:d}", "rope_type",
+        pe_scaling_name(s->type), "head_dim", (long long)s->head_dim, "rotary_dim",
+        (long long)s->rotary_dim, "base", s->base, "factor", s->factor, "original_max_position",
+        (long long)s->original_max_position, "max_position", (long long)s->max_position, "seq_len",
+        (long long)s->seq_len, "beta_fast", s->beta_fast, "beta_slow", s->beta_slow, "truncate",
+        s->truncate ? Py_True : Py_False, "mscale", s->mscale, "mscale_all_dim", s->mscale_all_dim,
+        "attention_factor", s->attention_factor, "low_freq_factor", s->low_freq_factor,
+        "high_freq_factor", s->high_freq_factor);
+    if (d == NULL) return NULL;
+    const char *names[3] = {"short_factor", "long_factor", "divisors"};
+    const double *lists[3] = {s->short_factor, s->long_factor, s->divisors};
+    int64_t ns[3] = {s->n_short_factor, s->n_long_factor, s->n_divisors};
+    for (int i = 0; i < 3; i++) {
+        PyObject *v = lists[i] ? f64_copy(lists[i], ns[i]) : Py_NewRef(Py_None);
+        if (v == NULL || PyDict_SetItemString(d, names[i], v) != 0) {
+            Py_XDECREF(v);
+            Py_DECREF(d);
+            return NULL;
+        }
+        Py_DECREF(v);
+    }
+    return d;
+}
+
+/* Run a scaling struct through the generator: a Freqs with interp_weight. */
+static PyObject *freqs_from(const pe_rope_scaling *s, int64_t seq_len, const pe_rope_config *config) {
+    pe_freqs *f = PyMem_Malloc(sizeof *f);
+    double *w = PyMem_Malloc(sizeof(double) * PE_MAX_PAIRS);
+    PyObject *r = NULL;
+    if (f == NULL || w == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int st = config ? pe_config_freqs(config, seq_len, f, w) : pe_freqs_from_scaling(s, f, w);
+    if (st != PE_OK) {
+        py_raise(st);
+        goto done;
+    }
+    PyObject *interp = f64_copy(w, f->rotary_dim / 2);
+    if (interp == NULL) goto done;
+    r = py_freqs_wrap(f, interp);
+    Py_DECREF(interp);
+done:
+    PyMem_Free(f);
+    PyMem_Free(w);
+    return r;
+}
+
+static PyObject *py_freqs_from_scaling(PyObject *self, PyObject *args, PyObject *kw) {
+    (void)self;
+    static char *kwlist[] = {"rope_type", "head_dim", "rotary_dim", "base", "factor",
+                             "original_max_position", "max_position", "seq_len", "beta_fast",
+                             "beta_slow", "truncate", "mscale", "mscale_all_dim",
+                             "attention_factor", "low_freq_factor", "high_freq_factor",
+                             "short_factor", "long_factor", "divisors", NULL};
+    const char *type_name;
+    long long head_dim;
+    PyObject *o[17] = {NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "sL|$OOOOOOOOOOOOOOOOO:freqs_from_scaling", kwlist,
+                                     &type_name, &head_dim, &o[0], &o[1], &o[2], &o[3], &o[4], &o[5],
+                                     &o[6], &o[7], &o[8], &o[9], &o[10], &o[11], &o[12], &o[13],
+                                     &o[14], &o[15], &o[16]))
+        return NULL;
+    pe_scaling_type type;
+    if (pe_scaling_from_name(type_name, &type) != PE_OK) {
+        PyErr_Format(PyExc_ValueError,
+                     "rope_type='%s' is not one of default, linear, ntk, dynamic, yarn, llama3, "
+                     "longrope, proportional, explicit",
+                     type_name);
+        return NULL;
+    }
+    /* Library defaults first; only the keywords given override them. */
+    pe_rope_scaling s = pe_rope_scaling_defaults(type, head_dim);
+    int trunc = -1;
+    if (opt_int(o[0], &s.rotary_dim) || opt_double(o[1], &s.base) || opt_double(o[2], &s.factor) ||
+        opt_int(o[3], &s.original_max_position) || opt_int(o[4], &s.max_position) ||
+        opt_int(o[5], &s.seq_len) || opt_double(o[6], &s.beta_fast) || opt_double(o[7], &s.beta_slow) ||
+        (o[8] && o[8] != Py_None && (trunc = PyObject_IsTrue(o[8])) < 0) ||
+        opt_double(o[9], &s.mscale) || opt_double(o[10], &s.mscale_all_dim) ||
+        opt_double(o[11], &s.attention_factor) || opt_double(o[12], &s.low_freq_factor) ||
+        opt_double(o[13], &s.high_freq_factor))
+        return NULL;
+    if (trunc >= 0) s.truncate = trunc;
+    PyObject *own[3] = {NULL, NULL, NULL}, *r = NULL;
+    pya lists[3];
+    memset(lists, 0, sizeof lists);
+    if (f64_list(o[14], "short_factor", &own[0], &lists[0], &s.short_factor, &s.n_short_factor) == 0 &&
+        f64_list(o[15], "long_factor", &own[1], &lists[1], &s.long_factor, &s.n_long_factor) == 0 &&
+        f64_list(o[16], "divisors", &own[2], &lists[2], &s.divisors, &s.n_divisors) == 0)
+        r = freqs_from(&s, 0, NULL);
+    for (int i = 0; i < 3; i++) {
+        pya_release(&lists[i]);
+        Py_XDECREF(own[i]);
+    }
+    return r;
+}
+
+static PyObject *py_yarn_correction_range(PyObject *self, PyObject *args, PyObject *kw) {
+    (void)self;
+    static char *kwlist[] = {"rotary_dim", "base", "original_max_position", "beta_fast", "beta_slow",
+                             "truncate", NULL};
+    long long d, l0;
+    double base, bf = 32.0, bs = 1.0, lo, hi;
+    int truncate = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "LdL|ddp:yarn_correction_range", kwlist, &d, &base, &l0,
+                                     &bf, &bs, &truncate))
+        return NULL;
+    int st = pe_yarn_correction_range(d, base, l0, bf, bs, truncate, &lo, &hi);
+    if (st != PE_OK) return py_raise(st);
+    return Py_BuildValue("(dd)", lo, hi);
+}
+
+/* -------------------------------------------------------------- RopeConfig */
+
+typedef struct {
+    PyObject_HEAD
+    pe_rope_config *c;
+} PyRopeConfigObject;
+
+static void config_dealloc(PyObject *self) {
+    PyMem_Free(((PyRopeConfigObject *)self)->c);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static PyObject *config_get(PyObject *self, void *which) {
+    const pe_rope_config *c = ((PyRopeConfigObject *)self)->c;
+    switch ((int)(intptr_t)which) {
+    case 0: return PyUnicode_FromString(c->model_type);
+    case 1: return PyUnicode_FromString(c->layout == PE_ROPE_HALF ? "half" : "interleaved");
+    case 2: return PyBool_FromLong(c->layout_known);
+    case 3: return PyUnicode_FromString(pe_scaling_name(c->scaling.type));
+    case 4: return PyLong_FromLongLong(c->scaling.head_dim);
+    case 5: return PyLong_FromLongLong(c->scaling.rotary_dim);
+    default: return PyFloat_FromDouble(c->scaling.base);
+    }
+}
+
+static PyGetSetDef config_getset[] = {
+    {"model_type", config_get, NULL, "The config's model_type ('' if absent).", (void *)0},
+    {"layout", config_get, NULL, "Pair layout the checkpoint's code uses: 'half' or 'interleaved'.", (void *)1},
+    {"layout_known", config_get, NULL, "False when model_type is not in the table (layout then 'half').", (void *)2},
+    {"rope_type", config_get, NULL, "Scaling scheme: 'default', 'linear', 'yarn', ...", (void *)3},
+    {"head_dim", config_get, NULL, "Head dimension D.", (void *)4},
+    {"rotary_dim", config_get, NULL, "Rotated slice d of each head.", (void *)5},
+    {"base", config_get, NULL, "rope_theta.", (void *)6},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyObject *config_scaling(PyObject *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"seq_len", NULL};
+    long long seq_len = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|L:scaling", kwlist, &seq_len)) return NULL;
+    pe_rope_scaling s;
+    int st = pe_config_scaling(((PyRopeConfigObject *)self)->c, seq_len, &s);
+    return st == PE_OK ? scaling_dict(&s) : py_raise(st);
+}
+
+static PyObject *config_freqs(PyObject *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"seq_len", NULL};
+    long long seq_len = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|L:freqs", kwlist, &seq_len)) return NULL;
+    return freqs_from(NULL, seq_len, ((PyRopeConfigObject *)self)->c);
+}
+
+static PyMethodDef config_methods[] = {
+    {"freqs", (PyCFunction)(void (*)(void))config_freqs, METH_VARARGS | METH_KEYWORDS,
+     "freqs(seq_len=0) -> Freqs: exactly the frequencies the checkpoint was trained with\n"
+     "(seq_len, the largest position + 1, matters for dynamic NTK and LongRoPE)."},
+    {"scaling", (PyCFunction)(void (*)(void))config_scaling, METH_VARARGS | METH_KEYWORDS,
+     "scaling(seq_len=0) -> dict: every scaling parameter as the config states it."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyObject *config_repr(PyObject *self) {
+    const pe_rope_config *c = ((PyRopeConfigObject *)self)->c;
+    return PyUnicode_FromFormat("posenc.RopeConfig(model_type='%s', rope_type='%s', head_dim=%lld, rotary_dim=%lld, layout='%s')",
+                                c->model_type, pe_scaling_name(c->scaling.type), (long long)c->scaling.head_dim,
+                                (long long)c->scaling.rotary_dim, c->layout == PE_ROPE_HALF ? "half" : "interleaved");
+}
+
+static PyTypeObject PyRopeConfig_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "posenc.RopeConfig",
+    .tp_basicsize = sizeof(PyRopeConfigObject),
+    .tp_dealloc = config_dealloc,
+    .tp_repr = config_repr,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A model's RoPE as its Hugging Face config.json describes it (read_config, parse_config).",
+    .tp_getset = config_getset,
+    .tp_methods = config_methods,
+};
+
+static PyObject *config_result(pe_rope_config *c, int st) {
+    if (st != PE_OK) {
+        PyMem_Free(c);
+        return py_raise(st);
+    }
+    PyRopeConfigObject *o = PyObject_New(PyRopeConfigObject, &PyRopeConfig_Type);
+    if (o == NULL) {
+        PyMem_Free(c);
+        return NULL;
+    }
+    o->c = c;
+    return (PyObject *)o;
+}
+
+static PyObject *py_read_config(PyObject *self, PyObject *args, PyObject *kw) {
+    (void)self;
+    static char *kwlist[] = {"path", NULL};
+    PyObject *path;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&:read_config", kwlist, PyUnicode_FSConverter, &path))
+        return NULL;
+    pe_rope_config *c = PyMem_Malloc(sizeof *c);
+    if (c == NULL) {
+        Py_DECREF(path);
+        return PyErr_NoMemory();
+    }
+    int st = pe_config_read(PyBytes_AS_STRING(path), c);
+    Py_DECREF(path);
+    return config_result(c, st);
+}
+
+static PyObject *py_parse_config(PyObject *self, PyObject *args, PyObject *kw) {
+    (void)self;
+    static char *kwlist[] = {"text", NULL};
+    const char *text;
+    Py_ssize_t len;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s#:parse_config", kwlist, &text, &len)) return NULL;
+    pe_rope_config *c = PyMem_Malloc(sizeof *c);
+    if (c == NULL) return PyErr_NoMemory();
+    return config_result(c, pe_config_parse(text, (size_t)len, c));
+}
+
+#define KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
+static PyMethodDef methods[] = {
+    {"freqs_default", KW(py_freqs_default),
+     "freqs_default(rotary_dim, base=10000.0) -> Freqs\n\n"
+     "Default RoPE frequencies w_i = base^(-2i/d) (double-double), A = 1."},
+    {"freqs_from_scaling", KW(py_freqs_from_scaling),
+     "freqs_from_scaling(rope_type, head_dim, *, rotary_dim=None, base=None, factor=None,\n"
+     "    original_max_position=None, max_position=None, seq_len=None, beta_fast=None,\n"
+     "    beta_slow=None, truncate=None, mscale=None, mscale_all_dim=None,\n"
+     "    attention_factor=None, low_freq_factor=None, high_freq_factor=None,\n"
+     "    short_factor=None, long_factor=None, divisors=None) -> Freqs\n\n"
+     "Frequencies of a scaling scheme ('default', 'linear', 'ntk', 'dynamic', 'yarn',\n"
+     "'llama3', 'longrope', 'proportional', 'explicit'; names as Hugging Face's rope_type).\n"
+     "Keywords left at None keep the library's defaults (docs/SCALING.md). The result's\n"
+     "interp_weight holds YaRN's / Llama 3's per-pair ramp."},
+    {"yarn_correction_range", KW(py_yarn_correction_range),
+     "yarn_correction_range(rotary_dim, base, original_max_position, beta_fast=32.0,\n"
+     "    beta_slow=1.0, truncate=True) -> (low, high)"},
+    {"read_config", KW(py_read_config),
+     "read_config(path) -> RopeConfig: a Hugging Face config.json, read the way the\n"
+     "checkpoint's own code reads it."},
+    {"parse_config", KW(py_parse_config), "parse_config(text) -> RopeConfig: config.json text."},
+    {NULL, NULL, 0, NULL},
+};
+
+int py_init_freqs(PyObject *m) {
+    if (PyType_Ready(&PyFreqs_Type) != 0 || PyType_Ready(&PyRopeConfig_Type) != 0) return -1;
+    Py_INCREF(&PyFreqs_Type);
+    if (PyModule_AddObject(m, "Freqs", (PyObject *)&PyFreqs_Type) != 0) return -1;
+    Py_INCREF(&PyRopeConfig_Type);
+    if (PyModule_AddObject(m, "RopeConfig", (PyObject *)&PyRopeConfig_Type) != 0) return -1;
+    return PyModule_AddFunctions(m, methods);
+}

@@ -1,0 +1,59 @@
+/*
+ * qk_layout.c — moves the rows of a q/k projection between the two RoPE pair
+ * layouts, the step checkpoint converters most often get wrong. Rows are
+ * moved as opaque bytes, so any storage type (f32, bf16, quantized rows)
+ * converts without a round trip through float.
+ */
+#include "../internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int pe_qk_permute_rows(const void *in, void *out, int64_t rows, size_t row_bytes,
+                       int64_t head_dim, int64_t rotary_dim, pe_rope_layout to) {
+    if (to != PE_ROPE_INTERLEAVED && to != PE_ROPE_HALF)
+        return pe__fail(PE_ERR_PARAM, "to=%d is not a RoPE layout", (int)to);
+    if (head_dim < 2)
+        return pe__fail(PE_ERR_DIM, "head_dim=%lld must be >= 2", (long long)head_dim);
+    if (rows < 0 || rows % head_dim != 0)
+        return pe__fail(PE_ERR_SHAPE, "rows=%lld is not a multiple of head_dim=%lld",
+                        (long long)rows, (long long)head_dim);
+    size_t total;
+    if (!pe__mul_size(rows, (int64_t)(row_bytes > INT64_MAX ? -1 : (int64_t)row_bytes), &total))
+        return pe__fail(PE_ERR_OVERFLOW, "rows=%lld x row_bytes=%zu overflows size_t",
+                        (long long)rows, row_bytes);
+    if (rotary_dim > head_dim)
+        return pe__fail(PE_ERR_DIM, "rotary_dim=%lld exceeds head_dim=%lld",
+                        (long long)rotary_dim, (long long)head_dim);
+    if (total > 0) {
+        PE_CHECK_NULL(in);
+        PE_CHECK_NULL(out);
+        /* Rows are scattered: a partial overlap would read rows already
+         * overwritten. Compare as integers, not as pointers into two objects. */
+        uintptr_t a = (uintptr_t)in, b = (uintptr_t)out;
+        if (a < b + total && b < a + total)
+            return pe__fail(PE_ERR_SHAPE, "out overlaps in (%zu bytes each)", total);
+    }
+    /* The permutation itself, and rotary_dim's own checks, come from rope.c:
+     * one definition of the pairing for the rotation and the conversion. */
+    int64_t *perm = malloc(sizeof *perm * (size_t)head_dim);
+    if (perm == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for head_dim=%lld", (long long)head_dim);
+    int status = pe_rope_layout_permutation(head_dim, rotary_dim, perm);
+    if (status != PE_OK || total == 0) {
+        free(perm);
+        return status;
+    }
+    const unsigned char *src = in;
+    unsigned char *dst = out;
+    for (int64_t h = 0; h < rows / head_dim; h++) {
+        size_t base = (size_t)(h * head_dim);
+        for (int64_t j = 0; j < head_dim; j++) {
+            /* perm[j]: the half-split index of interleaved element j. */
+            size_t from = base + (size_t)(to == PE_ROPE_HALF ? j : perm[j]);
+            size_t into = base + (size_t)(to == PE_ROPE_HALF ? perm[j] : j);
+            memcpy(dst + into * row_bytes, src + from * row_bytes, row_bytes);
+        }
+    }
+    free(perm);
+    return PE_OK;
+}

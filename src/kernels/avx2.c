@@ -1,0 +1,391 @@
+/*
+ * avx2.c — the AVX2 + FMA + F16C kernel set: 4 doubles or 8 floats per
+ * register. Compiled with -mavx2 -mfma -mf16c for this file only; dispatch.c
+ * enters it only when CPUID and XCR0 say the CPU and the OS support them.
+ *
+ * Same algorithms and error bounds as avx512.c (see its header and
+ * vecmath.h): exact reduction modulo pi/2 with Taylor polynomials for
+ * cos/sin, and the compensated f32 rotation
+ *   a' = fma(a, ch, fma(-b, sh, fma(a, cl, -(b sl))))
+ *   b' = fma(b, ch, fma(a, sh, fma(b, cl, a sl)))
+ * (f32; 16-bit storage uses the plain form, see avx512.c).
+ * AVX2 has no masked 16-bit loads, so partial vectors go through a small
+ * zero-padded buffer on the stack; per element the operations are the same.
+ */
+#include "../internal.h"
+
+#if defined(__x86_64__)
+#if !defined(__AVX2__) || !defined(__FMA__) || !defined(__F16C__)
+#error "avx2.c needs -mavx2 -mfma -mf16c (see Makefile)"
+#endif
+
+#include "angle.h"
+#include "vecmath.h"
+
+#include <immintrin.h>
+#include <math.h>
+#include <string.h>
+
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+/* ------------------------------------------------------------ cos / sin */
+
+/* sin and cos of p * (w + wl) for 4 lanes; returns a lane bitmask of lanes
+ * outside the exact range (|p w| >= 2^40 or not finite). */
+ALWAYS_INLINE int sincos4(__m256d P, __m256d w, __m256d wl, __m256d *sn, __m256d *cs) {
+    const __m256d xh = _mm256_mul_pd(P, w);
+    __m256d xl = _mm256_fmsub_pd(P, w, xh); /* P w - xh, exact */
+    xl = _mm256_fmadd_pd(P, wl, xl);
+    const __m256d absx = _mm256_andnot_pd(_mm256_set1_pd(-0.0), xh);
+    const int bad = _mm256_movemask_pd(_mm256_cmp_pd(absx, _mm256_set1_pd(PE_VM_LIMIT), _CMP_NLT_UQ));
+    const __m256d kd = _mm256_fmadd_pd(xh, _mm256_set1_pd(PE_VM_TWO_OVER_PI),
+                                       _mm256_set1_pd(PE_VM_ROUND_MAGIC));
+    const __m256d k = _mm256_sub_pd(kd, _mm256_set1_pd(PE_VM_ROUND_MAGIC));
+    /* r = rh + rl as a double-double (TwoSum), as in avx512.c */
+    const __m256d r1 = _mm256_fnmadd_pd(k, _mm256_set1_pd(PE_VM_PIO2_1), xh); /* exact */
+    __m256d t = _mm256_fnmadd_pd(k, _mm256_set1_pd(PE_VM_PIO2_2), xl);
+    t = _mm256_fnmadd_pd(k, _mm256_set1_pd(PE_VM_PIO2_3), t);
+    const __m256d rh = _mm256_add_pd(r1, t), bb = _mm256_sub_pd(rh, r1);
+    const __m256d rl = _mm256_add_pd(_mm256_sub_pd(r1, _mm256_sub_pd(rh, bb)), _mm256_sub_pd(t, bb));
+    const __m256d z = _mm256_mul_pd(rh, rh), z2 = _mm256_mul_pd(z, z), z4 = _mm256_mul_pd(z2, z2);
+    const __m256d zl = _mm256_fmsub_pd(rh, rh, z);
+    const __m256d hz = _mm256_mul_pd(_mm256_set1_pd(0.5), z);
+#define C_(x) _mm256_set1_pd(x)
+    const __m256d s01 = _mm256_fmadd_pd(C_(PE_VM_S2), z, C_(PE_VM_S1));
+    const __m256d s23 = _mm256_fmadd_pd(C_(PE_VM_S4), z, C_(PE_VM_S3));
+    const __m256d s45 = _mm256_fmadd_pd(C_(PE_VM_S6), z, C_(PE_VM_S5));
+    const __m256d s67 = _mm256_fmadd_pd(C_(PE_VM_S8), z, C_(PE_VM_S7));
+    const __m256d ps = _mm256_fmadd_pd(_mm256_fmadd_pd(s67, z2, s45), z4, _mm256_fmadd_pd(s23, z2, s01));
+    const __m256d sr = _mm256_add_pd(
+        rh, _mm256_fmadd_pd(_mm256_mul_pd(rh, z), ps, _mm256_fnmadd_pd(hz, rl, rl)));
+    const __m256d c23 = _mm256_fmadd_pd(C_(PE_VM_C3), z, C_(PE_VM_C2));
+    const __m256d c45 = _mm256_fmadd_pd(C_(PE_VM_C5), z, C_(PE_VM_C4));
+    const __m256d c67 = _mm256_fmadd_pd(C_(PE_VM_C7), z, C_(PE_VM_C6));
+    const __m256d pc = _mm256_fmadd_pd(_mm256_fmadd_pd(C_(PE_VM_C8), z2, c67), z4, _mm256_fmadd_pd(c45, z2, c23));
+    const __m256d one = C_(1.0);
+    const __m256d hw = _mm256_sub_pd(one, hz);
+    __m256d e = _mm256_sub_pd(_mm256_sub_pd(one, hw), hz);
+    e = _mm256_fnmadd_pd(C_(0.5), zl, _mm256_fnmadd_pd(rh, rl, e));
+    const __m256d cr = _mm256_add_pd(hw, _mm256_fmadd_pd(z2, pc, e));
+#undef C_
+    const __m256i q = _mm256_castpd_si256(kd);
+    /* blendv picks by the sign bit: move bit 0 of q there */
+    const __m256d swap = _mm256_castsi256_pd(_mm256_slli_epi64(q, 63));
+    const __m256i two = _mm256_set1_epi64x(2);
+    const __m256i sflip = _mm256_slli_epi64(_mm256_and_si256(q, two), 62);
+    const __m256i cflip = _mm256_slli_epi64(
+        _mm256_and_si256(_mm256_add_epi64(q, _mm256_set1_epi64x(1)), two), 62);
+    *sn = _mm256_xor_pd(_mm256_blendv_pd(sr, cr, swap), _mm256_castsi256_pd(sflip));
+    *cs = _mm256_xor_pd(_mm256_blendv_pd(cr, sr, swap), _mm256_castsi256_pd(cflip));
+    return bad;
+}
+
+/* Both outputs: double (c64/s64) or float (c32/s32), whichever is given. */
+static void cos_sin_any(int64_t p, const double *w, const double *wl, int64_t n,
+                        double *c64, double *s64, float *c32, float *s32) {
+    if (p > PE_VM_MAX_POSITION || p < -PE_VM_MAX_POSITION) {
+        if (c64) pe__kernels_scalar.cos_sin(p, w, wl, n, c64, s64);
+        else pe__kernels_scalar.cos_sin_f32(p, w, wl, n, c32, s32);
+        return;
+    }
+    const __m256d P = _mm256_set1_pd((double)p);
+    for (int64_t i = 0; i < n; i += 4) {
+        const int64_t m = n - i < 4 ? n - i : 4;
+        __m256d W, WL, sn, cs;
+        if (m == 4) {
+            W = _mm256_loadu_pd(w + i);
+            WL = _mm256_loadu_pd(wl + i);
+        } else {
+            double bw[4] = {0, 0, 0, 0}, bl[4] = {0, 0, 0, 0};
+            memcpy(bw, w + i, sizeof(double) * (size_t)m);
+            memcpy(bl, wl + i, sizeof(double) * (size_t)m);
+            W = _mm256_loadu_pd(bw);
+            WL = _mm256_loadu_pd(bl);
+        }
+        const int bad = sincos4(P, W, WL, &sn, &cs) & ((1 << m) - 1);
+        if (c64) {
+            double bc[4], bs[4];
+            _mm256_storeu_pd(bc, cs);
+            _mm256_storeu_pd(bs, sn);
+            memcpy(c64 + i, bc, sizeof(double) * (size_t)m);
+            memcpy(s64 + i, bs, sizeof(double) * (size_t)m);
+        } else {
+            float bc[4], bs[4];
+            _mm_storeu_ps(bc, _mm256_cvtpd_ps(cs));
+            _mm_storeu_ps(bs, _mm256_cvtpd_ps(sn));
+            memcpy(c32 + i, bc, sizeof(float) * (size_t)m);
+            memcpy(s32 + i, bs, sizeof(float) * (size_t)m);
+        }
+        for (int64_t l = 0; bad && l < m; l++) /* rare: redo those lanes exactly */
+            if (bad & (1 << l)) {
+                if (c64) pe__kernels_scalar.cos_sin(p, w + i + l, wl + i + l, 1, c64 + i + l, s64 + i + l);
+                else pe__kernels_scalar.cos_sin_f32(p, w + i + l, wl + i + l, 1, c32 + i + l, s32 + i + l);
+            }
+    }
+}
+
+static void avx2_cos_sin(int64_t p, const double *w, const double *wl, int64_t n,
+                         double *c, double *s) {
+    cos_sin_any(p, w, wl, n, c, s, NULL, NULL);
+}
+
+static void avx2_cos_sin_f32(int64_t p, const double *w, const double *wl,
+                             int64_t n, float *c, float *s) {
+    cos_sin_any(p, w, wl, n, NULL, NULL, c, s);
+}
+
+/* ------------------------------------------------------------ rotation */
+
+/* Tables as in avx512.c: half-split ch cl sh sl [m each]; interleaved
+ * CH CL SH SL [2m each], SH/SL negated at even elements. */
+static void build_tables(const double *c, const double *s, int64_t m,
+                         double magnitude, pe_rope_layout layout, float *tab) {
+    const __m256d A = _mm256_set1_pd(magnitude);
+    const __m256i dup = _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3);
+    const __m256 alt = _mm256_castsi256_ps(
+        _mm256_setr_epi32(INT32_MIN, 0, INT32_MIN, 0, INT32_MIN, 0, INT32_MIN, 0));
+    for (int64_t i = 0; i < m; i += 4) {
+        const int64_t k = m - i < 4 ? m - i : 4;
+        double bc[4] = {0, 0, 0, 0}, bs[4] = {0, 0, 0, 0};
+        memcpy(bc, c + i, sizeof(double) * (size_t)k);
+        memcpy(bs, s + i, sizeof(double) * (size_t)k);
+        const __m256d C = _mm256_mul_pd(A, _mm256_loadu_pd(bc));
+        const __m256d S = _mm256_mul_pd(A, _mm256_loadu_pd(bs));
+        const __m128 ch = _mm256_cvtpd_ps(C), sh = _mm256_cvtpd_ps(S);
+        const __m128 cl = _mm256_cvtpd_ps(_mm256_sub_pd(C, _mm256_cvtps_pd(ch)));
+        const __m128 sl = _mm256_cvtpd_ps(_mm256_sub_pd(S, _mm256_cvtps_pd(sh)));
+        if (layout == PE_ROPE_HALF) {
+            float b[4][4];
+            _mm_storeu_ps(b[0], ch);
+            _mm_storeu_ps(b[1], cl);
+            _mm_storeu_ps(b[2], sh);
+            _mm_storeu_ps(b[3], sl);
+            for (int t = 0; t < 4; t++) memcpy(tab + t * m + i, b[t], sizeof(float) * (size_t)k);
+        } else {
+            float b[4][8];
+            _mm256_storeu_ps(b[0], _mm256_permutevar8x32_ps(_mm256_castps128_ps256(ch), dup));
+            _mm256_storeu_ps(b[1], _mm256_permutevar8x32_ps(_mm256_castps128_ps256(cl), dup));
+            _mm256_storeu_ps(b[2], _mm256_xor_ps(alt, _mm256_permutevar8x32_ps(_mm256_castps128_ps256(sh), dup)));
+            _mm256_storeu_ps(b[3], _mm256_xor_ps(alt, _mm256_permutevar8x32_ps(_mm256_castps128_ps256(sl), dup)));
+            for (int t = 0; t < 4; t++)
+                memcpy(tab + t * 2 * m + 2 * i, b[t], sizeof(float) * (size_t)(2 * k));
+        }
+    }
+}
+
+ALWAYS_INLINE __m256 ld(const void *base, int64_t i, pe_dtype dt) {
+    if (dt == PE_F32) return _mm256_loadu_ps((const float *)base + i);
+    const __m128i h = _mm_loadu_si128((const __m128i *)((const uint16_t *)base + i));
+    if (dt == PE_F16) return _mm256_cvtph_ps(h);
+    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+}
+
+/* float -> bf16 with round to nearest even; NaN stays a quiet NaN. */
+ALWAYS_INLINE __m128i to_bf16(__m256 v) {
+    const __m256i u = _mm256_castps_si256(v);
+    const __m256i hi = _mm256_srli_epi32(u, 16);
+    const __m256i lsb = _mm256_and_si256(hi, _mm256_set1_epi32(1));
+    __m256i r = _mm256_srli_epi32(
+        _mm256_add_epi32(u, _mm256_add_epi32(_mm256_set1_epi32(0x7FFF), lsb)), 16);
+    const __m256i qnan = _mm256_or_si256(hi, _mm256_set1_epi32(0x40));
+    r = _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(r), _mm256_castsi256_ps(qnan),
+                                             _mm256_cmp_ps(v, v, _CMP_UNORD_Q)));
+    return _mm_packus_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
+}
+
+ALWAYS_INLINE void st(void *base, int64_t i, __m256 v, pe_dtype dt, int nt) {
+    if (dt == PE_F32) {
+        if (nt) _mm256_stream_ps((float *)base + i, v);
+        else _mm256_storeu_ps((float *)base + i, v);
+        return;
+    }
+    const __m128i h = dt == PE_F16 ? _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+                                   : to_bf16(v);
+    _mm_storeu_si128((__m128i *)((uint16_t *)base + i), h);
+}
+
+ALWAYS_INLINE void pair_half(const void *in_a, const void *in_b, void *out_a, void *out_b,
+                             int64_t j, const float *ch, const float *cl, const float *sh,
+                             const float *sl, pe_dtype dt, int nt) {
+    const __m256 a = ld(in_a, j, dt), b = ld(in_b, j, dt);
+    const __m256 CH = _mm256_loadu_ps(ch + j), SH = _mm256_loadu_ps(sh + j);
+    __m256 ra, rb;
+    if (dt == PE_F32) { /* compensated */
+        const __m256 CL = _mm256_loadu_ps(cl + j), SL = _mm256_loadu_ps(sl + j);
+        ra = _mm256_fmadd_ps(a, CH, _mm256_fnmadd_ps(b, SH, _mm256_fmsub_ps(a, CL, _mm256_mul_ps(b, SL))));
+        rb = _mm256_fmadd_ps(b, CH, _mm256_fmadd_ps(a, SH, _mm256_fmadd_ps(b, CL, _mm256_mul_ps(a, SL))));
+    } else { /* plain: 16-bit storage rounds the difference away (avx512.c) */
+        ra = _mm256_fmsub_ps(a, CH, _mm256_mul_ps(b, SH));
+        rb = _mm256_fmadd_ps(b, CH, _mm256_mul_ps(a, SH));
+    }
+    st(out_a, j, ra, dt, nt);
+    st(out_b, j, rb, dt, nt);
+}
+
+/* Half-split span of m pairs; the last m % 8 through stack buffers. */
+ALWAYS_INLINE void span_half(const void *in_a, const void *in_b, void *out_a,
+                             void *out_b, int64_t m, const float *tab, pe_dtype dt,
+                             int nt) {
+    const float *ch = tab, *cl = tab + m, *sh = tab + 2 * m, *sl = tab + 3 * m;
+    int64_t j = 0;
+    for (; j + 8 <= m; j += 8) pair_half(in_a, in_b, out_a, out_b, j, ch, cl, sh, sl, dt, nt);
+    if (j < m) {
+        const size_t esz = dt == PE_F32 ? 4 : 2, k = (size_t)(m - j);
+        float t[4][8] = {{0}};
+        unsigned char a[32] = {0}, b[32] = {0}, ra[32], rb[32];
+        memcpy(a, (const char *)in_a + j * (int64_t)esz, k * esz);
+        memcpy(b, (const char *)in_b + j * (int64_t)esz, k * esz);
+        memcpy(t[0], ch + j, k * 4);
+        memcpy(t[1], cl + j, k * 4);
+        memcpy(t[2], sh + j, k * 4);
+        memcpy(t[3], sl + j, k * 4);
+        pair_half(a, b, ra, rb, 0, t[0], t[1], t[2], t[3], dt, 0);
+        memcpy((char *)out_a + j * (int64_t)esz, ra, k * esz);
+        memcpy((char *)out_b + j * (int64_t)esz, rb, k * esz);
+    }
+}
+
+ALWAYS_INLINE void vec_inter(const void *in, void *out, int64_t j, const float *CHt,
+                             const float *CLt, const float *SHt, const float *SLt,
+                             pe_dtype dt, int nt) {
+    const __m256 x = ld(in, j, dt);
+    const __m256 xs = _mm256_permute_ps(x, 0xB1); /* swap within pairs */
+    const __m256 r =
+        dt == PE_F32 /* compensated, else plain */
+            ? _mm256_fmadd_ps(x, _mm256_loadu_ps(CHt + j),
+                              _mm256_fmadd_ps(xs, _mm256_loadu_ps(SHt + j),
+                                              _mm256_fmadd_ps(x, _mm256_loadu_ps(CLt + j),
+                                                              _mm256_mul_ps(xs, _mm256_loadu_ps(SLt + j)))))
+            : _mm256_fmadd_ps(x, _mm256_loadu_ps(CHt + j), _mm256_mul_ps(xs, _mm256_loadu_ps(SHt + j)));
+    st(out, j, r, dt, nt);
+}
+
+ALWAYS_INLINE void span_inter(const void *in, void *out, int64_t n2, const float *tab,
+                              pe_dtype dt, int nt) {
+    const float *CHt = tab, *CLt = tab + n2, *SHt = tab + 2 * n2, *SLt = tab + 3 * n2;
+    int64_t j = 0;
+    for (; j + 8 <= n2; j += 8) vec_inter(in, out, j, CHt, CLt, SHt, SLt, dt, nt);
+    if (j < n2) {
+        const size_t esz = dt == PE_F32 ? 4 : 2, k = (size_t)(n2 - j);
+        float t[4][8] = {{0}};
+        unsigned char x[32] = {0}, r[32];
+        memcpy(x, (const char *)in + j * (int64_t)esz, k * esz);
+        memcpy(t[0], CHt + j, k * 4);
+        memcpy(t[1], CLt + j, k * 4);
+        memcpy(t[2], SHt + j, k * 4);
+        memcpy(t[3], SLt + j, k * 4);
+        vec_inter(x, r, 0, t[0], t[1], t[2], t[3], dt, 0);
+        memcpy((char *)out + j * (int64_t)esz, r, k * esz);
+    }
+}
+
+ALWAYS_INLINE void heads_loop(const pe__rope_rows *r, const float *tab, pe_dtype dt,
+                              int nt) {
+    const size_t esz = dt == PE_F32 ? 4 : 2;
+    const int64_t d = r->d, m = d / 2;
+    const size_t row_bytes = (size_t)r->head_dim * esz;
+    for (int64_t h = 0; h < r->heads; h++) {
+        const char *in = (const char *)r->in + (size_t)(h * r->in_head_stride) * esz;
+        char *out = (char *)r->out + (size_t)(h * r->out_head_stride) * esz;
+        if (r->prefetch) /* the hardware prefetcher alone lags on in-place streams */
+            for (size_t b = 0; b < row_bytes; b += 64)
+                _mm_prefetch(in + PE__PREFETCH_BYTES + b, _MM_HINT_T0);
+        if (r->layout == PE_ROPE_HALF)
+            span_half(in, in + (size_t)m * esz, out, out + (size_t)m * esz, m, tab, dt, nt);
+        else
+            span_inter(in, out, d, tab, dt, nt);
+        if (in != out && r->head_dim > d)
+            memcpy(out + (size_t)d * esz, in + (size_t)d * esz,
+                   (size_t)(r->head_dim - d) * esz);
+    }
+}
+
+static void rows_f32(const pe__rope_rows *r, const float *tab) { heads_loop(r, tab, PE_F32, 0); }
+static void rows_f32_nt(const pe__rope_rows *r, const float *tab) { heads_loop(r, tab, PE_F32, 1); }
+static void rows_f16(const pe__rope_rows *r, const float *tab) { heads_loop(r, tab, PE_F16, 0); }
+static void rows_bf16(const pe__rope_rows *r, const float *tab) { heads_loop(r, tab, PE_BF16, 0); }
+
+/* Streaming stores need every full-vector store 32-byte aligned. */
+static int can_stream(const pe__rope_rows *r) {
+    if (!r->stream || r->dtype != PE_F32) return 0;
+    if (((uintptr_t)r->out & 31) != 0 || (r->heads > 1 && r->out_head_stride % 8 != 0))
+        return 0;
+    return r->layout == PE_ROPE_INTERLEAVED || (r->d / 2) % 8 == 0;
+}
+
+static void avx2_rope_token(const pe__rope_rows *r, const double *c, const double *s,
+                            double magnitude, float *scratch) {
+    build_tables(c, s, r->d / 2, magnitude, r->layout, scratch);
+    if (r->dtype == PE_F16) {
+        rows_f16(r, scratch);
+    } else if (r->dtype == PE_BF16) {
+        rows_bf16(r, scratch);
+    } else if (can_stream(r)) {
+        rows_f32_nt(r, scratch);
+        _mm_sfence(); /* order the streamed stores before anything later */
+    } else {
+        rows_f32(r, scratch);
+    }
+}
+
+static void avx2_rotate_row_f32(const float *in, float *out, int64_t d, int64_t head_dim,
+                                pe_rope_layout layout, const double *c, const double *s,
+                                double magnitude) {
+    enum { CHUNK = 64 };
+    float tab[4 * 2 * CHUNK];
+    const int64_t half = d / 2;
+    for (int64_t i = 0; i < half; i += CHUNK) {
+        const int64_t m = half - i < CHUNK ? half - i : CHUNK;
+        build_tables(c + i, s + i, m, magnitude, layout, tab);
+        if (layout == PE_ROPE_HALF)
+            span_half(in + i, in + half + i, out + i, out + half + i, m, tab, PE_F32, 0);
+        else
+            span_inter(in + 2 * i, out + 2 * i, 2 * m, tab, PE_F32, 0);
+    }
+    if (out != in && head_dim > d) memcpy(out + d, in + d, sizeof(float) * (size_t)(head_dim - d));
+}
+
+static int avx2_freqs_ok(const double *w, const double *w_lo, int64_t n) {
+    const __m256d big = _mm256_set1_pd(0x1.fffffffffffffp1023), zero = _mm256_setzero_pd();
+    const __m256d eps = _mm256_set1_pd(0x1p-52), sign = _mm256_set1_pd(-0.0);
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        const __m256d W = _mm256_loadu_pd(w + i), L = _mm256_andnot_pd(sign, _mm256_loadu_pd(w_lo + i));
+        /* ordered comparisons: NaN fails each */
+        const __m256d good = _mm256_and_pd(
+            _mm256_and_pd(_mm256_cmp_pd(W, zero, _CMP_GE_OQ), _mm256_cmp_pd(W, big, _CMP_LE_OQ)),
+            _mm256_cmp_pd(L, _mm256_mul_pd(W, eps), _CMP_LE_OQ));
+        if (_mm256_movemask_pd(good) != 0xF) return 0;
+    }
+    for (; i < n; i++)
+        if (!((w[i] >= 0.0) & (w[i] <= 0x1.fffffffffffffp1023) & (fabs(w_lo[i]) <= w[i] * 0x1p-52)))
+            return 0;
+    return 1;
+}
+
+static void avx2_scatter_add_f32(float *table, int64_t dim, const int64_t *pos, int64_t n,
+                                 const float *grad) {
+    for (int64_t r = 0; r < n; r++) {
+        float *dst = table + pos[r] * dim;
+        const float *src = grad + r * dim;
+        int64_t j = 0;
+        for (; j + 8 <= dim; j += 8)
+            _mm256_storeu_ps(dst + j, _mm256_add_ps(_mm256_loadu_ps(dst + j), _mm256_loadu_ps(src + j)));
+        for (; j < dim; j++) dst[j] += src[j];
+    }
+}
+
+const pe_kernel_table pe__kernels_avx2 = {
+    .name = "avx2",
+    .cos_sin = avx2_cos_sin,
+    .cos_sin_f32 = avx2_cos_sin_f32,
+    .rotate_row_f32 = avx2_rotate_row_f32,
+    .rope_token = avx2_rope_token,
+    .freqs_ok = avx2_freqs_ok,
+    .scatter_add_f32 = avx2_scatter_add_f32,
+};
+
+#else
+/* Not x86-64: this set does not exist (dispatch.c never names it). */
+typedef int pe__avx2_unavailable;
+#endif

@@ -1,0 +1,168 @@
+/* test_errors_io.c — docs/ERRORS.md rows for .npy reading and writing
+ * (NPY), learned-table files (LRN) and q/k row conversion (QK), in the
+ * harness of errors.h. Writers must also leave no file behind when they
+ * reject their arguments (checked with access()). */
+#include "errors.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* An .npy image: magic, version, header length, dict + '\n', data bytes. */
+static size_t npy(unsigned char *buf, int major, const char *dict, size_t data_bytes) {
+    const size_t dl = strlen(dict), pre = major == 1 ? 10 : 12, hl = dl + 1;
+    memcpy(buf, "\x93NUMPY", 6);
+    buf[6] = (unsigned char)major;
+    buf[7] = 0;
+    buf[8] = (unsigned char)(hl & 0xff);
+    buf[9] = (unsigned char)(hl >> 8);
+    if (major != 1) buf[10] = buf[11] = 0;
+    memcpy(buf + pre, dict, dl);
+    buf[pre + dl] = '\n';
+    memset(buf + pre + hl, 0x3c, data_bytes);
+    return pre + hl + data_bytes;
+}
+
+/* Parse a dict with data_bytes of data into the poisoned OUT. */
+static int parse_dict(const char *dict, size_t data_bytes) {
+    static unsigned char buf[1024];
+    size_t n = npy(buf, 1, dict, data_bytes);
+    /* an exact-size copy: a read past the end is an ASan/valgrind error */
+    unsigned char *exact = malloc(n);
+    if (exact == NULL) return PE_ERR_NOMEM;
+    memcpy(exact, buf, n);
+    int st = pe_npy_parse(exact, n, OUT);
+    free(exact);
+    return st;
+}
+
+#define F4 "{'descr': '<f4', 'fortran_order': False, "
+
+static void write_file(const char *path, const void *data, size_t n) {
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL && fwrite(data, 1, n, f) == n);
+    if (f != NULL) fclose(f);
+}
+
+TEST(errors_npy_parse) {
+    unsigned char b[64];
+    EXPECT("NPY-1", PE_ERR_FORMAT, "not a .npy file (bad magic)", pe_npy_parse("\x93NUMPX\x01\x00\x02\x00{}", 12, OUT));
+    EXPECT("NPY-1", PE_ERR_FORMAT, "not a .npy file (bad magic)", pe_npy_parse("\x93NUMPY\x01", 7, OUT));
+    memcpy(b, "\x93NUMPY\x02\x00\x10\x00\x00", 11);
+    EXPECT("NPY-2", PE_ERR_FORMAT, "npy file truncated in its preamble", pe_npy_parse(b, 11, OUT));
+    memcpy(b, "\x93NUMPY\x04\x01\x02\x00{}", 12);
+    EXPECT("NPY-3", PE_ERR_FORMAT, "npy format version 4.1 is not supported", pe_npy_parse(b, 12, OUT));
+    memcpy(b, "\x93NUMPY\x01\x00\xff\xff{}", 12);
+    EXPECT("NPY-4", PE_ERR_FORMAT, "npy header length 65535 runs past the file (12 bytes)", pe_npy_parse(b, 12, OUT));
+    memcpy(b, "\x93NUMPY\x02\x00\x00\x00\x20\x00{}", 14);
+    EXPECT("NPY-30", PE_ERR_FORMAT, "npy header length 2097152 exceeds 1048576 bytes", pe_npy_parse(b, 14, OUT));
+    EXPECT("NPY-5", PE_ERR_FORMAT, "npy header is not a dict", parse_dict("['descr']", 0));
+    EXPECT("NPY-6", PE_ERR_FORMAT, "npy header: expected 'key':", parse_dict("{descr: '<f4'}", 0));
+    EXPECT("NPY-7", PE_ERR_FORMAT, "npy header: descr is not a string", parse_dict("{'descr': 4}", 0));
+    EXPECT("NPY-8", PE_ERR_FORMAT, "npy: fortran_order arrays are not supported (save a C-order copy)",
+           parse_dict("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }", 16));
+    EXPECT("NPY-9", PE_ERR_FORMAT, "npy header: fortran_order not a bool", parse_dict(F4 "'fortran_order': 0}", 0));
+    EXPECT("NPY-10", PE_ERR_FORMAT, "npy header: shape is not a tuple", parse_dict(F4 "'shape': [2]}", 0));
+    EXPECT("NPY-11", PE_ERR_FORMAT, "npy: more than 8 dimensions", parse_dict(F4 "'shape': (1,1,1,1,1,1,1,1,1)}", 4));
+    EXPECT("NPY-12", PE_ERR_FORMAT, "npy header: bad shape entry", parse_dict(F4 "'shape': (-2,)}", 0));
+    EXPECT("NPY-12", PE_ERR_FORMAT, "npy header: bad shape entry",
+           parse_dict(F4 "'shape': (99999999999999999999,)}", 0));
+    EXPECT("NPY-13", PE_ERR_FORMAT, "npy header: unclosed shape", parse_dict(F4 "'shape': (2 3)}", 0));
+    EXPECT("NPY-14", PE_ERR_FORMAT, "npy header: unknown key 'order'", parse_dict("{'order': 'C'}", 0));
+    EXPECT("NPY-15", PE_ERR_FORMAT, "npy header: expected , or }", parse_dict("{'descr': '<f4' 'shape': ()}", 4));
+    EXPECT("NPY-16", PE_ERR_FORMAT, "npy header lacks fortran_order", parse_dict("{'descr': '<f4', 'shape': (1,)}", 4));
+    EXPECT("NPY-17", PE_ERR_DTYPE, "npy dtype '>f4' is not supported (want <f4, <f8, <f2 or <i8)",
+           parse_dict("{'descr': '>f4', 'fortran_order': False, 'shape': (1,), }", 4));
+    EXPECT("NPY-17", PE_ERR_DTYPE, "npy dtype '<i4' is not supported",
+           parse_dict("{'descr': '<i4', 'fortran_order': False, 'shape': (1,), }", 4));
+    EXPECT("NPY-18", PE_ERR_FORMAT, "npy shape overflows size_t",
+           parse_dict(F4 "'shape': (4294967296, 4294967296), }", 0));
+    EXPECT("NPY-18", PE_ERR_FORMAT, "npy shape overflows size_t",
+           parse_dict("{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904,), }", 0));
+    EXPECT("NPY-19", PE_ERR_FORMAT, "npy shape needs 64 data bytes, file has 60",
+           parse_dict(F4 "'shape': (4, 4), }", 60));
+    EXPECT("NPY-19", PE_ERR_FORMAT, "npy shape needs 4 data bytes, file has 8", parse_dict(F4 "'shape': (1,), }", 8));
+    EXPECT("NPY-20", PE_ERR_NULL, "out must not be NULL", pe_npy_parse("x", 1, NULL));
+    EXPECT("NPY-20", PE_ERR_NULL, "buf must not be NULL", pe_npy_parse(NULL, 12, OUT));
+}
+
+TEST(errors_npy_files_learned_qk) {
+    char dir[] = "/tmp/pe_errors_io_XXXXXX", path[128];
+    CHECK(mkdtemp(dir) != NULL);
+    unsigned char img[256];
+    EXPECT("NPY-21", PE_ERR_IO, "cannot open /nonexistent/x.npy", pe_npy_read("/nonexistent/x.npy", OUT));
+    EXPECT("NPY-22", PE_ERR_IO, "error reading /tmp/pe_errors_io_", pe_npy_read(dir, OUT));
+    snprintf(path, sizeof path, "%s/short.npy", dir);
+    write_file(path, img, npy(img, 1, F4 "'shape': (4, 4), }", 12));
+    EXPECT("NPY-23", PE_ERR_FORMAT, "short.npy: npy shape needs 64 data bytes, file has 12", pe_npy_read(path, OUT));
+    EXPECT("NPY-20", PE_ERR_NULL, "path must not be NULL", pe_npy_read(NULL, OUT));
+    /* Streams are read only as far as the header says: an endless device
+     * is refused after its first bytes instead of filling memory, and a
+     * pipe that carries more than the shape needs stops one byte past it. */
+    EXPECT("NPY-1", PE_ERR_FORMAT, "/dev/zero: not a .npy file (bad magic)", pe_npy_read("/dev/zero", OUT));
+    int fds[2];
+    if (pipe(fds) == 0) {
+        size_t n = npy(img, 1, F4 "'shape': (4,), }", 100); /* needs 16 bytes */
+        CHECK(write(fds[1], img, n) == (ssize_t)n);
+        close(fds[1]);
+        char fdpath[64];
+        snprintf(fdpath, sizeof fdpath, "/dev/fd/%d", fds[0]);
+        EXPECT("NPY-19", PE_ERR_FORMAT, "npy shape needs 16 data bytes, file has more", pe_npy_read(fdpath, OUT));
+        close(fds[0]);
+    }
+
+    const int64_t shape2[2] = {2, 2}, neg[2] = {2, -3}, huge[2] = {(int64_t)1 << 62, 2};
+    static const float data[4];
+    snprintf(path, sizeof path, "%s/w.npy", dir);
+    EXPECT("NPY-24", PE_ERR_DTYPE, "dtype bf16 cannot be written to .npy", pe_npy_write(path, PE_BF16, 2, shape2, data));
+    EXPECT("NPY-25", PE_ERR_SHAPE, "ndim=9 outside [0, 8]", pe_npy_write(path, PE_F32, 9, shape2, data));
+    EXPECT("NPY-26", PE_ERR_SHAPE, "shape[1]=-3 is negative or overflows", pe_npy_write(path, PE_F32, 2, neg, data));
+    EXPECT("NPY-27", PE_ERR_OVERFLOW, "array size overflows size_t", pe_npy_write(path, PE_F64, 2, huge, data));
+    EXPECT("NPY-20", PE_ERR_NULL, "shape must not be NULL", pe_npy_write(path, PE_F32, 2, NULL, data));
+    EXPECT("NPY-20", PE_ERR_NULL, "data must not be NULL", pe_npy_write(path, PE_F32, 2, shape2, NULL));
+    EXPECT("NPY-20", PE_ERR_NULL, "path must not be NULL", pe_npy_write(NULL, PE_F32, 2, shape2, data));
+    CHECK_MSG(access(path, F_OK) != 0, "a rejected pe_npy_write created %s", path);
+    EXPECT("NPY-28", PE_ERR_IO, "cannot create /nonexistent/dir/w.npy",
+           pe_npy_write("/nonexistent/dir/w.npy", PE_F32, 2, shape2, data));
+    /* /dev/full accepts the open and fails the write: the error, not a
+     * silently short file, is what the caller sees. */
+    if (access("/dev/full", W_OK) == 0)
+        EXPECT("NPY-29", PE_ERR_IO, "error writing /dev/full", pe_npy_write("/dev/full", PE_F32, 2, shape2, data));
+
+    /* learned tables from files: wrong dtype, rank and an empty table */
+    snprintf(path, sizeof path, "%s/f8.npy", dir);
+    write_file(path, img, npy(img, 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }", 32));
+    EXPECT("LRN-7", PE_ERR_DTYPE, "f8.npy: learned tables are float32, file has f64", pe_learned_load(path, OUT));
+    snprintf(path, sizeof path, "%s/r1.npy", dir);
+    write_file(path, img, npy(img, 1, F4 "'shape': (4,), }", 16));
+    EXPECT("LRN-8", PE_ERR_SHAPE, "r1.npy: learned tables are 2-D, file has 1 dims", pe_learned_load(path, OUT));
+    snprintf(path, sizeof path, "%s/e.npy", dir);
+    write_file(path, img, npy(img, 1, F4 "'shape': (0, 4), }", 0));
+    EXPECT("LRN-1", PE_ERR_DIM, "max_len=0 must be >= 1", pe_learned_load(path, OUT));
+    EXPECT("NPY-21", PE_ERR_IO, "cannot open /nonexistent/t.npy", pe_learned_load("/nonexistent/t.npy", OUT));
+    EXPECT("LRN-3", PE_ERR_NULL, "out must not be NULL", pe_learned_load(path, NULL));
+    EXPECT("LRN-3", PE_ERR_NULL, "table must not be NULL", pe_learned_save(NULL, path));
+    const char *names[] = {"short.npy", "f8.npy", "r1.npy", "e.npy"};
+    for (int k = 0; k < 4; k++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+        unlink(path);
+    }
+    rmdir(dir);
+
+    static const float rows[8 * 4];
+    EXPECT("QK-1", PE_ERR_PARAM, "to=2 is not a RoPE layout",
+           pe_qk_permute_rows(rows, OUT, 8, 16, 4, 4, (pe_rope_layout)2));
+    EXPECT("QK-2", PE_ERR_DIM, "head_dim=1 must be >= 2", pe_qk_permute_rows(rows, OUT, 8, 16, 1, 0, PE_ROPE_HALF));
+    EXPECT("QK-3", PE_ERR_SHAPE, "rows=6 is not a multiple of head_dim=4",
+           pe_qk_permute_rows(rows, OUT, 6, 16, 4, 4, PE_ROPE_HALF));
+    EXPECT("QK-3", PE_ERR_SHAPE, "rows=-4 is not a multiple of head_dim=4",
+           pe_qk_permute_rows(rows, OUT, -4, 16, 4, 4, PE_ROPE_HALF));
+    EXPECT("QK-4", PE_ERR_OVERFLOW, "rows=8 x row_bytes=18446744073709551615 overflows size_t",
+           pe_qk_permute_rows(rows, OUT, 8, SIZE_MAX, 4, 4, PE_ROPE_HALF));
+    EXPECT("QK-5", PE_ERR_DIM, "rotary_dim=8 exceeds head_dim=4", pe_qk_permute_rows(rows, OUT, 8, 16, 4, 8, PE_ROPE_HALF));
+    EXPECT("ROPE-1", PE_ERR_DIM, "rotary_dim=3 must be even", pe_qk_permute_rows(rows, OUT, 8, 16, 4, 3, PE_ROPE_HALF));
+    EXPECT("QK-6", PE_ERR_NULL, "in must not be NULL", pe_qk_permute_rows(NULL, OUT, 8, 16, 4, 4, PE_ROPE_HALF));
+    EXPECT("QK-6", PE_ERR_NULL, "out must not be NULL", pe_qk_permute_rows(rows, NULL, 8, 16, 4, 4, PE_ROPE_HALF));
+    EXPECT("QK-7", PE_ERR_SHAPE, "out overlaps in (128 bytes each)",
+           pe_qk_permute_rows(OUT_AT(64), OUT, 8, 16, 4, 4, PE_ROPE_INTERLEAVED));
+}
