@@ -155,13 +155,33 @@ asan:
 	  EXTRA_CFLAGS="-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=address,undefined" test
 
-# The C tests under valgrind's memcheck (leaks are errors). Valgrind
-# emulates x87 long double as double: the tests scale the tolerances that
-# rest on long double with pe_test_ld_eps().
+# --------------------------------------------------------------- fuzzing
+# One libFuzzer target per parser (fuzz/fuzz_*.c). `make test` links each
+# with fuzz/replay.c and replays its corpus, fuzz/corpus/<target>/ (the
+# seeds and every input that ever found a bug); `make fuzz FUZZ_SECONDS=N`
+# links them with libFuzzer under ASan+UBSan (clang) and fuzzes each for N
+# seconds, keeping what it learns in build/fuzz/corpus-<target>/ and
+# crashing inputs in build/fuzz/artifacts-<target>/.
+FUZZ_TARGETS := npy config args safetensors
+FUZZ_SECONDS ?= 60
+FUZZ_OBJ := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%.o) $(BUILD)/fuzz/replay.o
+FUZZ_REPLAY := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
+FUZZ_BIN := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/libfuzzer_%)
+# The CLI minus main(), as an archive: fuzz_args pulls in only the commands'
+# specs and what they reference (so the CLI's own libraries follow it).
+FUZZ_CLI_LIB := $(BUILD)/fuzz/libcli.a
+FUZZ_LIBS = $(STATIC_LIB) $(LDLIBS_LIB) $(CAIRO_LIBS)
+FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
+              -fno-omit-frame-pointer
+
+# The C tests and the fuzz corpora under valgrind's memcheck (leaks are
+# errors). Valgrind emulates x87 long double as double: the tests scale the
+# tolerances that rest on long double with pe_test_ld_eps().
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
-valgrind: $(TEST_BIN)
-	@command -v valgrind >/dev/null || bash scripts/setup-deps.sh valgrind
+valgrind: $(TEST_BIN) $(FUZZ_REPLAY)
+	@bash scripts/setup-deps.sh valgrind
 	$(VALGRIND) $(TEST_BIN)
+	$(foreach t,$(FUZZ_TARGETS),$(VALGRIND) $(BUILD)/fuzz/replay_$(t) fuzz/corpus/$(t) &&) true
 
 # The C tests under ThreadSanitizer (tests/test_threads.c runs every public
 # function from 8 threads on shared read-only state), in their own tree.
@@ -171,7 +191,34 @@ tsan:
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 allocator_may_return_null=1" \
 	  build/tsan/posenc_tests
 
-.PHONY: tsan
+.PHONY: test-fuzz fuzz fuzz-bins tsan
+test: test-fuzz
+
+$(FUZZ_OBJ): fuzz/fuzz.h
+
+$(FUZZ_CLI_LIB): $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/fuzz/replay_%: $(BUILD)/fuzz/fuzz_%.o $(BUILD)/fuzz/replay.o $(FUZZ_CLI_LIB) $(STATIC_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/fuzz/replay.o $(FUZZ_CLI_LIB) $(FUZZ_LIBS) $(LDFLAGS)
+
+$(BUILD)/fuzz/libfuzzer_%: $(BUILD)/fuzz/fuzz_%.o $(FUZZ_CLI_LIB) $(STATIC_LIB)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_CLI_LIB) $(FUZZ_LIBS) $(LDFLAGS)
+
+test-fuzz: $(FUZZ_REPLAY)
+	$(foreach t,$(FUZZ_TARGETS),$(BUILD)/fuzz/replay_$(t) fuzz/corpus/$(t) &&) true
+
+fuzz-bins: $(FUZZ_BIN)
+
+fuzz:
+	@bash scripts/setup-deps.sh clang libclang-rt-14-dev
+	$(MAKE) BUILD=build/fuzz CC=clang EXTRA_CFLAGS="$(FUZZ_FLAGS)" \
+	  LDFLAGS="-fsanitize=address,undefined" fuzz-bins
+	$(foreach t,$(FUZZ_TARGETS),mkdir -p build/fuzz/corpus-$(t) build/fuzz/artifacts-$(t) && \
+	  build/fuzz/fuzz/libfuzzer_$(t) -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	    -rss_limit_mb=2048 -print_final_stats=1 $(patsubst %,-dict=%,$(wildcard fuzz/$(t).dict)) \
+	    -artifact_prefix=build/fuzz/artifacts-$(t)/ build/fuzz/corpus-$(t) fuzz/corpus/$(t) &&) true
 
 # ---------------------------------------------------------------- python
 # The CPython extension `posenc` for Debian's /usr/bin/python3 (never the

@@ -749,12 +749,17 @@ typedef struct {
 } pe_npy_array;
 
 /* Parse a complete .npy image from memory (versions 1.0, 2.0, 3.0; dtypes
- * <f4 <f8 <f2 <i8; C order only). Truncated, oversized, lying or overflowing
- * headers are PE_ERR_FORMAT, never an over-read. */
+ * <f4 <f8 <f2 <i8; C order only; headers up to 1 MiB). Truncated, oversized,
+ * lying or overflowing headers are PE_ERR_FORMAT, never an over-read.
+ * pe_npy_read reads a file or stream only as far as its header says: an
+ * endless device or a longer stream is refused, not read into memory. */
 int pe_npy_parse(const void *buf, size_t len, pe_npy_array *out);
 int pe_npy_read(const char *path, pe_npy_array *out);
 /* Write a C-order array (native little-endian); version 1.0 header unless the
- * header needs 2.0. */
+ * header needs 2.0. A regular file is written under a temporary name next to
+ * path and renamed over it when complete (keeping the replaced file's mode,
+ * 0644 for a new one), so path never holds half an array; devices, pipes
+ * and symlinks are written in place. */
 int pe_npy_write(const char *path, pe_dtype dtype, int ndim,
                  const int64_t *shape, const void *data);
 void pe_npy_free(pe_npy_array *array);

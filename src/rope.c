@@ -44,8 +44,9 @@ int pe_freqs_default(int64_t rotary_dim, double base, pe_freqs *out) {
     return PE_OK;
 }
 
-int pe_freqs_validate(const pe_freqs *f) {
-    PE_CHECK_NULL(f);
+int pe_freqs_validate(const pe_freqs *freqs) {
+    PE_CHECK_NULL(freqs);
+    const pe_freqs *f = freqs;
     PE_TRY(check_rotary_dim(f->rotary_dim));
     if (!(f->attention_factor > 0.0) || !isfinite(f->attention_factor))
         return pe__fail(PE_ERR_PARAM, "attention_factor=%g must be finite and > 0",

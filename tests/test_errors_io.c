@@ -4,8 +4,10 @@
  * reject their arguments (checked with access()). */
 #include "errors.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* An .npy image: magic, version, header length, dict + '\n', data bytes. */
@@ -165,4 +167,37 @@ TEST(errors_npy_files_learned_qk) {
     EXPECT("QK-6", PE_ERR_NULL, "out must not be NULL", pe_qk_permute_rows(rows, NULL, 8, 16, 4, 4, PE_ROPE_HALF));
     EXPECT("QK-7", PE_ERR_SHAPE, "out overlaps in (128 bytes each)",
            pe_qk_permute_rows(OUT_AT(64), OUT, 8, 16, 4, 4, PE_ROPE_INTERLEAVED));
+}
+
+/* No half-written arrays: pe_npy_write builds the file under a temporary
+ * name and renames it into place, so the target holds the old file or the
+ * new one, never a mix; nothing temporary is left behind; a replaced file
+ * keeps its mode; and a device is written in place, not replaced. */
+TEST(npy_write_replaces_atomically_and_leaves_devices_alone) {
+    char dir[] = "/tmp/pe_npy_atomic_XXXXXX", path[128];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/a.npy", dir);
+    const float v[4] = {1, 2, 3, 4};
+    const int64_t shape[1] = {4};
+    CHECK_OK(pe_npy_write(path, PE_F32, 1, shape, v));
+    CHECK(chmod(path, 0600) == 0);
+    const float w[2] = {5, 6};
+    const int64_t shape2[1] = {2};
+    CHECK_OK(pe_npy_write(path, PE_F32, 1, shape2, w));
+    struct stat sb;
+    CHECK(stat(path, &sb) == 0 && (sb.st_mode & 0777) == 0600);
+    pe_npy_array a;
+    CHECK_OK(pe_npy_read(path, &a));
+    CHECK(a.nbytes == sizeof w && memcmp(a.data, w, sizeof w) == 0);
+    pe_npy_free(&a);
+    DIR *d = opendir(dir);
+    int entries = 0;
+    for (struct dirent *e; d != NULL && (e = readdir(d)) != NULL;)
+        entries += e->d_name[0] != '.';
+    if (d != NULL) closedir(d);
+    CHECK_MSG(entries == 1, "%d files in %s after two writes (a temporary left behind?)", entries, dir);
+    unlink(path);
+    rmdir(dir);
+    CHECK_OK(pe_npy_write("/dev/null", PE_F32, 1, shape, v));
+    CHECK(stat("/dev/null", &sb) == 0 && S_ISCHR(sb.st_mode));
 }

@@ -305,6 +305,9 @@ static void run_io(run_result *r, int tid) {
     if (st == PE_OK) st2 = pe_safetensors_metadata_at(stf, 0, &key, &val);
     put(r, "pe_safetensors_metadata", st2, val, val ? strlen(val) : 0);
     put(r, "pe_safetensors_count", 0, &cnt, sizeof cnt);
+    const char *fmt = stf ? pe_safetensors_metadata_get(stf, "format") : NULL;
+    const int64_t n_meta = pe_safetensors_metadata_count(stf);
+    put(r, "pe_safetensors_metadata_get/count", (int)n_meta, fmt, fmt ? strlen(fmt) : 0);
     snprintf(path, sizeof path, "%s/w_%d.safetensors", S.dir, tid);
     if (st == PE_OK && pe_safetensors_get(stf, 0, &tn) == PE_OK) {
         const char *meta[] = {"format", "pt", NULL};
