@@ -70,5 +70,9 @@ extern const bench_baselines bench_base_avx2, bench_base_avx512;
  * same f32 tensor, for the ratio. */
 int bench_python(int quick, double baseline_sec, bench_result *out, int max);
 
+/* The `train_step` line (train_step.c): one training step of `posenc
+ * experiment`'s model per token against its forward pass; returns 1, or 0
+ * if it could not run. */
+int bench_train_step(int quick, bench_result *out, int max);
 
 #endif

@@ -10,17 +10,19 @@
 static const cli_opt opts[] = {
     {"out", "DIR", "where figures and index.html go (default ./tour)"},
     {"no-figures", NULL, "print the claims and numbers only; write nothing"},
+    {"no-experiment", NULL, "skip training the tiny models (the last section, about a minute)"},
     {NULL, NULL, NULL},
 };
 
 const cli_spec cmd_tour_spec = {
     "tour",
-    "[--out DIR] [--no-figures]",
+    "[--out DIR] [--no-figures] [--no-experiment]",
     "the seeds' story: each claim with its number and figure",
     "Walks the design notes in order - bag of words, raw integers, normalized, binary,\n"
     "sinusoidal (base choice, why sin and cos, the shift matrix, entanglement, symmetry),\n"
     "learned (no extrapolation), RoPE (relativity, direction, locality, the slow pair past\n"
-    "180 degrees, aliasing) and the scaling schemes. For each claim it prints one line with\n"
+    "180 degrees, aliasing), the scaling schemes, and train-short-test-long: tiny models\n"
+    "trained in C (posenc experiment --quick). For each claim it prints one line with\n"
     "the number that supports it, computed now; it draws the figures into DIR and writes\n"
     "DIR/index.html, one static page to open in a browser. `make run` runs it.",
     opts,
@@ -45,6 +47,7 @@ int cmd_tour(const cli_spec *spec, int argc, char **argv) {
     if (t == NULL) return cli_runtime_error(spec, "out of memory");
     t->dir = cli_get(&a, "out") ? cli_get(&a, "out") : "tour";
     t->draw = !cli_has(&a, "no-figures");
+    t->experiment = !cli_has(&a, "no-experiment");
     if (t->draw && cli_has(&a, "out") && strlen(t->dir) > 900) {
         free(t);
         return cli_usage_error(spec, "--out: the directory name is too long");

@@ -23,6 +23,8 @@ int cmd_bench(const cli_spec *spec, int argc, char **argv);
 int cmd_info(const cli_spec *spec, int argc, char **argv);
 int cmd_plot(const cli_spec *spec, int argc, char **argv);
 extern const cli_spec cmd_convert_qk_spec; int cmd_convert_qk(const cli_spec *spec, int argc, char **argv);
+extern const cli_spec cmd_experiment_spec;
+int cmd_experiment(const cli_spec *spec, int argc, char **argv);
 
 /* Opens -o FILE (or stdout when path is NULL or "-"); reports failures. */
 FILE *cli_open_output(const cli_spec *spec, const char *path);

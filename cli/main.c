@@ -13,6 +13,7 @@ static const cli_command commands[] = {
     {&cmd_analyze_spec, cmd_analyze},
     {&cmd_plot_spec, cmd_plot},
     {&cmd_convert_qk_spec, cmd_convert_qk},
+    {&cmd_experiment_spec, cmd_experiment},
     {&cmd_tour_spec, cmd_tour},
     {&cmd_bench_spec, cmd_bench},
     {&cmd_info_spec, cmd_info},

@@ -14,7 +14,7 @@
 typedef struct {
     const char *section; /* static: the section heading */
     char claim[320];
-    char number[640];
+    char number[4096];
     char figure[64];     /* file name in the output directory, or "" */
 } tour_item;
 
@@ -23,6 +23,7 @@ typedef struct {
     int n;
     const char *dir;    /* output directory for figures and index.html */
     int draw;           /* 0: numbers only (--no-figures) */
+    int experiment;     /* 1: train the --quick experiment (about a minute) */
     char err[512];      /* the first failure */
 } tour;
 

@@ -7,6 +7,7 @@
 
 #include "posenc.h"
 #include "random.h"
+#include "../experiment/experiment.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -361,9 +362,36 @@ static int scaling(tour *t) {
                       same ? "bit-identical to" : "DIFFERENT FROM");
 }
 
+/* Trains the tiny models of `posenc experiment --quick` and records their
+ * table as one claim (the experiment prints it; we capture it). */
+static int train_short_test_long(tour *t) {
+    if (!t->experiment) return 0;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (m == NULL) return tour_fail(t, PE_ERR_NOMEM);
+    int st = ex_tour_section(m, stderr, t->n + 1);
+    fclose(m);
+    if (st != 0) {
+        free(buf);
+        return tour_fail(t, st);
+    }
+    /* First line "[n] claim...", the rest the table, indented by 4. */
+    const char *nl = buf ? strchr(buf, '\n') : NULL;
+    const char *body = nl ? nl + 1 : "";
+    while (*body == ' ') body++;
+    st = tour_claim(t, "Train short, test long",
+                    "Tiny decoders trained on copy at lengths up to 16, tested longer: learned "
+                    "positions cannot go past their table, sinusoidal and RoPE fail past the "
+                    "training length, rescaled RoPE keeps more tokens right but not whole answers, "
+                    "and ALiBi holds on longest.", NULL, "%s", body);
+    free(buf);
+    return st;
+}
+
 int tour_run_all(tour *t) {
     int (*const steps[])(tour *) = {bag_of_words, raw_integers, normalized, binary, sinusoidal,
-                                     learned,      rope,         scaling};
+                                     learned,      rope,         scaling,    train_short_test_long};
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
         int st = steps[i](t);
         if (st != 0) return st;

@@ -24,7 +24,7 @@ volatile uint64_t pe_fuzz_sink;
 static const cli_spec *const specs[] = {
     &cmd_encode_spec,   &cmd_freqs_spec,   &cmd_rope_spec,       &cmd_bias_spec,
     &cmd_attention_spec, &cmd_analyze_spec, &cmd_tour_spec,       &cmd_plot_spec,
-    &cmd_bench_spec,    &cmd_info_spec,    &cmd_convert_qk_spec,
+    &cmd_bench_spec,    &cmd_info_spec,    &cmd_convert_qk_spec, &cmd_experiment_spec,
 };
 #define N_SPECS (sizeof specs / sizeof specs[0])
 

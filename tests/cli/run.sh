@@ -179,26 +179,26 @@ expect attention_causal 0 'scheme rope, causal' -- attention --causal
 expect attention_bad_dim 2 '--dim in \[2, 4096\]' -- attention --dim 0
 expect attention_partial_files 2 'give all of --q, --k and --v' -- attention --q "$TMP/x.npy"
 expect attention_files 0 'attention output \(6 tokens x 8' -- attention --q "$TMP/x.npy" --k "$TMP/x.npy" --v "$TMP/x.npy"
-expect tour_golden 0 'PE\(7\) = \(0\.65699, 0\.75390, 0\.06994, 0\.99755\)' -- tour --no-figures
-expect tour_remark 0 '0\.0698; sin\(0\.07\) = 0\.069942847 rounds to 0\.0699' -- tour --no-figures
-expect tour_relativity 0 'largest difference [0-9.]+e-1[0-9]\)' -- tour --no-figures
-expect tour_direction 0 'RoPE: score\(\+7\) - score\(-7\) = [0-9.]+; sinusoidal .*: -?[0-9.e-]+$' -- tour --no-figures
-expect tour_flip 0 'phase at k = 32000: 3\.2000 rad = 183\.35°' -- tour --no-figures
-expect tour_learned 0 'position 512 -> refused' -- tour --no-figures
-expect tour_html 0 'claims checked; open .*/index\.html' -- tour --out "$TMP/tour"
+expect tour_golden 0 'PE\(7\) = \(0\.65699, 0\.75390, 0\.06994, 0\.99755\)' -- tour --no-figures --no-experiment
+expect tour_remark 0 '0\.0698; sin\(0\.07\) = 0\.069942847 rounds to 0\.0699' -- tour --no-figures --no-experiment
+expect tour_relativity 0 'largest difference [0-9.]+e-1[0-9]\)' -- tour --no-figures --no-experiment
+expect tour_direction 0 'RoPE: score\(\+7\) - score\(-7\) = [0-9.]+; sinusoidal .*: -?[0-9.e-]+$' -- tour --no-figures --no-experiment
+expect tour_flip 0 'phase at k = 32000: 3\.2000 rad = 183\.35°' -- tour --no-figures --no-experiment
+expect tour_learned 0 'position 512 -> refused' -- tour --no-figures --no-experiment
+expect tour_html 0 'claims checked; open .*/index\.html' -- tour --no-experiment --out "$TMP/tour"
 # the page references only files that exist, and holds every claim line
 missing=""
 for img in $(grep -o 'src="[^"]*"' "$TMP/tour/index.html" | sed 's/src="//; s/"$//'); do
     [ -s "$TMP/tour/$img" ] || missing="$missing $img"
 done
-nclaims=$("$POSENC" tour --no-figures | grep -c '^\[[0-9]*\] ')
+nclaims=$("$POSENC" tour --no-figures --no-experiment | grep -c '^\[[0-9]*\] ')
 nhtml=$(grep -c 'class="claim"' "$TMP/tour/index.html")
 if [ -z "$missing" ] && [ "$nclaims" -gt 15 ] && [ "$nclaims" -eq "$nhtml" ] && ! grep -q '<script' "$TMP/tour/index.html"; then
     ok tour_html_complete
 else
     bad tour_html_complete "missing:$missing; claims $nclaims, in html $nhtml"
 fi
-expect tour_bad_out 1 'cannot create' -- tour --out /nonexistent/dir/tour
+expect tour_bad_out 1 'cannot create' -- tour --no-experiment --out /nonexistent/dir/tour
 
 # --- plot: every figure writes a PNG of the requested size that is not blank
 png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{printf "%d %d", ($1*16777216)+($2*65536)+($3*256)+$4, ($5*16777216)+($6*65536)+($7*256)+$8}'; }
@@ -283,6 +283,33 @@ expect convert_unwritable 1 'cannot create a temporary file next to /nonexistent
     -- convert-qk --in "$TMP/meta.st" --out /nonexistent/o.st --to half --heads 2 --kv-heads 1
 expect convert_fails_keeps_old 1 'already in' -- convert-qk --in "$TMP/hf.st" --out "$TMP/keep.st" --to half --heads 2 --kv-heads 1
 if cmp -s "$TMP/hf.st" "$TMP/keep.st"; then ok convert_old_output_intact; else bad convert_old_output_intact "changed"; fi
+
+# --- experiment: usage errors, and a run small enough to take a second
+# (2 symbols, 3 steps, 4 examples: checks the plumbing, not learning).
+expect experiment_help 0 '^Usage: posenc experiment' -- experiment --help
+expect experiment_bad_scheme 2 "unknown scheme 'rop'" -- experiment --schemes rope,rop
+expect experiment_twice 2 "'rope' is listed twice" -- experiment --schemes rope,rope
+expect experiment_bad_length 2 'test-lengths: 0 is not in 1..1023' -- experiment --test-lengths 8,0
+expect experiment_bad_train_max 2 '--train-max must be in 2..256' -- experiment --train-max 1
+expect experiment_bad_plot 2 "--plot: 'em.jpg' must end in .png or .svg" -- experiment --plot em.jpg
+expect experiment_bad_format 2 "'xml' is not one of" -- experiment --format xml
+EXP_TINY=(experiment --schemes none,rope,rope-yarn,alibi --seeds 2 --steps 3 --train-max 2
+          --test-lengths 2,5 --examples 4)
+expect experiment_table 0 'rope-yarn +0/2' -- "${EXP_TINY[@]}"
+expect experiment_csv 0 '^rope-yarn,rope,5,2,0,' -- "${EXP_TINY[@]}" --format csv
+if "$POSENC" "${EXP_TINY[@]}" --format json >"$TMP/exp.json" 2>"$TMP/exp.err" &&
+    /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [s["scheme"] for s in d["schemes"]]==["none","rope","rope-yarn","alibi"]; assert len(d["schemes"][1]["runs"])==2' "$TMP/exp.json"; then
+    ok experiment_json_parses; else bad experiment_json_parses "$(head -c 300 "$TMP/exp.json" "$TMP/exp.err")"; fi
+if "$POSENC" "${EXP_TINY[@]}" --out "$TMP/exp" --plot "$TMP/em.svg" >/dev/null 2>&1 &&
+    [ -s "$TMP/exp/table.txt" ] && [ -s "$TMP/exp/results.csv" ] && [ -s "$TMP/exp/results.json" ] &&
+    [ "$(head -1 "$TMP/exp/curves.csv")" = "step,none/1,none/2,rope/1,rope/2,alibi/1,alibi/2" ] &&
+    [ "$(wc -l <"$TMP/exp/curves.csv")" -eq 4 ] &&
+    head -c 8 "$TMP/exp/exact_match.png" | od -An -c | grep -q 'P   N   G' && grep -q '<svg' "$TMP/em.svg"; then
+    ok experiment_out_dir_and_plot; else bad experiment_out_dir_and_plot "$(ls "$TMP/exp" 2>&1)"; fi
+# Same seeds, same numbers (and the thread count does not change them).
+if "$POSENC" "${EXP_TINY[@]}" --threads 2 --format csv >"$TMP/e1.csv" 2>/dev/null &&
+    "$POSENC" "${EXP_TINY[@]}" --threads 1 --format csv >"$TMP/e2.csv" 2>/dev/null && cmp -s "$TMP/e1.csv" "$TMP/e2.csv"; then
+    ok experiment_deterministic; else bad experiment_deterministic "the two runs differ"; fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
