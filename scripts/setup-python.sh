@@ -10,25 +10,6 @@
 # missing.
 set -euo pipefail
 
-packages=(python3-dev python3-numpy python3-pytest "$@")
-
-missing=()
-for p in "${packages[@]}"; do
-    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-        missing+=("$p")
-    fi
-done
-[ ${#missing[@]} -eq 0 ] && exit 0
-
-echo "posenc: installing Debian packages for the Python binding: ${missing[*]}" >&2
-if [ "$(id -u)" -eq 0 ]; then
-    SUDO=""
-elif command -v sudo >/dev/null 2>&1; then
-    SUDO="sudo"
-else
-    echo "posenc: not root and no sudo; install them yourself: apt-get install -y ${missing[*]}" >&2
-    exit 1
-fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+# The install logic lives in setup-deps.sh, which takes extra packages as
+# arguments (it also checks the build's own packages, which costs nothing).
+exec bash "$(dirname "$0")/setup-deps.sh" python3-dev python3-numpy python3-pytest "$@"
