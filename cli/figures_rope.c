@@ -10,14 +10,25 @@
 
 static const double PI = 3.14159265358979323846;
 
-/* o->freqs, or the default frequencies of (dim, base). */
-static int fig_freqs(const figure_opts *o, int64_t def_dim, pe_freqs *f, char *err, size_t errlen) {
+/* A heap copy of o->freqs, or the default frequencies of (dim, base): NULL
+ * with err filled on failure. pe_freqs is large (inline arrays). */
+static pe_freqs *fig_freqs_new(const figure_opts *o, int64_t def_dim, char *err, size_t errlen) {
+    pe_freqs *f = malloc(sizeof *f);
+    if (f == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
     if (o->freqs) {
         *f = *o->freqs;
-        return PE_OK;
+        return f;
     }
     int st = pe_freqs_default(FIG_OR(o->dim, def_dim), FIG_OR(o->base, 10000.0), f);
-    return st == PE_OK ? PE_OK : fig_lib_error(st, err, errlen);
+    if (st != PE_OK) {
+        fig_lib_error(st, err, errlen);
+        free(f);
+        return NULL;
+    }
+    return f;
 }
 
 int fig_wavelengths(const figure_opts *o, const char *path, char *err, size_t errlen) {
@@ -58,16 +69,9 @@ int fig_wavelengths(const figure_opts *o, const char *path, char *err, size_t er
 }
 
 int fig_rope_score(const figure_opts *o, const char *path, char *err, size_t errlen) {
-    pe_freqs *f = malloc(sizeof *f);
-    if (f == NULL) {
-        snprintf(err, errlen, "out of memory");
-        return PE_ERR_NOMEM;
-    }
-    int st = fig_freqs(o, 64, f, err, errlen);
-    if (st) {
-        free(f);
-        return st;
-    }
+    pe_freqs *f = fig_freqs_new(o, 64, err, errlen);
+    if (f == NULL) return PE_ERR_NOMEM;
+    int st = PE_OK;
     const int64_t D = f->rotary_dim, K = FIG_OR(o->count, 200), n = 2 * K + 1;
     double *buf = malloc(sizeof(double) * (size_t)(3 * D + 3 * n));
     int64_t *offs = malloc(sizeof(int64_t) * (size_t)n);
@@ -110,16 +114,9 @@ int fig_rope_score(const figure_opts *o, const char *path, char *err, size_t err
 }
 
 int fig_rotation(const figure_opts *o, const char *path, char *err, size_t errlen) {
-    pe_freqs *f = malloc(sizeof *f);
-    if (f == NULL) {
-        snprintf(err, errlen, "out of memory");
-        return PE_ERR_NOMEM;
-    }
-    int st = fig_freqs(o, 64, f, err, errlen);
-    if (st) {
-        free(f);
-        return st;
-    }
+    pe_freqs *f = fig_freqs_new(o, 64, err, errlen);
+    if (f == NULL) return PE_ERR_NOMEM;
+    int st = PE_OK;
     const int64_t D = f->rotary_dim;
     const int64_t pairs[3] = {0, D / 4 - 1, D / 2 - 1}; /* elements (0,1), (30,31), (62,63) at D = 64 */
     const int64_t positions[8] = {0, 1, 2, 3, 10, 100, 1000, 10000};
@@ -169,16 +166,9 @@ int fig_rotation(const figure_opts *o, const char *path, char *err, size_t errle
 }
 
 int fig_flip(const figure_opts *o, const char *path, char *err, size_t errlen) {
-    pe_freqs *f = malloc(sizeof *f);
-    if (f == NULL) {
-        snprintf(err, errlen, "out of memory");
-        return PE_ERR_NOMEM;
-    }
-    int st = fig_freqs(o, 128, f, err, errlen);
-    if (st) {
-        free(f);
-        return st;
-    }
+    pe_freqs *f = fig_freqs_new(o, 128, err, errlen);
+    if (f == NULL) return PE_ERR_NOMEM;
+    int st = PE_OK;
     const int64_t half = f->rotary_dim / 2, k = FIG_OR(o->offset, 32000);
     double *v = malloc(sizeof(double) * 3 * (size_t)half);
     if (v == NULL) {

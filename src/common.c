@@ -109,3 +109,19 @@ int pe__check_tensor(const pe_tensor *t, const char *name) {
                         (long long)t->tokens);
     return PE_OK;
 }
+
+int pe__check_cos_sin_out(int64_t count, int64_t half, const void *cos_out,
+                          const void *sin_out, pe_dtype dtype) {
+    if (dtype != PE_F32 && dtype != PE_F64)
+        return pe__fail(PE_ERR_DTYPE, "dtype=%s: cos/sin caches are f32 or f64",
+                        pe_dtype_name(dtype));
+    size_t n;
+    if (!pe__mul_size(count, half, &n) || n > SIZE_MAX / sizeof(double))
+        return pe__fail(PE_ERR_OVERFLOW, "count=%lld x pairs overflows size_t",
+                        (long long)count);
+    if (count > 0) {
+        PE_CHECK_NULL(cos_out);
+        PE_CHECK_NULL(sin_out);
+    }
+    return PE_OK;
+}

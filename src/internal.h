@@ -43,6 +43,12 @@ static inline int64_t pe__position_at(const pe_positions *pos, int64_t t) {
  * overflowing int64. */
 int pe__check_positions(const pe_positions *pos, int64_t count);
 
+/* Validate the outputs of a cos/sin cache of count rows of half entries:
+ * dtype f32 or f64, a size that fits size_t, and (when count > 0) non-null
+ * pointers. Shared by pe_rope_cos_sin_ex and pe_mrope_cos_sin. */
+int pe__check_cos_sin_out(int64_t count, int64_t half, const void *cos_out,
+                          const void *sin_out, pe_dtype dtype);
+
 /* Validate a tensor view: non-null data, known dtype, non-negative sizes,
  * strides that keep rows from overlapping within one token, and an extent
  * that fits in size_t. */

@@ -324,17 +324,10 @@ int pe_rope_cos_sin_ex(const pe_freqs *freqs, const pe_positions *positions,
     pe_rope_options defaults = pe_rope_options_default();
     if (options == NULL) options = &defaults;
     PE_TRY(check_options(options));
-    if (dtype != PE_F32 && dtype != PE_F64)
-        return pe__fail(PE_ERR_DTYPE, "dtype=%s: cos/sin caches are f32 or f64",
-                        pe_dtype_name(dtype));
     const int64_t half = freqs->rotary_dim / 2;
-    size_t n;
-    if (!pe__mul_size(count, half, &n) || n > SIZE_MAX / sizeof(double))
-        return pe__fail(PE_ERR_OVERFLOW, "count=%lld x pairs overflows size_t",
-                        (long long)count);
+    PE_TRY(pe__check_cos_sin_out(count, half, cos_out, sin_out, dtype));
     if (count == 0) return PE_OK;
-    PE_CHECK_NULL(cos_out);
-    PE_CHECK_NULL(sin_out);
+    const size_t n = (size_t)count * (size_t)half; /* checked above */
     cache_job j = {pe__kernels(), freqs, positions, count, cos_out, sin_out, dtype};
     /* computing a pair costs about as much as moving 32 bytes; writing it
      * moves 2 entries */

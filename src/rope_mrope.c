@@ -223,17 +223,9 @@ int pe_mrope_cos_sin(const pe_freqs *freqs, const int64_t *positions,
     PE_TRY(pe_freqs_validate(freqs));
     PE_TRY(check_sections(freqs->rotary_dim / 2, sections, mode));
     PE_TRY(check_positions3(positions, count));
-    if (dtype != PE_F32 && dtype != PE_F64)
-        return pe__fail(PE_ERR_DTYPE, "dtype=%s: cos/sin caches are f32 or f64",
-                        pe_dtype_name(dtype));
     const int64_t half = freqs->rotary_dim / 2;
-    size_t n;
-    if (!pe__mul_size(count, half, &n) || n > SIZE_MAX / sizeof(double))
-        return pe__fail(PE_ERR_OVERFLOW, "count=%lld x pairs overflows size_t",
-                        (long long)count);
+    PE_TRY(pe__check_cos_sin_out(count, half, cos_out, sin_out, dtype));
     if (count == 0) return PE_OK;
-    PE_CHECK_NULL(cos_out);
-    PE_CHECK_NULL(sin_out);
     mrope_plan pl;
     PE_TRY(plan_make(freqs, sections, mode, &pl));
     const pe_kernel_table *k = pe__kernels();
