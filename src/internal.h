@@ -82,8 +82,20 @@ typedef struct {
  * from 1.3-1.5x the time of an in-place scale to ~1.0x. */
 #define PE__PREFETCH_BYTES 4096
 
-/* Floats of scratch a rope_token call needs for rotary dim d. */
-#define PE__ROPE_SCRATCH_FLOATS(d) (4 * (size_t)(d))
+/*
+ * One token's trigonometry, written by a set's rope_prepare or
+ * rope_prepare_cs and read by the same set's rope_token (the two agree on
+ * what they keep): the scalar set keeps c and s (double, sin already
+ * negated for the inverse), the vector sets their float tables in tab.
+ */
+typedef struct {
+    double *c, *s;    /* [d/2] each */
+    float *tab;       /* [PE__ROPE_TAB_FLOATS(d)] */
+    double magnitude; /* A (1/A for the inverse), set by the caller */
+} pe__rope_trig;
+
+/* Floats of tab for rotary dim d: two tables of d floats at most. */
+#define PE__ROPE_TAB_FLOATS(d) (2 * (size_t)(d))
 
 typedef struct {
     const char *name;
@@ -97,18 +109,20 @@ typedef struct {
      * set, so f32 caches agree with f64 ones. */
     void (*cos_sin_f32)(int64_t p, const double *w, const double *w_lo,
                         int64_t n, float *c, float *s);
-    /* Rotate the first d elements of one f32 row (in -> out, may alias):
-     * layout, cos/sin per pair (angle already signed), magnitude. Elements
-     * [d, head_dim) are copied when out != in. Bit-identical to rope_token
-     * of the same set on the same row (M-RoPE relies on it). */
-    void (*rotate_row_f32)(const float *in, float *out, int64_t d,
-                           int64_t head_dim, pe_rope_layout layout,
-                           const double *c, const double *s, double magnitude);
-    /* Rotate every head of one token: c, s (d/2 each, angle already
-     * signed), magnitude; scratch holds PE__ROPE_SCRATCH_FLOATS(d) floats
-     * for the set's own per-token tables. */
-    void (*rope_token)(const pe__rope_rows *rows, const double *c,
-                       const double *s, double magnitude, float *scratch);
+    /* A token's trigonometry for rope_token from its position: n = d/2
+     * pairs of frequencies w + w_lo, sin negated when `negate` (inverse and
+     * backward), t->magnitude folded in as the set needs. The angle is
+     * exact as in cos_sin; vector sets round cos/sin to what their f32
+     * tables need (within 1e-11, see vecmath.h) and cost a fraction of
+     * cos_sin. */
+    void (*rope_prepare)(int64_t p, const double *w, const double *w_lo, int64_t n,
+                         pe_rope_layout layout, int negate, pe__rope_trig *t);
+    /* The same from given cos and sin (n each; M-RoPE's per-axis angles). */
+    void (*rope_prepare_cs)(const double *c, const double *s, int64_t n,
+                            pe_rope_layout layout, int negate, pe__rope_trig *t);
+    /* Rotate every head of one token with the trigonometry prepared above
+     * for the same d and layout. */
+    void (*rope_token)(const pe__rope_rows *rows, const pe__rope_trig *t);
     /* 1 if every w[i] is finite and >= 0 and every |w_lo[i]| <= w[i] 2^-52
      * (a low part), else 0: pe_freqs_validate's test, run on every
      * rotation, a one-token decode step included. */

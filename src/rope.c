@@ -161,6 +161,7 @@ typedef struct {
     const pe_tensor *in[2], *out[2];
     pe__rope_rows rows[2];        /* per-token template: pointers at token 0 */
     double magnitude;
+    pe_rope_layout layout;
     int negate_sin;
     unsigned char *scratch;       /* parts * part_bytes */
     size_t part_bytes;
@@ -171,19 +172,16 @@ static void rope_part(void *ctx, int part, int parts) {
     const int64_t t0 = j->tokens * part / parts, t1 = j->tokens * (part + 1) / parts;
     const int64_t half = j->freqs->rotary_dim / 2;
     double *c = (double *)(void *)(j->scratch + (size_t)part * j->part_bytes);
-    double *s = c + half;
-    float *tab = (float *)(void *)(s + half);
+    pe__rope_trig trig = {c, c + half, (float *)(void *)(c + 2 * half), j->magnitude};
     for (int64_t t = t0; t < t1; t++) {
-        j->k->cos_sin(pe__position_at(j->positions, t), j->freqs->inv_freq,
-                      j->freqs->inv_freq_lo, half, c, s);
-        if (j->negate_sin) /* inverse and backward: angle -theta */
-            for (int64_t i = 0; i < half; i++) s[i] = -s[i];
+        j->k->rope_prepare(pe__position_at(j->positions, t), j->freqs->inv_freq,
+                           j->freqs->inv_freq_lo, half, j->layout, j->negate_sin, &trig);
         for (int x = 0; x < j->n; x++) {
             pe__rope_rows r = j->rows[x];
             const size_t esz = pe_dtype_size(r.dtype);
             r.in = (const char *)r.in + (size_t)(t * j->in[x]->token_stride) * esz;
             r.out = (char *)r.out + (size_t)(t * j->out[x]->token_stride) * esz;
-            j->k->rope_token(&r, c, s, j->magnitude, tab);
+            j->k->rope_token(&r, &trig);
         }
     }
 }
@@ -223,12 +221,13 @@ static int rope_run(const pe_freqs *freqs, pe_rope_layout layout,
     j.magnitude = direction == PE_ROPE_INVERSE ? 1.0 / freqs->attention_factor
                                                : freqs->attention_factor;
     j.negate_sin = direction != PE_ROPE_FORWARD;
+    j.layout = layout;
     const int64_t half = freqs->rotary_dim / 2;
-    /* exact cos/sin cost about as much as moving 32 bytes per pair */
-    traffic += 32.0 * (double)half * (double)j.tokens;
+    /* a token's trigonometry costs about as much as moving 8 bytes per pair */
+    traffic += 8.0 * (double)half * (double)j.tokens;
     const int parts = pe__threads_for(o->threads, traffic, j.tokens);
     j.part_bytes = sizeof(double) * 2 * (size_t)half +
-                   sizeof(float) * PE__ROPE_SCRATCH_FLOATS(freqs->rotary_dim);
+                   sizeof(float) * PE__ROPE_TAB_FLOATS(freqs->rotary_dim);
     /* Small single-part calls (decode steps) use the stack: no allocator
      * on the path of a call that rotates a few KiB. */
     double stack[1024];

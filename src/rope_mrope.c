@@ -101,12 +101,15 @@ typedef struct {
     double *w, *w_lo;       /* (half,) gathered frequencies */
     double *cg, *sg;        /* (half,) gathered cos/sin scratch */
     double *c, *s;          /* (half,) cos/sin in slot order */
+    double *tc, *ts;        /* (half,) and tab (2 d floats): the kernels' trig */
+    float *tab;
 } mrope_plan;
 
 static int plan_make(const pe_freqs *f, const int64_t *sections,
                      pe_mrope_mode mode, mrope_plan *pl) {
     const int64_t half = f->rotary_dim / 2;
-    double *buf = malloc((sizeof(double) * 6 + sizeof(int64_t)) * (size_t)half);
+    /* 8 double arrays, the float tables (as many bytes as 2 more) and slot */
+    double *buf = malloc((sizeof(double) * 10 + sizeof(int64_t)) * (size_t)half);
     if (buf == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for the M-RoPE plan");
     pl->half = half;
     pl->w = buf;
@@ -115,7 +118,10 @@ static int plan_make(const pe_freqs *f, const int64_t *sections,
     pl->sg = buf + 3 * half;
     pl->c = buf + 4 * half;
     pl->s = buf + 5 * half;
-    pl->slot = (int64_t *)(buf + 6 * half);
+    pl->tc = buf + 6 * half;
+    pl->ts = buf + 7 * half;
+    pl->tab = (float *)(void *)(buf + 8 * half);
+    pl->slot = (int64_t *)(buf + 10 * half);
     int64_t at = 0;
     for (int a = 0; a < 3; a++) {
         pl->start[a] = at;
@@ -136,9 +142,7 @@ static void plan_free(mrope_plan *pl) { free(pl->w); }
 /* cos/sin of every slot of a token at p = {t, h, w}, into pl->c, pl->s. */
 static void plan_cos_sin(mrope_plan *pl, const pe_freqs *f, const int64_t *p,
                          const pe_kernel_table *k) {
-    if (p[0] == p[1] && p[1] == p[2]) {
-        /* A text token: exactly pe_rope_apply's call, so the output is
-         * bit-identical to plain RoPE whatever the kernel set does. */
+    if (p[0] == p[1] && p[1] == p[2]) { /* a text token: pe_rope_cos_sin's call */
         k->cos_sin(p[0], f->inv_freq, f->inv_freq_lo, pl->half, pl->c, pl->s);
         return;
     }
@@ -199,18 +203,29 @@ int pe_mrope_apply(const pe_freqs *freqs, pe_rope_layout layout,
     double magnitude = freqs->attention_factor;
     if (direction == PE_ROPE_INVERSE) magnitude = 1.0 / magnitude;
     const pe_kernel_table *k = pe__kernels();
+    pe__rope_trig trig = {pl.tc, pl.ts, pl.tab, magnitude};
+    const int negate = direction != PE_ROPE_FORWARD; /* inverse, backward: -theta */
     for (int64_t t = 0; t < in->tokens; t++) {
-        plan_cos_sin(&pl, freqs, positions + 3 * t, k);
-        if (direction != PE_ROPE_FORWARD) /* inverse and backward: angle -theta */
-            for (int64_t i = 0; i < pl.half; i++) pl.s[i] = -pl.s[i];
-        for (int64_t h = 0; h < in->heads; h++) {
-            const float *src = (const float *)in->data + t * in->token_stride +
-                               h * in->head_stride;
-            float *dst = (float *)out->data + t * out->token_stride +
-                         h * out->head_stride;
-            k->rotate_row_f32(src, dst, freqs->rotary_dim, in->head_dim, layout,
-                              pl.c, pl.s, magnitude);
+        const int64_t *p = positions + 3 * t;
+        if (p[0] == p[1] && p[1] == p[2]) /* a text token: pe_rope_apply's call, */
+            k->rope_prepare(p[0], freqs->inv_freq, freqs->inv_freq_lo, pl.half, layout,
+                            negate, &trig); /* so the result is bit-identical */
+        else {
+            plan_cos_sin(&pl, freqs, p, k);
+            k->rope_prepare_cs(pl.c, pl.s, pl.half, layout, negate, &trig);
         }
+        const pe__rope_rows rows = {(const float *)in->data + t * in->token_stride,
+                                    (float *)out->data + t * out->token_stride,
+                                    in->heads,
+                                    in->head_stride,
+                                    out->head_stride,
+                                    freqs->rotary_dim,
+                                    in->head_dim,
+                                    layout,
+                                    PE_F32,
+                                    0,
+                                    0};
+        k->rope_token(&rows, &trig);
     }
     plan_free(&pl);
     return PE_OK;

@@ -1,6 +1,8 @@
 /* runner.c — registry, reporting and main() of the C test harness. */
 #include "runner.h"
 
+#include <math.h>
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +62,12 @@ double pe_test_ld_eps(void) {
     volatile long double one = 1.0L, e = 1.0L;
     while (one + e / 2 != one) e /= 2;
     return (double)e;
+}
+
+double pe_test_rope_f32_bound(double exact, double own, double partner, double A) {
+    own = fabs(own), partner = fabs(partner);
+    return ldexp(fabs(exact) + A * (own + 2 * partner), -24) * (1 + 0x1p-20) +
+           1e-11 * A * (own + partner);
 }
 
 uint64_t pe_rng_next(pe_rng *r) {

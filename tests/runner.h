@@ -39,6 +39,12 @@ uint64_t pe_test_seed(void);
  * references scale with it, since the reference is then only that good. */
 double pe_test_ld_eps(void);
 
+/* The documented accuracy of an f32 RoPE output element (posenc.h, every
+ * kernel set: the vector sets' plain f32 form bounds the scalar one):
+ * 2^-24 (|x'| + A (|own| + 2 |partner|)) + 1e-11 A (|own| + |partner|),
+ * for exact output x', the element's own input and its pair partner. */
+double pe_test_rope_f32_bound(double exact, double own, double partner, double A);
+
 /* A small deterministic generator for tests (splitmix64). */
 typedef struct { uint64_t s; } pe_rng;
 uint64_t pe_rng_next(pe_rng *r);

@@ -5,10 +5,11 @@
  *
  * Same algorithms and error bounds as avx512.c (see its header and
  * vecmath.h): exact reduction modulo pi/2 with Taylor polynomials for
- * cos/sin, and the compensated f32 rotation
- *   a' = fma(a, ch, fma(-b, sh, fma(a, cl, -(b sl))))
- *   b' = fma(b, ch, fma(a, sh, fma(b, cl, a sl)))
- * (f32; 16-bit storage uses the plain form, see avx512.c).
+ * cos/sin, the shorter polynomials for rotation tables, and the plain f32
+ * rotation with exact angles
+ *   a' = fma(a, ch, -(b sh)),   b' = fma(b, ch, a sh)
+ * (the same operations and table values as avx512.c, so the two sets give
+ * bit-identical rotations).
  * AVX2 has no masked 16-bit loads, so partial vectors go through a small
  * zero-padded buffer on the stack; per element the operations are the same.
  */
@@ -136,40 +137,120 @@ static void avx2_cos_sin_f32(int64_t p, const double *w, const double *wl,
 
 /* ------------------------------------------------------------ rotation */
 
-/* Tables as in avx512.c: half-split ch cl sh sl [m each]; interleaved
- * CH CL SH SL [2m each], SH/SL negated at even elements. */
-static void build_tables(const double *c, const double *s, int64_t m,
-                         double magnitude, pe_rope_layout layout, float *tab) {
-    const __m256d A = _mm256_set1_pd(magnitude);
+/* cos and sin for rotation tables, as sincos8_rot in avx512.c; returns the
+ * lane bitmask of lanes outside the fast range. */
+ALWAYS_INLINE int sincos4_rot(__m256d P, __m256d w, __m256d wl, __m256d *sn, __m256d *cs) {
+#define C_(x) _mm256_set1_pd(x)
+    const __m256d xh = _mm256_mul_pd(P, w);
+    const __m256d xl = _mm256_fmadd_pd(P, wl, _mm256_fmsub_pd(P, w, xh));
+    const __m256d absx = _mm256_andnot_pd(C_(-0.0), xh);
+    const int bad = _mm256_movemask_pd(_mm256_cmp_pd(absx, C_(PE_VM_LIMIT), _CMP_NLT_UQ));
+    const __m256d kd = _mm256_fmadd_pd(xh, C_(PE_VM_TWO_OVER_PI), C_(PE_VM_ROUND_MAGIC));
+    const __m256d k = _mm256_sub_pd(kd, C_(PE_VM_ROUND_MAGIC));
+    const __m256d r1 = _mm256_fnmadd_pd(k, C_(PE_VM_PIO2_1), xh); /* exact */
+    const __m256d r = _mm256_add_pd(r1, _mm256_fnmadd_pd(k, C_(PE_VM_PIO2_2), xl));
+    const __m256d z = _mm256_mul_pd(r, r);
+    __m256d ps = _mm256_fmadd_pd(C_(PE_VM_S5), z, C_(PE_VM_S4));
+    ps = _mm256_fmadd_pd(ps, z, C_(PE_VM_S3));
+    ps = _mm256_fmadd_pd(ps, z, C_(PE_VM_S2));
+    ps = _mm256_fmadd_pd(ps, z, C_(PE_VM_S1));
+    const __m256d sr = _mm256_fmadd_pd(_mm256_mul_pd(r, z), ps, r);
+    __m256d pc = _mm256_fmadd_pd(C_(PE_VM_C6), z, C_(PE_VM_C5));
+    pc = _mm256_fmadd_pd(pc, z, C_(PE_VM_C4));
+    pc = _mm256_fmadd_pd(pc, z, C_(PE_VM_C3));
+    pc = _mm256_fmadd_pd(pc, z, C_(PE_VM_C2));
+    pc = _mm256_fmadd_pd(pc, z, C_(-0.5));
+    const __m256d cr = _mm256_fmadd_pd(pc, z, C_(1.0));
+#undef C_
+    const __m256i q = _mm256_castpd_si256(kd);
+    const __m256d swap = _mm256_castsi256_pd(_mm256_slli_epi64(q, 63));
+    const __m256i two = _mm256_set1_epi64x(2);
+    const __m256i sflip = _mm256_slli_epi64(_mm256_and_si256(q, two), 62);
+    const __m256i cflip = _mm256_slli_epi64(
+        _mm256_and_si256(_mm256_add_epi64(q, _mm256_set1_epi64x(1)), two), 62);
+    *sn = _mm256_xor_pd(_mm256_blendv_pd(sr, cr, swap), _mm256_castsi256_pd(sflip));
+    *cs = _mm256_xor_pd(_mm256_blendv_pd(cr, sr, swap), _mm256_castsi256_pd(cflip));
+    return bad;
+}
+
+/* Pairs i..min(i+4, m) of a token's tables from C = A cos, S = +-A sin:
+ * half-split ch[m] sh[m]; interleaved CH[2m] SH[2m], SH negated at even
+ * elements (as in avx512.c). */
+static void store_tables(__m256d C, __m256d S, int64_t i, int64_t m, pe_rope_layout layout,
+                         float *tab) {
+    const size_t k = (size_t)(m - i < 4 ? m - i : 4);
+    const __m128 ch = _mm256_cvtpd_ps(C), sh = _mm256_cvtpd_ps(S);
+    if (layout == PE_ROPE_HALF) {
+        if (k == 4) {
+            _mm_storeu_ps(tab + i, ch);
+            _mm_storeu_ps(tab + m + i, sh);
+        } else {
+            float b[2][4];
+            _mm_storeu_ps(b[0], ch);
+            _mm_storeu_ps(b[1], sh);
+            memcpy(tab + i, b[0], sizeof(float) * k);
+            memcpy(tab + m + i, b[1], sizeof(float) * k);
+        }
+        return;
+    }
     const __m256i dup = _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3);
     const __m256 alt = _mm256_castsi256_ps(
         _mm256_setr_epi32(INT32_MIN, 0, INT32_MIN, 0, INT32_MIN, 0, INT32_MIN, 0));
-    for (int64_t i = 0; i < m; i += 4) {
-        const int64_t k = m - i < 4 ? m - i : 4;
-        double bc[4] = {0, 0, 0, 0}, bs[4] = {0, 0, 0, 0};
-        memcpy(bc, c + i, sizeof(double) * (size_t)k);
-        memcpy(bs, s + i, sizeof(double) * (size_t)k);
-        const __m256d C = _mm256_mul_pd(A, _mm256_loadu_pd(bc));
-        const __m256d S = _mm256_mul_pd(A, _mm256_loadu_pd(bs));
-        const __m128 ch = _mm256_cvtpd_ps(C), sh = _mm256_cvtpd_ps(S);
-        const __m128 cl = _mm256_cvtpd_ps(_mm256_sub_pd(C, _mm256_cvtps_pd(ch)));
-        const __m128 sl = _mm256_cvtpd_ps(_mm256_sub_pd(S, _mm256_cvtps_pd(sh)));
-        if (layout == PE_ROPE_HALF) {
-            float b[4][4];
-            _mm_storeu_ps(b[0], ch);
-            _mm_storeu_ps(b[1], cl);
-            _mm_storeu_ps(b[2], sh);
-            _mm_storeu_ps(b[3], sl);
-            for (int t = 0; t < 4; t++) memcpy(tab + t * m + i, b[t], sizeof(float) * (size_t)k);
-        } else {
-            float b[4][8];
-            _mm256_storeu_ps(b[0], _mm256_permutevar8x32_ps(_mm256_castps128_ps256(ch), dup));
-            _mm256_storeu_ps(b[1], _mm256_permutevar8x32_ps(_mm256_castps128_ps256(cl), dup));
-            _mm256_storeu_ps(b[2], _mm256_xor_ps(alt, _mm256_permutevar8x32_ps(_mm256_castps128_ps256(sh), dup)));
-            _mm256_storeu_ps(b[3], _mm256_xor_ps(alt, _mm256_permutevar8x32_ps(_mm256_castps128_ps256(sl), dup)));
-            for (int t = 0; t < 4; t++)
-                memcpy(tab + t * 2 * m + 2 * i, b[t], sizeof(float) * (size_t)(2 * k));
+    const __m256 CH = _mm256_permutevar8x32_ps(_mm256_castps128_ps256(ch), dup);
+    const __m256 SH = _mm256_xor_ps(alt, _mm256_permutevar8x32_ps(_mm256_castps128_ps256(sh), dup));
+    if (k == 4) {
+        _mm256_storeu_ps(tab + 2 * i, CH);
+        _mm256_storeu_ps(tab + 2 * m + 2 * i, SH);
+    } else {
+        float b[2][8];
+        _mm256_storeu_ps(b[0], CH);
+        _mm256_storeu_ps(b[1], SH);
+        memcpy(tab + 2 * i, b[0], sizeof(float) * 2 * k);
+        memcpy(tab + 2 * m + 2 * i, b[1], sizeof(float) * 2 * k);
+    }
+}
+
+/* Lanes i..i+4 of a, zero-padded past n. */
+ALWAYS_INLINE __m256d load4(const double *a, int64_t i, int64_t n) {
+    if (n - i >= 4) return _mm256_loadu_pd(a + i);
+    double b[4] = {0, 0, 0, 0};
+    memcpy(b, a + i, sizeof(double) * (size_t)(n - i));
+    return _mm256_loadu_pd(b);
+}
+
+static void avx2_rope_prepare_cs(const double *c, const double *s, int64_t n,
+                                 pe_rope_layout layout, int negate, pe__rope_trig *t) {
+    const __m256d mc = _mm256_set1_pd(t->magnitude);
+    const __m256d ms = _mm256_set1_pd(negate ? -t->magnitude : t->magnitude);
+    for (int64_t i = 0; i < n; i += 4)
+        store_tables(_mm256_mul_pd(mc, load4(c, i, n)), _mm256_mul_pd(ms, load4(s, i, n)), i, n,
+                     layout, t->tab);
+}
+
+static void avx2_rope_prepare(int64_t p, const double *w, const double *wl, int64_t n,
+                              pe_rope_layout layout, int negate, pe__rope_trig *t) {
+    if (p > PE_VM_MAX_POSITION || p < -PE_VM_MAX_POSITION) { /* beyond 2^40: exact path */
+        pe__kernels_scalar.cos_sin(p, w, wl, n, t->c, t->s);
+        avx2_rope_prepare_cs(t->c, t->s, n, layout, negate, t);
+        return;
+    }
+    const __m256d P = _mm256_set1_pd((double)p);
+    const __m256d mc = _mm256_set1_pd(t->magnitude);
+    const __m256d ms = _mm256_set1_pd(negate ? -t->magnitude : t->magnitude);
+    for (int64_t i = 0; i < n; i += 4) {
+        const int64_t m = n - i < 4 ? n - i : 4;
+        __m256d sn, cs;
+        const int bad = sincos4_rot(P, load4(w, i, n), load4(wl, i, n), &sn, &cs) & ((1 << m) - 1);
+        if (bad) { /* rare (|p w| >= 2^40): these pairs exactly */
+            double ce[4], se[4];
+            _mm256_storeu_pd(ce, cs);
+            _mm256_storeu_pd(se, sn);
+            for (int64_t l = 0; l < m; l++)
+                if (bad & (1 << l)) pe__kernels_scalar.cos_sin(p, w + i + l, wl + i + l, 1, ce + l, se + l);
+            cs = _mm256_loadu_pd(ce);
+            sn = _mm256_loadu_pd(se);
         }
+        store_tables(_mm256_mul_pd(mc, cs), _mm256_mul_pd(ms, sn), i, n, layout, t->tab);
     }
 }
 
@@ -205,76 +286,56 @@ ALWAYS_INLINE void st(void *base, int64_t i, __m256 v, pe_dtype dt, int nt) {
 }
 
 ALWAYS_INLINE void pair_half(const void *in_a, const void *in_b, void *out_a, void *out_b,
-                             int64_t j, const float *ch, const float *cl, const float *sh,
-                             const float *sl, pe_dtype dt, int nt) {
+                             int64_t j, const float *ch, const float *sh, pe_dtype dt, int nt) {
     const __m256 a = ld(in_a, j, dt), b = ld(in_b, j, dt);
     const __m256 CH = _mm256_loadu_ps(ch + j), SH = _mm256_loadu_ps(sh + j);
-    __m256 ra, rb;
-    if (dt == PE_F32) { /* compensated */
-        const __m256 CL = _mm256_loadu_ps(cl + j), SL = _mm256_loadu_ps(sl + j);
-        ra = _mm256_fmadd_ps(a, CH, _mm256_fnmadd_ps(b, SH, _mm256_fmsub_ps(a, CL, _mm256_mul_ps(b, SL))));
-        rb = _mm256_fmadd_ps(b, CH, _mm256_fmadd_ps(a, SH, _mm256_fmadd_ps(b, CL, _mm256_mul_ps(a, SL))));
-    } else { /* plain: 16-bit storage rounds the difference away (avx512.c) */
-        ra = _mm256_fmsub_ps(a, CH, _mm256_mul_ps(b, SH));
-        rb = _mm256_fmadd_ps(b, CH, _mm256_mul_ps(a, SH));
-    }
-    st(out_a, j, ra, dt, nt);
-    st(out_b, j, rb, dt, nt);
+    st(out_a, j, _mm256_fmsub_ps(a, CH, _mm256_mul_ps(b, SH)), dt, nt);
+    st(out_b, j, _mm256_fmadd_ps(b, CH, _mm256_mul_ps(a, SH)), dt, nt);
 }
 
 /* Half-split span of m pairs; the last m % 8 through stack buffers. */
 ALWAYS_INLINE void span_half(const void *in_a, const void *in_b, void *out_a,
                              void *out_b, int64_t m, const float *tab, pe_dtype dt,
                              int nt) {
-    const float *ch = tab, *cl = tab + m, *sh = tab + 2 * m, *sl = tab + 3 * m;
+    const float *ch = tab, *sh = tab + m;
     int64_t j = 0;
-    for (; j + 8 <= m; j += 8) pair_half(in_a, in_b, out_a, out_b, j, ch, cl, sh, sl, dt, nt);
+    for (; j + 8 <= m; j += 8) pair_half(in_a, in_b, out_a, out_b, j, ch, sh, dt, nt);
     if (j < m) {
         const size_t esz = dt == PE_F32 ? 4 : 2, k = (size_t)(m - j);
-        float t[4][8] = {{0}};
+        float t[2][8] = {{0}};
         unsigned char a[32] = {0}, b[32] = {0}, ra[32], rb[32];
         memcpy(a, (const char *)in_a + j * (int64_t)esz, k * esz);
         memcpy(b, (const char *)in_b + j * (int64_t)esz, k * esz);
         memcpy(t[0], ch + j, k * 4);
-        memcpy(t[1], cl + j, k * 4);
-        memcpy(t[2], sh + j, k * 4);
-        memcpy(t[3], sl + j, k * 4);
-        pair_half(a, b, ra, rb, 0, t[0], t[1], t[2], t[3], dt, 0);
+        memcpy(t[1], sh + j, k * 4);
+        pair_half(a, b, ra, rb, 0, t[0], t[1], dt, 0);
         memcpy((char *)out_a + j * (int64_t)esz, ra, k * esz);
         memcpy((char *)out_b + j * (int64_t)esz, rb, k * esz);
     }
 }
 
 ALWAYS_INLINE void vec_inter(const void *in, void *out, int64_t j, const float *CHt,
-                             const float *CLt, const float *SHt, const float *SLt,
-                             pe_dtype dt, int nt) {
+                             const float *SHt, pe_dtype dt, int nt) {
     const __m256 x = ld(in, j, dt);
     const __m256 xs = _mm256_permute_ps(x, 0xB1); /* swap within pairs */
-    const __m256 r =
-        dt == PE_F32 /* compensated, else plain */
-            ? _mm256_fmadd_ps(x, _mm256_loadu_ps(CHt + j),
-                              _mm256_fmadd_ps(xs, _mm256_loadu_ps(SHt + j),
-                                              _mm256_fmadd_ps(x, _mm256_loadu_ps(CLt + j),
-                                                              _mm256_mul_ps(xs, _mm256_loadu_ps(SLt + j)))))
-            : _mm256_fmadd_ps(x, _mm256_loadu_ps(CHt + j), _mm256_mul_ps(xs, _mm256_loadu_ps(SHt + j)));
-    st(out, j, r, dt, nt);
+    st(out, j,
+       _mm256_fmadd_ps(x, _mm256_loadu_ps(CHt + j), _mm256_mul_ps(xs, _mm256_loadu_ps(SHt + j))),
+       dt, nt);
 }
 
 ALWAYS_INLINE void span_inter(const void *in, void *out, int64_t n2, const float *tab,
                               pe_dtype dt, int nt) {
-    const float *CHt = tab, *CLt = tab + n2, *SHt = tab + 2 * n2, *SLt = tab + 3 * n2;
+    const float *CHt = tab, *SHt = tab + n2;
     int64_t j = 0;
-    for (; j + 8 <= n2; j += 8) vec_inter(in, out, j, CHt, CLt, SHt, SLt, dt, nt);
+    for (; j + 8 <= n2; j += 8) vec_inter(in, out, j, CHt, SHt, dt, nt);
     if (j < n2) {
         const size_t esz = dt == PE_F32 ? 4 : 2, k = (size_t)(n2 - j);
-        float t[4][8] = {{0}};
+        float t[2][8] = {{0}};
         unsigned char x[32] = {0}, r[32];
         memcpy(x, (const char *)in + j * (int64_t)esz, k * esz);
         memcpy(t[0], CHt + j, k * 4);
-        memcpy(t[1], CLt + j, k * 4);
-        memcpy(t[2], SHt + j, k * 4);
-        memcpy(t[3], SLt + j, k * 4);
-        vec_inter(x, r, 0, t[0], t[1], t[2], t[3], dt, 0);
+        memcpy(t[1], SHt + j, k * 4);
+        vec_inter(x, r, 0, t[0], t[1], dt, 0);
         memcpy((char *)out + j * (int64_t)esz, r, k * esz);
     }
 }
@@ -313,36 +374,17 @@ static int can_stream(const pe__rope_rows *r) {
     return r->layout == PE_ROPE_INTERLEAVED || (r->d / 2) % 8 == 0;
 }
 
-static void avx2_rope_token(const pe__rope_rows *r, const double *c, const double *s,
-                            double magnitude, float *scratch) {
-    build_tables(c, s, r->d / 2, magnitude, r->layout, scratch);
+static void avx2_rope_token(const pe__rope_rows *r, const pe__rope_trig *t) {
     if (r->dtype == PE_F16) {
-        rows_f16(r, scratch);
+        rows_f16(r, t->tab);
     } else if (r->dtype == PE_BF16) {
-        rows_bf16(r, scratch);
+        rows_bf16(r, t->tab);
     } else if (can_stream(r)) {
-        rows_f32_nt(r, scratch);
+        rows_f32_nt(r, t->tab);
         _mm_sfence(); /* order the streamed stores before anything later */
     } else {
-        rows_f32(r, scratch);
+        rows_f32(r, t->tab);
     }
-}
-
-static void avx2_rotate_row_f32(const float *in, float *out, int64_t d, int64_t head_dim,
-                                pe_rope_layout layout, const double *c, const double *s,
-                                double magnitude) {
-    enum { CHUNK = 64 };
-    float tab[4 * 2 * CHUNK];
-    const int64_t half = d / 2;
-    for (int64_t i = 0; i < half; i += CHUNK) {
-        const int64_t m = half - i < CHUNK ? half - i : CHUNK;
-        build_tables(c + i, s + i, m, magnitude, layout, tab);
-        if (layout == PE_ROPE_HALF)
-            span_half(in + i, in + half + i, out + i, out + half + i, m, tab, PE_F32, 0);
-        else
-            span_inter(in + 2 * i, out + 2 * i, 2 * m, tab, PE_F32, 0);
-    }
-    if (out != in && head_dim > d) memcpy(out + d, in + d, sizeof(float) * (size_t)(head_dim - d));
 }
 
 static int avx2_freqs_ok(const double *w, const double *w_lo, int64_t n) {
@@ -379,7 +421,8 @@ const pe_kernel_table pe__kernels_avx2 = {
     .name = "avx2",
     .cos_sin = avx2_cos_sin,
     .cos_sin_f32 = avx2_cos_sin_f32,
-    .rotate_row_f32 = avx2_rotate_row_f32,
+    .rope_prepare = avx2_rope_prepare,
+    .rope_prepare_cs = avx2_rope_prepare_cs,
     .rope_token = avx2_rope_token,
     .freqs_ok = avx2_freqs_ok,
     .scatter_add_f32 = avx2_scatter_add_f32,

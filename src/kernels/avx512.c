@@ -10,24 +10,22 @@
  *            low part folded in; within 1.1e-16 of the exact value for
  *            |p w| < 2^40 (98.5% correctly rounded); larger angles go
  *            through the scalar path.
- *   rotation compensated f32: cos and sin are carried as float pairs
- *            hi + lo (A folded in) and
- *              a' = fma(a, ch, fma(-b, sh, fma(a, cl, -(b sl))))
- *              b' = fma(b, ch, fma(a, sh, fma(b, cl, a sl)))
- *            so only the last two roundings are of the result's size: with
- *            u the inner fma (|u| <= A |y|, y the partner element),
- *            |error| <= ulp(u)/2 + ulp(x')/2 + 1e-14 A (|x| + |y|) (the
- *            lo parts, their products and cos/sin's 1.1e-16), hence
- *            <= 2^-24 (A |y| + |x'|) + 1e-14 A (|x| + |y|), and <= 8.9e-8
- *            for elements in [-1, 1] and A = 1 (SPEC goal 1.5e-7). Both
- *            layouts and every tail compute exactly these operations, so
- *            results do not depend on vector boundaries.
- *            16-bit storage uses the plain form a' = fma(a, ch, -(b sh)),
- *            b' = fma(b, ch, a sh) (half the arithmetic): its f32 error,
- *            <= 2^-24 (A (|x| + 2 |y|) + |x'|), is 2^13 (f16) or 2^16 (bf16)
- *            times smaller than the 16-bit rounding that follows, and only
- *            decides that rounding when the exact value sits that close to
- *            a rounding boundary.
+ *   tables   for a rotation, each token's cos and sin come from the same
+ *            exact angle through shorter polynomials (vecmath.h, within
+ *            7.1e-12), times A in double, rounded to float: ch = fl(A c),
+ *            sh = fl(A s), within 2^-25 A' + 7.1e-12 A of the exact value
+ *            (A' the power of two at or above A).
+ *   rotation plain f32, what the reference implementations compute but
+ *            with exact angles:
+ *              a' = fma(a, ch, -(b sh)),   b' = fma(b, ch, a sh)
+ *            so |error| <= |a| |ch - A c| + |b| |sh - A s| + ulp(b sh)/2 +
+ *            ulp(a')/2. For A = 1 and elements in [-1, 1] every product is
+ *            below 1 and |a'| < 2: <= 2^-25 + 2^-25 + 2^-25 + 2^-24 +
+ *            1.5e-11 = 1.4902e-7 (SPEC's goal: 1.5e-7). In general
+ *            <= 2^-24 (A (|a| + 2 |b|) + |a'|) + 1e-11 A (|a| + |b|).
+ *            Both layouts and every tail compute exactly these operations
+ *            on the same table values, so results do not depend on vector
+ *            boundaries; 16-bit storage rounds the same f32 value on store.
  */
 #include "../internal.h"
 
@@ -159,44 +157,117 @@ static void avx512_cos_sin_f32(int64_t p, const double *w, const double *wl, int
 
 /* ------------------------------------------------------------ rotation */
 
+/* cos and sin of p * (w + wl) for rotation tables (vecmath.h): the exact
+ * angle of sincos8 reduced into one double, then short polynomials. */
+ALWAYS_INLINE void sincos8_rot(__m512d P, __m512d w, __m512d wl, __m512d *sn,
+                               __m512d *cs, __mmask8 *bad) {
+#define C_(x) _mm512_set1_pd(x)
+    const __m512d xh = _mm512_mul_pd(P, w);
+    const __m512d xl = _mm512_fmadd_pd(P, wl, _mm512_fmsub_pd(P, w, xh));
+    *bad = _mm512_cmp_pd_mask(_mm512_abs_pd(xh), C_(PE_VM_LIMIT), _CMP_NLT_UQ);
+    const __m512d kd = _mm512_fmadd_pd(xh, C_(PE_VM_TWO_OVER_PI), C_(PE_VM_ROUND_MAGIC));
+    const __m512d k = _mm512_sub_pd(kd, C_(PE_VM_ROUND_MAGIC));
+    const __m512d r1 = _mm512_fnmadd_pd(k, C_(PE_VM_PIO2_1), xh); /* exact */
+    const __m512d r = _mm512_add_pd(r1, _mm512_fnmadd_pd(k, C_(PE_VM_PIO2_2), xl));
+    const __m512d z = _mm512_mul_pd(r, r);
+    __m512d ps = _mm512_fmadd_pd(C_(PE_VM_S5), z, C_(PE_VM_S4));
+    ps = _mm512_fmadd_pd(ps, z, C_(PE_VM_S3));
+    ps = _mm512_fmadd_pd(ps, z, C_(PE_VM_S2));
+    ps = _mm512_fmadd_pd(ps, z, C_(PE_VM_S1));
+    const __m512d sr = _mm512_fmadd_pd(_mm512_mul_pd(r, z), ps, r);
+    __m512d pc = _mm512_fmadd_pd(C_(PE_VM_C6), z, C_(PE_VM_C5));
+    pc = _mm512_fmadd_pd(pc, z, C_(PE_VM_C4));
+    pc = _mm512_fmadd_pd(pc, z, C_(PE_VM_C3));
+    pc = _mm512_fmadd_pd(pc, z, C_(PE_VM_C2));
+    pc = _mm512_fmadd_pd(pc, z, C_(-0.5));
+    const __m512d cr = _mm512_fmadd_pd(pc, z, C_(1.0));
+#undef C_
+    const __m512i q = _mm512_castpd_si512(kd); /* k mod 4 in the low bits */
+    const __mmask8 swap = _mm512_test_epi64_mask(q, _mm512_set1_epi64(1));
+    const __m512i two = _mm512_set1_epi64(2);
+    const __m512i sflip = _mm512_slli_epi64(_mm512_and_si512(q, two), 62);
+    const __m512i cflip = _mm512_slli_epi64(
+        _mm512_and_si512(_mm512_add_epi64(q, _mm512_set1_epi64(1)), two), 62);
+    *sn = _mm512_xor_pd(_mm512_mask_blend_pd(swap, sr, cr), _mm512_castsi512_pd(sflip));
+    *cs = _mm512_xor_pd(_mm512_mask_blend_pd(swap, cr, sr), _mm512_castsi512_pd(cflip));
+}
+
 /*
- * Per-token tables for m pairs from double cos/sin and magnitude A:
- *   half-split   ch[m] cl[m] sh[m] sl[m]          (pair i at index i)
- *   interleaved  CH[2m] CL[2m] SH[2m] SL[2m]      (element j of the span:
- *                pair j/2, SH/SL negated at even j, the a' lanes)
- * hi = (float)(A c), lo = (float)(A c - hi): the same values in every set.
+ * Pairs i..min(i+8, m) of a token's tables from C = A cos, S = +-A sin:
+ *   half-split   ch[m] sh[m]        pair i at index i
+ *   interleaved  CH[2m] SH[2m]      element j of the span: pair j/2, SH
+ *                                   negated at even j (the a' lanes)
  */
-static void build_tables(const double *c, const double *s, int64_t m,
-                         double magnitude, pe_rope_layout layout, float *tab) {
-    const __m512d A = _mm512_set1_pd(magnitude);
+ALWAYS_INLINE void store_tables(__m512d C, __m512d S, int64_t i, int64_t m,
+                                pe_rope_layout layout, float *tab) {
+    const int64_t cnt = m - i < 8 ? m - i : 8;
+    const __mmask8 k = (__mmask8)((1u << cnt) - 1u);
+    const __mmask16 k2 = (__mmask16)((1u << (2 * cnt)) - 1u);
+    const __m256 ch = _mm512_cvtpd_ps(C), sh = _mm512_cvtpd_ps(S);
+    if (layout == PE_ROPE_HALF) {
+        _mm256_mask_storeu_ps(tab + i, k, ch);
+        _mm256_mask_storeu_ps(tab + m + i, k, sh);
+        return;
+    }
     const __m512i dup = _mm512_set_epi32(7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0, 0);
     const __m512 alt = _mm512_castsi512_ps(_mm512_set_epi32(
         0, INT32_MIN, 0, INT32_MIN, 0, INT32_MIN, 0, INT32_MIN, 0, INT32_MIN, 0,
         INT32_MIN, 0, INT32_MIN, 0, INT32_MIN));
-    for (int64_t i = 0; i < m; i += 8) {
-        const int64_t k = m - i < 8 ? m - i : 8;
-        const __mmask8 mask = (__mmask8)((1u << k) - 1u);
-        const __m512d C = _mm512_mul_pd(A, _mm512_maskz_loadu_pd(mask, c + i));
-        const __m512d S = _mm512_mul_pd(A, _mm512_maskz_loadu_pd(mask, s + i));
-        const __m256 ch = _mm512_cvtpd_ps(C), sh = _mm512_cvtpd_ps(S);
-        const __m256 cl = _mm512_cvtpd_ps(_mm512_sub_pd(C, _mm512_cvtps_pd(ch)));
-        const __m256 sl = _mm512_cvtpd_ps(_mm512_sub_pd(S, _mm512_cvtps_pd(sh)));
-        if (layout == PE_ROPE_HALF) {
-            _mm256_mask_storeu_ps(tab + i, mask, ch);
-            _mm256_mask_storeu_ps(tab + m + i, mask, cl);
-            _mm256_mask_storeu_ps(tab + 2 * m + i, mask, sh);
-            _mm256_mask_storeu_ps(tab + 3 * m + i, mask, sl);
-        } else {
-            const __mmask16 m2 = (__mmask16)((1u << (2 * k)) - 1u);
-            const int64_t j = 2 * i, n2 = 2 * m;
-            _mm512_mask_storeu_ps(tab + j, m2, _mm512_permutexvar_ps(dup, _mm512_castps256_ps512(ch)));
-            _mm512_mask_storeu_ps(tab + n2 + j, m2, _mm512_permutexvar_ps(dup, _mm512_castps256_ps512(cl)));
-            _mm512_mask_storeu_ps(tab + 2 * n2 + j, m2,
-                                  _mm512_xor_ps(alt, _mm512_permutexvar_ps(dup, _mm512_castps256_ps512(sh))));
-            _mm512_mask_storeu_ps(tab + 3 * n2 + j, m2,
-                                  _mm512_xor_ps(alt, _mm512_permutexvar_ps(dup, _mm512_castps256_ps512(sl))));
-        }
+    _mm512_mask_storeu_ps(tab + 2 * i, k2, _mm512_permutexvar_ps(dup, _mm512_castps256_ps512(ch)));
+    _mm512_mask_storeu_ps(tab + 2 * m + 2 * i, k2,
+                          _mm512_xor_ps(alt, _mm512_permutexvar_ps(dup, _mm512_castps256_ps512(sh))));
+}
+
+ALWAYS_INLINE __mmask8 lanes(int64_t n, int64_t i) {
+    return n - i >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (n - i)) - 1u);
+}
+
+static void avx512_rope_prepare_cs(const double *c, const double *s, int64_t n,
+                                   pe_rope_layout layout, int negate, pe__rope_trig *t) {
+    const __m512d mc = _mm512_set1_pd(t->magnitude);
+    const __m512d ms = _mm512_set1_pd(negate ? -t->magnitude : t->magnitude);
+    for (int64_t i = 0; i < n; i += 8) {
+        const __mmask8 k = lanes(n, i);
+        store_tables(_mm512_mul_pd(mc, _mm512_maskz_loadu_pd(k, c + i)),
+                     _mm512_mul_pd(ms, _mm512_maskz_loadu_pd(k, s + i)), i, n, layout,
+                     t->tab);
     }
+}
+
+/* Pairs i..i+8 (mask k) of a token's tables from its position; returns
+ * the lanes outside the fast range. */
+ALWAYS_INLINE __mmask8 prepare_block(__m512d P, const double *w, const double *wl, int64_t i,
+                                     __mmask8 k, int64_t n, __m512d mc, __m512d ms,
+                                     pe_rope_layout layout, float *tab) {
+    __m512d sn, cs;
+    __mmask8 bad;
+    const __m512d W = k == 0xFF ? _mm512_loadu_pd(w + i) : _mm512_maskz_loadu_pd(k, w + i);
+    const __m512d L = k == 0xFF ? _mm512_loadu_pd(wl + i) : _mm512_maskz_loadu_pd(k, wl + i);
+    sincos8_rot(P, W, L, &sn, &cs, &bad);
+    store_tables(_mm512_mul_pd(mc, cs), _mm512_mul_pd(ms, sn), i, n, layout, tab);
+    return bad & k;
+}
+
+static void avx512_rope_prepare(int64_t p, const double *w, const double *wl, int64_t n,
+                                pe_rope_layout layout, int negate, pe__rope_trig *t) {
+    if (p <= PE_VM_MAX_POSITION && p >= -PE_VM_MAX_POSITION) {
+        const __m512d P = _mm512_set1_pd((double)p);
+        const __m512d mc = _mm512_set1_pd(t->magnitude);
+        const __m512d ms = _mm512_set1_pd(negate ? -t->magnitude : t->magnitude);
+        __mmask8 bad = 0;
+        int64_t i = 0;
+        /* two independent blocks per step: the polynomials are latency chains */
+        for (; i + 16 <= n; i += 16) {
+            bad |= prepare_block(P, w, wl, i, 0xFF, n, mc, ms, layout, t->tab);
+            bad |= prepare_block(P, w, wl, i + 8, 0xFF, n, mc, ms, layout, t->tab);
+        }
+        for (; i < n; i += 8)
+            bad |= prepare_block(P, w, wl, i, lanes(n, i), n, mc, ms, layout, t->tab);
+        if (!bad) return;
+    }
+    /* |p| > 2^40, or some |p w| >= 2^40 (huge frequencies): the exact path */
+    pe__kernels_scalar.cos_sin(p, w, wl, n, t->c, t->s);
+    avx512_rope_prepare_cs(t->c, t->s, n, layout, negate, t);
 }
 
 /* Load 16 (or the masked lanes of) elements of storage type dt as floats. */
@@ -245,119 +316,86 @@ ALWAYS_INLINE void st(void *base, int64_t i, __m512 v, pe_dtype dt, __mmask16 m,
         _mm256_mask_storeu_epi16(p, m, h);
 }
 
-/* Pair vectors j..j+16 of a half-split span (full: no mask, else lanes k). */
-ALWAYS_INLINE void vec_half(const void *in_a, const void *in_b, void *out_a, void *out_b,
-                            int64_t j, const float *tab, int64_t m, pe_dtype dt, int nt,
-                            int full, __mmask16 k) {
-    const float *ch = tab, *cl = tab + m, *sh = tab + 2 * m, *sl = tab + 3 * m;
-    const __m512 a = ld(in_a, j, dt, k, full), b = ld(in_b, j, dt, k, full);
-    const __m512 CH = full ? _mm512_loadu_ps(ch + j) : _mm512_maskz_loadu_ps(k, ch + j);
-    const __m512 SH = full ? _mm512_loadu_ps(sh + j) : _mm512_maskz_loadu_ps(k, sh + j);
-    __m512 ra, rb;
-    if (dt == PE_F32) { /* compensated */
-        const __m512 CL = full ? _mm512_loadu_ps(cl + j) : _mm512_maskz_loadu_ps(k, cl + j);
-        const __m512 SL = full ? _mm512_loadu_ps(sl + j) : _mm512_maskz_loadu_ps(k, sl + j);
-        ra = _mm512_fmadd_ps(a, CH, _mm512_fnmadd_ps(b, SH, _mm512_fmsub_ps(a, CL, _mm512_mul_ps(b, SL))));
-        rb = _mm512_fmadd_ps(b, CH, _mm512_fmadd_ps(a, SH, _mm512_fmadd_ps(b, CL, _mm512_mul_ps(a, SL))));
-    } else { /* plain: 16-bit storage rounds the difference away */
-        ra = _mm512_fmsub_ps(a, CH, _mm512_mul_ps(b, SH));
-        rb = _mm512_fmadd_ps(b, CH, _mm512_mul_ps(a, SH));
-    }
-    st(out_a, j, ra, dt, k, full, nt);
-    st(out_b, j, rb, dt, k, full, nt);
-}
-
-/* Half-split: a = in_a[0..m), b = in_b[0..m) -> out_a, out_b. */
-ALWAYS_INLINE void span_half(const void *in_a, const void *in_b, void *out_a,
-                             void *out_b, int64_t m, const float *tab,
-                             pe_dtype dt, int nt) {
-    int64_t j = 0;
-    for (; j + 16 <= m; j += 16)
-        vec_half(in_a, in_b, out_a, out_b, j, tab, m, dt, nt, 1, (__mmask16)0xFFFF);
-    if (j < m)
-        vec_half(in_a, in_b, out_a, out_b, j, tab, m, dt, 0, 0,
-                 (__mmask16)((1u << (m - j)) - 1u));
-}
-
-/* Elements j..j+16 of an interleaved span [a0 b0 a1 b1 ...]; the pair swap
- * stays in 128-bit lanes, so a vector never splits a pair. */
-ALWAYS_INLINE void vec_inter(const void *in, void *out, int64_t j, const float *tab,
-                             int64_t n2, pe_dtype dt, int nt, int full, __mmask16 k) {
-    const float *CHt = tab, *CLt = tab + n2, *SHt = tab + 2 * n2, *SLt = tab + 3 * n2;
-    const __m512 x = ld(in, j, dt, k, full);
-    const __m512 xs = _mm512_permute_ps(x, 0xB1);
-    const __m512 CH = full ? _mm512_loadu_ps(CHt + j) : _mm512_maskz_loadu_ps(k, CHt + j);
-    const __m512 SH = full ? _mm512_loadu_ps(SHt + j) : _mm512_maskz_loadu_ps(k, SHt + j);
-    __m512 r;
-    if (dt == PE_F32) { /* compensated */
-        const __m512 CL = full ? _mm512_loadu_ps(CLt + j) : _mm512_maskz_loadu_ps(k, CLt + j);
-        const __m512 SL = full ? _mm512_loadu_ps(SLt + j) : _mm512_maskz_loadu_ps(k, SLt + j);
-        r = _mm512_fmadd_ps(x, CH, _mm512_fmadd_ps(xs, SH, _mm512_fmadd_ps(x, CL, _mm512_mul_ps(xs, SL))));
-    } else { /* plain */
-        r = _mm512_fmadd_ps(x, CH, _mm512_mul_ps(xs, SH));
-    }
-    st(out, j, r, dt, k, full, nt);
-}
-
-ALWAYS_INLINE void span_inter(const void *in, void *out, int64_t n2,
-                              const float *tab, pe_dtype dt, int nt) {
-    int64_t j = 0;
-    for (; j + 16 <= n2; j += 16) vec_inter(in, out, j, tab, n2, dt, nt, 1, (__mmask16)0xFFFF);
-    if (j < n2)
-        vec_inter(in, out, j, tab, n2, dt, 0, 0, (__mmask16)((1u << (n2 - j)) - 1u));
-}
-
-/* Every head of one token, one storage type and store kind. */
-ALWAYS_INLINE void heads_loop(const pe__rope_rows *r, const float *tab, pe_dtype dt,
-                              int nt) {
+/*
+ * The rows of one token, in blocks of up to 4 table vectors (64 pairs
+ * half-split, 32 interleaved) held in registers while every head streams
+ * through: the loop does only the rows' own loads and stores. Loading the
+ * tables inside the loop instead cost up to 3x on cache-resident rows:
+ * table loads 4 KiB apart from pending stores to the rows wait for them
+ * (4K aliasing). A block is q full vectors, or (q = 1) one masked tail.
+ *
+ * Half-split: vector u covers pairs p = j + 16u of every head, a at p and
+ * b at m + p; tables ch = tab[p], sh = tab[m + p]. Interleaved: vector u
+ * covers elements e = j + 16u of the span, tables CH = tab[e], SH =
+ * tab[2m + e].
+ */
+ALWAYS_INLINE void rows_block(const pe__rope_rows *r, const float *tab, int64_t j, int q,
+                              int full, __mmask16 k, int half, pe_dtype dt, int nt,
+                              int prefetch) {
+    /* locals: vector stores may alias *r, which would force reloads */
     const size_t esz = dt == PE_F32 ? 4 : 2;
-    const int64_t d = r->d, m = d / 2;
+    const int64_t m = r->d / 2, sh_at = half ? m : 2 * m, heads = r->heads;
+    const size_t is = (size_t)r->in_head_stride * esz, os = (size_t)r->out_head_stride * esz;
     const size_t row_bytes = (size_t)r->head_dim * esz;
-    for (int64_t h = 0; h < r->heads; h++) {
-        const char *in = (const char *)r->in + (size_t)(h * r->in_head_stride) * esz;
-        char *out = (char *)r->out + (size_t)(h * r->out_head_stride) * esz;
-        if (r->prefetch) /* the hardware prefetcher alone lags on in-place streams */
+    const char *in = r->in;
+    char *out = r->out;
+    __m512 C[4], S[4];
+#pragma GCC unroll 4
+    for (int u = 0; u < q; u++) {
+        C[u] = full ? _mm512_loadu_ps(tab + j + 16 * u) : _mm512_maskz_loadu_ps(k, tab + j);
+        S[u] = full ? _mm512_loadu_ps(tab + sh_at + j + 16 * u)
+                    : _mm512_maskz_loadu_ps(k, tab + sh_at + j);
+    }
+    for (int64_t h = 0; h < heads; h++, in += is, out += os) {
+        if (prefetch) /* the hardware prefetcher alone lags on in-place streams */
             for (size_t b = 0; b < row_bytes; b += 64)
                 _mm_prefetch(in + PE__PREFETCH_BYTES + b, _MM_HINT_T0);
-        if (r->layout == PE_ROPE_HALF)
-            span_half(in, in + (size_t)m * esz, out, out + (size_t)m * esz, m, tab, dt, nt);
-        else
-            span_inter(in, out, d, tab, dt, nt);
-        if (in != out && r->head_dim > d)
-            memcpy(out + (size_t)d * esz, in + (size_t)d * esz,
-                   (size_t)(r->head_dim - d) * esz);
-    }
-}
-
-/* Cache-resident f32 half-split rows (a decode step): pair-chunk outer,
- * heads inner, so each chunk's four table vectors stay in registers
- * across the heads. The same operations per element as span_half. */
-static void rows_f32_resident_half(const pe__rope_rows *r, const float *tab) {
-    const int64_t m = r->d / 2;
-    const float *ch = tab, *cl = tab + m, *sh = tab + 2 * m, *sl = tab + 3 * m;
-    const float *in = r->in;
-    float *out = r->out;
-    for (int64_t j = 0; j < m; j += 16) {
-        const __m512 CH = _mm512_loadu_ps(ch + j), CL = _mm512_loadu_ps(cl + j);
-        const __m512 SH = _mm512_loadu_ps(sh + j), SL = _mm512_loadu_ps(sl + j);
-        for (int64_t h = 0; h < r->heads; h++) {
-            const float *pi = in + h * r->in_head_stride + j;
-            float *po = out + h * r->out_head_stride + j;
-            const __m512 a = _mm512_loadu_ps(pi), b = _mm512_loadu_ps(pi + m);
-            _mm512_storeu_ps(po, _mm512_fmadd_ps(a, CH, _mm512_fnmadd_ps(b, SH, _mm512_fmsub_ps(a, CL, _mm512_mul_ps(b, SL)))));
-            _mm512_storeu_ps(po + m, _mm512_fmadd_ps(b, CH, _mm512_fmadd_ps(a, SH, _mm512_fmadd_ps(b, CL, _mm512_mul_ps(a, SL)))));
+#pragma GCC unroll 4
+        for (int u = 0; u < q; u++) {
+            const int64_t e = j + 16 * u;
+            if (half) {
+                const __m512 a = ld(in, e, dt, k, full), b = ld(in, m + e, dt, k, full);
+                st(out, e, _mm512_fmsub_ps(a, C[u], _mm512_mul_ps(b, S[u])), dt, k, full, nt);
+                st(out, m + e, _mm512_fmadd_ps(b, C[u], _mm512_mul_ps(a, S[u])), dt, k, full, nt);
+            } else { /* the pair swap stays in 128-bit lanes: no pair is split */
+                const __m512 x = ld(in, e, dt, k, full);
+                const __m512 xs = _mm512_permute_ps(x, 0xB1);
+                st(out, e, _mm512_fmadd_ps(x, C[u], _mm512_mul_ps(xs, S[u])), dt, k, full, nt);
+            }
         }
     }
-    if (r->in != r->out && r->head_dim > r->d)
-        for (int64_t h = 0; h < r->heads; h++)
-            memcpy(out + h * r->out_head_stride + r->d, in + h * r->in_head_stride + r->d,
-                   sizeof(float) * (size_t)(r->head_dim - r->d));
 }
 
-static void rows_f32(const pe__rope_rows *r, const float *tab) { heads_loop(r, tab, PE_F32, 0); }
-static void rows_f32_nt(const pe__rope_rows *r, const float *tab) { heads_loop(r, tab, PE_F32, 1); }
-static void rows_f16(const pe__rope_rows *r, const float *tab) { heads_loop(r, tab, PE_F16, 0); }
-static void rows_bf16(const pe__rope_rows *r, const float *tab) { heads_loop(r, tab, PE_BF16, 0); }
+/* Every head of one token, one layout, storage type and store kind. */
+ALWAYS_INLINE void rows(const pe__rope_rows *r, const float *tab, int half, pe_dtype dt,
+                        int nt) {
+    const int64_t len = half ? r->d / 2 : r->d; /* elements per span part */
+    const int pf = r->prefetch;
+    int64_t j = 0;
+    for (; j + 64 <= len; j += 64)
+        rows_block(r, tab, j, 4, 1, (__mmask16)0xFFFF, half, dt, nt, pf && j == 0);
+    for (; j + 16 <= len; j += 16)
+        rows_block(r, tab, j, 1, 1, (__mmask16)0xFFFF, half, dt, nt, pf && j == 0);
+    if (j < len)
+        rows_block(r, tab, j, 1, 0, (__mmask16)((1u << (len - j)) - 1u), half, dt, 0,
+                   pf && j == 0);
+    if (r->in != r->out && r->head_dim > r->d) {
+        const size_t esz = dt == PE_F32 ? 4 : 2;
+        for (int64_t h = 0; h < r->heads; h++)
+            memcpy((char *)r->out + (size_t)(h * r->out_head_stride + r->d) * esz,
+                   (const char *)r->in + (size_t)(h * r->in_head_stride + r->d) * esz,
+                   (size_t)(r->head_dim - r->d) * esz);
+    }
+}
+
+static void rows_half_f32(const pe__rope_rows *r, const float *t) { rows(r, t, 1, PE_F32, 0); }
+static void rows_half_f32_nt(const pe__rope_rows *r, const float *t) { rows(r, t, 1, PE_F32, 1); }
+static void rows_half_f16(const pe__rope_rows *r, const float *t) { rows(r, t, 1, PE_F16, 0); }
+static void rows_half_bf16(const pe__rope_rows *r, const float *t) { rows(r, t, 1, PE_BF16, 0); }
+static void rows_inter_f32(const pe__rope_rows *r, const float *t) { rows(r, t, 0, PE_F32, 0); }
+static void rows_inter_f32_nt(const pe__rope_rows *r, const float *t) { rows(r, t, 0, PE_F32, 1); }
+static void rows_inter_f16(const pe__rope_rows *r, const float *t) { rows(r, t, 0, PE_F16, 0); }
+static void rows_inter_bf16(const pe__rope_rows *r, const float *t) { rows(r, t, 0, PE_BF16, 0); }
 
 /* Non-temporal stores need every full-vector store 64-byte aligned: the
  * rows, the strides and (half-split) the offset of the b half. */
@@ -368,41 +406,18 @@ static int can_stream(const pe__rope_rows *r) {
     return r->layout == PE_ROPE_INTERLEAVED || (r->d / 2) % 16 == 0;
 }
 
-static void avx512_rope_token(const pe__rope_rows *r, const double *c,
-                              const double *s, double magnitude, float *scratch) {
-    build_tables(c, s, r->d / 2, magnitude, r->layout, scratch);
+static void avx512_rope_token(const pe__rope_rows *r, const pe__rope_trig *t) {
+    const int half = r->layout == PE_ROPE_HALF;
     if (r->dtype == PE_F16) {
-        rows_f16(r, scratch);
+        (half ? rows_half_f16 : rows_inter_f16)(r, t->tab);
     } else if (r->dtype == PE_BF16) {
-        rows_bf16(r, scratch);
+        (half ? rows_half_bf16 : rows_inter_bf16)(r, t->tab);
     } else if (can_stream(r)) {
-        rows_f32_nt(r, scratch);
+        (half ? rows_half_f32_nt : rows_inter_f32_nt)(r, t->tab);
         _mm_sfence(); /* order the streamed stores before anything later */
-    } else if (!r->prefetch && r->layout == PE_ROPE_HALF && (r->d / 2) % 16 == 0) {
-        rows_f32_resident_half(r, scratch);
     } else {
-        rows_f32(r, scratch);
+        (half ? rows_half_f32 : rows_inter_f32)(r, t->tab);
     }
-}
-
-/* One f32 row from double cos/sin, in chunks of 64 pairs so the tables fit
- * on the stack; per element the same operations as rope_token. */
-static void avx512_rotate_row_f32(const float *in, float *out, int64_t d,
-                                  int64_t head_dim, pe_rope_layout layout,
-                                  const double *c, const double *s,
-                                  double magnitude) {
-    enum { CHUNK = 64 };
-    float tab[4 * 2 * CHUNK];
-    const int64_t half = d / 2;
-    for (int64_t i = 0; i < half; i += CHUNK) {
-        const int64_t m = half - i < CHUNK ? half - i : CHUNK;
-        build_tables(c + i, s + i, m, magnitude, layout, tab);
-        if (layout == PE_ROPE_HALF)
-            span_half(in + i, in + half + i, out + i, out + half + i, m, tab, PE_F32, 0);
-        else
-            span_inter(in + 2 * i, out + 2 * i, 2 * m, tab, PE_F32, 0);
-    }
-    if (out != in && head_dim > d) memcpy(out + d, in + d, sizeof(float) * (size_t)(head_dim - d));
 }
 
 static int avx512_freqs_ok(const double *w, const double *w_lo, int64_t n) {
@@ -439,7 +454,8 @@ const pe_kernel_table pe__kernels_avx512 = {
     .name = "avx512",
     .cos_sin = avx512_cos_sin,
     .cos_sin_f32 = avx512_cos_sin_f32,
-    .rotate_row_f32 = avx512_rotate_row_f32,
+    .rope_prepare = avx512_rope_prepare,
+    .rope_prepare_cs = avx512_rope_prepare_cs,
     .rope_token = avx512_rope_token,
     .freqs_ok = avx512_freqs_ok,
     .scatter_add_f32 = avx512_scatter_add_f32,

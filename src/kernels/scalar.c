@@ -46,10 +46,9 @@ static void pair_index(pe_rope_layout layout, int64_t i, int64_t half,
     }
 }
 
-static void scalar_rotate_row_f32(const float *in, float *out, int64_t d,
-                                  int64_t head_dim, pe_rope_layout layout,
-                                  const double *c, const double *s,
-                                  double magnitude) {
+static void rotate_row_f32(const float *in, float *out, int64_t d, int64_t head_dim,
+                           pe_rope_layout layout, const double *c, const double *s,
+                           double magnitude) {
     const int64_t half = d / 2;
     for (int64_t i = 0; i < half; i++) {
         int64_t ia, ib;
@@ -85,9 +84,25 @@ static void rotate_row_16(const uint16_t *in, uint16_t *out, int64_t d,
         memcpy(out + d, in + d, sizeof(uint16_t) * (size_t)(head_dim - d));
 }
 
-static void scalar_rope_token(const pe__rope_rows *r, const double *c,
-                              const double *s, double magnitude, float *scratch) {
-    (void)scratch; /* the reference works from the double cos/sin directly */
+static void scalar_rope_prepare(int64_t p, const double *w, const double *w_lo,
+                                int64_t n, pe_rope_layout layout, int negate,
+                                pe__rope_trig *t) {
+    (void)layout; /* the reference indexes pairs directly */
+    scalar_cos_sin(p, w, w_lo, n, t->c, t->s);
+    if (negate)
+        for (int64_t i = 0; i < n; i++) t->s[i] = -t->s[i];
+}
+
+static void scalar_rope_prepare_cs(const double *c, const double *s, int64_t n,
+                                   pe_rope_layout layout, int negate, pe__rope_trig *t) {
+    (void)layout;
+    for (int64_t i = 0; i < n; i++) {
+        t->c[i] = c[i];
+        t->s[i] = negate ? -s[i] : s[i];
+    }
+}
+
+static void scalar_rope_token(const pe__rope_rows *r, const pe__rope_trig *t) {
     const size_t esz = pe_dtype_size(r->dtype);
     const char *in = r->in;
     char *out = r->out;
@@ -95,11 +110,11 @@ static void scalar_rope_token(const pe__rope_rows *r, const double *c,
         const void *src = in + (size_t)(h * r->in_head_stride) * esz;
         void *dst = out + (size_t)(h * r->out_head_stride) * esz;
         if (r->dtype == PE_F32)
-            scalar_rotate_row_f32(src, dst, r->d, r->head_dim, r->layout, c, s,
-                                  magnitude);
+            rotate_row_f32(src, dst, r->d, r->head_dim, r->layout, t->c, t->s,
+                           t->magnitude);
         else
             rotate_row_16(src, dst, r->d, r->head_dim, r->layout,
-                          r->dtype == PE_BF16, c, s, magnitude);
+                          r->dtype == PE_BF16, t->c, t->s, t->magnitude);
     }
 }
 
@@ -124,7 +139,8 @@ const pe_kernel_table pe__kernels_scalar = {
     .name = "scalar",
     .cos_sin = scalar_cos_sin,
     .cos_sin_f32 = scalar_cos_sin_f32,
-    .rotate_row_f32 = scalar_rotate_row_f32,
+    .rope_prepare = scalar_rope_prepare,
+    .rope_prepare_cs = scalar_rope_prepare_cs,
     .rope_token = scalar_rope_token,
     .freqs_ok = scalar_freqs_ok,
     .scatter_add_f32 = scalar_scatter_add_f32,
