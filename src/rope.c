@@ -167,13 +167,16 @@ typedef struct {
     size_t part_bytes;
 } rope_job;
 
-static void rope_part(void *ctx, int part, int parts) {
+/* Tokens [t0, t1) on one worker. Fresh cos/sin at the chunk's start and at
+ * every PE__ROPE_RESTART-th token, steps in between (pe__rope_trig). */
+static void rope_chunk(void *ctx, int worker, int64_t t0, int64_t t1) {
     const rope_job *j = ctx;
-    const int64_t t0 = j->tokens * part / parts, t1 = j->tokens * (part + 1) / parts;
     const int64_t half = j->freqs->rotary_dim / 2;
-    double *c = (double *)(void *)(j->scratch + (size_t)part * j->part_bytes);
-    pe__rope_trig trig = {c, c + half, (float *)(void *)(c + 2 * half), j->magnitude};
+    double *c = (double *)(void *)(j->scratch + (size_t)worker * j->part_bytes);
+    pe__rope_trig trig = {c, c + half, c + 2 * half, c + 3 * half,
+                          (float *)(void *)(c + 4 * half), j->magnitude, 0, 0, 0};
     for (int64_t t = t0; t < t1; t++) {
+        trig.follows = t > t0 && t % PE__ROPE_RESTART != 0;
         j->k->rope_prepare(pe__position_at(j->positions, t), j->freqs->inv_freq,
                            j->freqs->inv_freq_lo, half, j->layout, j->negate_sin, &trig);
         for (int x = 0; x < j->n; x++) {
@@ -226,7 +229,7 @@ static int rope_run(const pe_freqs *freqs, pe_rope_layout layout,
     /* a token's trigonometry costs about as much as moving 8 bytes per pair */
     traffic += 8.0 * (double)half * (double)j.tokens;
     const int parts = pe__threads_for(o->threads, traffic, j.tokens);
-    j.part_bytes = sizeof(double) * 2 * (size_t)half +
+    j.part_bytes = sizeof(double) * 4 * (size_t)half +
                    sizeof(float) * PE__ROPE_TAB_FLOATS(freqs->rotary_dim);
     /* Small single-part calls (decode steps) use the stack: no allocator
      * on the path of a call that rotates a few KiB. */
@@ -234,7 +237,12 @@ static int rope_run(const pe_freqs *freqs, pe_rope_layout layout,
     const bool small = parts == 1 && j.part_bytes <= sizeof stack;
     j.scratch = small ? (unsigned char *)stack : malloc(j.part_bytes * (size_t)parts);
     if (j.scratch == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for cos/sin scratch");
-    pe__parallel_run(parts, rope_part, &j);
+    /* chunks of whole restart intervals (results do not depend on the
+     * split), about 128 KiB of rows each */
+    const double token_bytes = traffic / (double)j.tokens;
+    int64_t chunk = PE__ROPE_RESTART;
+    while (chunk < (INT64_C(1) << 40) && (double)chunk * token_bytes < 128.0 * 1024) chunk *= 2;
+    pe__parallel_chunks(parts, j.tokens, chunk, rope_chunk, &j);
     if (!small) free(j.scratch);
     return PE_OK;
 }

@@ -101,15 +101,15 @@ typedef struct {
     double *w, *w_lo;       /* (half,) gathered frequencies */
     double *cg, *sg;        /* (half,) gathered cos/sin scratch */
     double *c, *s;          /* (half,) cos/sin in slot order */
-    double *tc, *ts;        /* (half,) and tab (2 d floats): the kernels' trig */
+    double *tc, *ts, *tc1, *ts1; /* (half,) and tab (2 d floats): the kernels' trig */
     float *tab;
 } mrope_plan;
 
 static int plan_make(const pe_freqs *f, const int64_t *sections,
                      pe_mrope_mode mode, mrope_plan *pl) {
     const int64_t half = f->rotary_dim / 2;
-    /* 8 double arrays, the float tables (as many bytes as 2 more) and slot */
-    double *buf = malloc((sizeof(double) * 10 + sizeof(int64_t)) * (size_t)half);
+    /* 10 double arrays, the float tables (as many bytes as 2 more) and slot */
+    double *buf = malloc((sizeof(double) * 12 + sizeof(int64_t)) * (size_t)half);
     if (buf == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for the M-RoPE plan");
     pl->half = half;
     pl->w = buf;
@@ -120,8 +120,10 @@ static int plan_make(const pe_freqs *f, const int64_t *sections,
     pl->s = buf + 5 * half;
     pl->tc = buf + 6 * half;
     pl->ts = buf + 7 * half;
-    pl->tab = (float *)(void *)(buf + 8 * half);
-    pl->slot = (int64_t *)(buf + 10 * half);
+    pl->tc1 = buf + 8 * half;
+    pl->ts1 = buf + 9 * half;
+    pl->tab = (float *)(void *)(buf + 10 * half);
+    pl->slot = (int64_t *)(buf + 12 * half);
     int64_t at = 0;
     for (int a = 0; a < 3; a++) {
         pl->start[a] = at;
@@ -203,16 +205,22 @@ int pe_mrope_apply(const pe_freqs *freqs, pe_rope_layout layout,
     double magnitude = freqs->attention_factor;
     if (direction == PE_ROPE_INVERSE) magnitude = 1.0 / magnitude;
     const pe_kernel_table *k = pe__kernels();
-    pe__rope_trig trig = {pl.tc, pl.ts, pl.tab, magnitude};
+    pe__rope_trig trig = {pl.tc, pl.ts, pl.tc1, pl.ts1, pl.tab, magnitude, 0, 0, 0};
     const int negate = direction != PE_ROPE_FORWARD; /* inverse, backward: -theta */
+    int text_run = 0; /* the previous token was a text token */
     for (int64_t t = 0; t < in->tokens; t++) {
         const int64_t *p = positions + 3 * t;
-        if (p[0] == p[1] && p[1] == p[2]) /* a text token: pe_rope_apply's call, */
+        if (p[0] == p[1] && p[1] == p[2]) {
+            /* a text token: pe_rope_apply's call with its restart points,
+             * so runs of text tokens are bit-identical to plain RoPE */
+            trig.follows = text_run && t % PE__ROPE_RESTART != 0;
             k->rope_prepare(p[0], freqs->inv_freq, freqs->inv_freq_lo, pl.half, layout,
-                            negate, &trig); /* so the result is bit-identical */
-        else {
+                            negate, &trig);
+            text_run = 1;
+        } else {
             plan_cos_sin(&pl, freqs, p, k);
             k->rope_prepare_cs(pl.c, pl.s, pl.half, layout, negate, &trig);
+            text_run = 0;
         }
         const pe__rope_rows rows = {(const float *)in->data + t * in->token_stride,
                                     (float *)out->data + t * out->token_stride,

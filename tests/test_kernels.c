@@ -414,6 +414,52 @@ TEST(kernels_rope_accuracy_goal_every_set) {
     CHECK_OK(pe_kernels_select(saved));
 }
 
+TEST(kernels_rope_consecutive_positions_stay_exact) {
+    /* Runs of consecutive positions: the vector sets step cos/sin by angle
+     * addition between fresh evaluations every PE__ROPE_RESTART (32)
+     * tokens; 100 tokens cross several restarts. Every token is held to the
+     * same documented bound as a lone one, against the exact rotation. */
+    pe_rng rng = {pe_test_seed()};
+    char saved[16];
+    snprintf(saved, sizeof saved, "%s", pe_kernels_name());
+    enum { T = 100, D = 128 };
+    const int64_t starts[] = {-70, 12345, 2147483647LL - T, pe_rng_int(&rng, 0, 1 << 30)};
+    pe_freqs f;
+    CHECK_OK(pe_freqs_default(D, 500000.0, &f));
+    f.attention_factor = 1.1;
+    static float x[T * D], y[T * D];
+    for (int j = 0; j < T * D; j++) x[j] = (float)rnd_unit(&rng);
+    for (int si = 0; si < N_SETS; si++) {
+        if (pe_kernels_select(SETS[si]) != PE_OK) continue;
+        for (size_t k = 0; k < sizeof starts / sizeof starts[0]; k++)
+            for (int layout = 0; layout < 2; layout++) {
+                const pe_rope_direction dir = layout ? PE_ROPE_FORWARD : PE_ROPE_BACKWARD;
+                pe_positions p = pe_positions_range(starts[k]);
+                pe_tensor in = pe_tensor_dense(x, PE_F32, T, 1, D), out = pe_tensor_dense(y, PE_F32, T, 1, D);
+                CHECK_OK(pe_rope_apply(&f, (pe_rope_layout)layout, &p, &in, &out, dir));
+                double excess = -1;
+                for (int t = 0; t < T; t++)
+                    for (int i = 0; i < D / 2; i++) {
+                        quad c, sn;
+                        exact_cos_sin(starts[k] + t, f.inv_freq[i], f.inv_freq_lo[i], &c, &sn);
+                        if (dir != PE_ROPE_FORWARD) sn = -sn;
+                        const int ia = layout ? i : 2 * i, ib = layout ? i + D / 2 : 2 * i + 1;
+                        const float *xr = x + t * D, *yr = y + t * D;
+                        const quad A = (quad)f.attention_factor;
+                        const quad ra = A * ((quad)xr[ia] * c - (quad)xr[ib] * sn);
+                        const quad rb = A * ((quad)xr[ia] * sn + (quad)xr[ib] * c);
+                        const double ba = pe_test_rope_f32_bound((double)ra, xr[ia], xr[ib], f.attention_factor);
+                        const double bb = pe_test_rope_f32_bound((double)rb, xr[ib], xr[ia], f.attention_factor);
+                        excess = fmax(excess, (double)qabs((quad)yr[ia] - ra) - ba);
+                        excess = fmax(excess, (double)qabs((quad)yr[ib] - rb) - bb);
+                    }
+                CHECK_MSG(excess <= 0, "%s start %lld layout %d: excess %.3g over the bound", SETS[si],
+                          (long long)starts[k], layout, excess);
+            }
+    }
+    CHECK_OK(pe_kernels_select(saved));
+}
+
 TEST(kernels_rope_16bit_exhaustive_rounding) {
     /* p = 0 rotates by nothing, so out = RNE16(fl32(A a)) for every 16-bit
      * input a: all 65536 patterns (zeros, subnormals, overflow to inf; the

@@ -227,31 +227,55 @@ static void avx2_rope_prepare_cs(const double *c, const double *s, int64_t n,
                      layout, t->tab);
 }
 
+/* Lanes i..i+4 of c, s stored (m of them) and their tables. */
+ALWAYS_INLINE void keep_block(__m256d cs, __m256d sn, int64_t i, int64_t n, __m256d mc,
+                              __m256d ms, pe_rope_layout layout, pe__rope_trig *t) {
+    if (n - i >= 4) {
+        _mm256_storeu_pd(t->c + i, cs);
+        _mm256_storeu_pd(t->s + i, sn);
+    } else {
+        double bc[4], bs[4];
+        _mm256_storeu_pd(bc, cs);
+        _mm256_storeu_pd(bs, sn);
+        memcpy(t->c + i, bc, sizeof(double) * (size_t)(n - i));
+        memcpy(t->s + i, bs, sizeof(double) * (size_t)(n - i));
+    }
+    store_tables(_mm256_mul_pd(mc, cs), _mm256_mul_pd(ms, sn), i, n, layout, t->tab);
+}
+
 static void avx2_rope_prepare(int64_t p, const double *w, const double *wl, int64_t n,
                               pe_rope_layout layout, int negate, pe__rope_trig *t) {
-    if (p > PE_VM_MAX_POSITION || p < -PE_VM_MAX_POSITION) { /* beyond 2^40: exact path */
-        pe__kernels_scalar.cos_sin(p, w, wl, n, t->c, t->s);
-        avx2_rope_prepare_cs(t->c, t->s, n, layout, negate, t);
-        return;
-    }
-    const __m256d P = _mm256_set1_pd((double)p);
     const __m256d mc = _mm256_set1_pd(t->magnitude);
     const __m256d ms = _mm256_set1_pd(negate ? -t->magnitude : t->magnitude);
-    for (int64_t i = 0; i < n; i += 4) {
-        const int64_t m = n - i < 4 ? n - i : 4;
-        __m256d sn, cs;
-        const int bad = sincos4_rot(P, load4(w, i, n), load4(wl, i, n), &sn, &cs) & ((1 << m) - 1);
-        if (bad) { /* rare (|p w| >= 2^40): these pairs exactly */
-            double ce[4], se[4];
-            _mm256_storeu_pd(ce, cs);
-            _mm256_storeu_pd(se, sn);
-            for (int64_t l = 0; l < m; l++)
-                if (bad & (1 << l)) pe__kernels_scalar.cos_sin(p, w + i + l, wl + i + l, 1, ce + l, se + l);
-            cs = _mm256_loadu_pd(ce);
-            sn = _mm256_loadu_pd(se);
+    if (t->follows && p != INT64_MIN && p - 1 == t->at) { /* the next position: a step */
+        if (!t->step_ready) {
+            avx2_cos_sin(1, w, wl, n, t->c1, t->s1);
+            t->step_ready = 1;
         }
-        store_tables(_mm256_mul_pd(mc, cs), _mm256_mul_pd(ms, sn), i, n, layout, t->tab);
+        for (int64_t i = 0; i < n; i += 4) {
+            const __m256d C = load4(t->c, i, n), S = load4(t->s, i, n);
+            const __m256d C1 = load4(t->c1, i, n), S1 = load4(t->s1, i, n);
+            keep_block(_mm256_fmsub_pd(C, C1, _mm256_mul_pd(S, S1)),
+                       _mm256_fmadd_pd(S, C1, _mm256_mul_pd(C, S1)), i, n, mc, ms, layout, t);
+        }
+        t->at = p;
+        return;
     }
+    t->at = p;
+    if (p <= PE_VM_MAX_POSITION && p >= -PE_VM_MAX_POSITION) {
+        const __m256d P = _mm256_set1_pd((double)p);
+        int bad = 0;
+        for (int64_t i = 0; i < n; i += 4) {
+            const int64_t m = n - i < 4 ? n - i : 4;
+            __m256d sn, cs;
+            bad |= sincos4_rot(P, load4(w, i, n), load4(wl, i, n), &sn, &cs) & ((1 << m) - 1);
+            keep_block(cs, sn, i, n, mc, ms, layout, t);
+        }
+        if (!bad) return;
+    }
+    /* |p| > 2^40, or some |p w| >= 2^40 (huge frequencies): the exact path */
+    pe__kernels_scalar.cos_sin(p, w, wl, n, t->c, t->s);
+    avx2_rope_prepare_cs(t->c, t->s, n, layout, negate, t);
 }
 
 ALWAYS_INLINE __m256 ld(const void *base, int64_t i, pe_dtype dt) {
@@ -285,86 +309,103 @@ ALWAYS_INLINE void st(void *base, int64_t i, __m256 v, pe_dtype dt, int nt) {
     _mm_storeu_si128((__m128i *)((uint16_t *)base + i), h);
 }
 
-ALWAYS_INLINE void pair_half(const void *in_a, const void *in_b, void *out_a, void *out_b,
-                             int64_t j, const float *ch, const float *sh, pe_dtype dt, int nt) {
-    const __m256 a = ld(in_a, j, dt), b = ld(in_b, j, dt);
-    const __m256 CH = _mm256_loadu_ps(ch + j), SH = _mm256_loadu_ps(sh + j);
-    st(out_a, j, _mm256_fmsub_ps(a, CH, _mm256_mul_ps(b, SH)), dt, nt);
-    st(out_b, j, _mm256_fmadd_ps(b, CH, _mm256_mul_ps(a, SH)), dt, nt);
-}
-
-/* Half-split span of m pairs; the last m % 8 through stack buffers. */
-ALWAYS_INLINE void span_half(const void *in_a, const void *in_b, void *out_a,
-                             void *out_b, int64_t m, const float *tab, pe_dtype dt,
-                             int nt) {
-    const float *ch = tab, *sh = tab + m;
-    int64_t j = 0;
-    for (; j + 8 <= m; j += 8) pair_half(in_a, in_b, out_a, out_b, j, ch, sh, dt, nt);
-    if (j < m) {
-        const size_t esz = dt == PE_F32 ? 4 : 2, k = (size_t)(m - j);
-        float t[2][8] = {{0}};
-        unsigned char a[32] = {0}, b[32] = {0}, ra[32], rb[32];
-        memcpy(a, (const char *)in_a + j * (int64_t)esz, k * esz);
-        memcpy(b, (const char *)in_b + j * (int64_t)esz, k * esz);
-        memcpy(t[0], ch + j, k * 4);
-        memcpy(t[1], sh + j, k * 4);
-        pair_half(a, b, ra, rb, 0, t[0], t[1], dt, 0);
-        memcpy((char *)out_a + j * (int64_t)esz, ra, k * esz);
-        memcpy((char *)out_b + j * (int64_t)esz, rb, k * esz);
-    }
-}
-
-ALWAYS_INLINE void vec_inter(const void *in, void *out, int64_t j, const float *CHt,
-                             const float *SHt, pe_dtype dt, int nt) {
-    const __m256 x = ld(in, j, dt);
-    const __m256 xs = _mm256_permute_ps(x, 0xB1); /* swap within pairs */
-    st(out, j,
-       _mm256_fmadd_ps(x, _mm256_loadu_ps(CHt + j), _mm256_mul_ps(xs, _mm256_loadu_ps(SHt + j))),
-       dt, nt);
-}
-
-ALWAYS_INLINE void span_inter(const void *in, void *out, int64_t n2, const float *tab,
-                              pe_dtype dt, int nt) {
-    const float *CHt = tab, *SHt = tab + n2;
-    int64_t j = 0;
-    for (; j + 8 <= n2; j += 8) vec_inter(in, out, j, CHt, SHt, dt, nt);
-    if (j < n2) {
-        const size_t esz = dt == PE_F32 ? 4 : 2, k = (size_t)(n2 - j);
-        float t[2][8] = {{0}};
-        unsigned char x[32] = {0}, r[32];
-        memcpy(x, (const char *)in + j * (int64_t)esz, k * esz);
-        memcpy(t[0], CHt + j, k * 4);
-        memcpy(t[1], SHt + j, k * 4);
-        vec_inter(x, r, 0, t[0], t[1], dt, 0);
-        memcpy((char *)out + j * (int64_t)esz, r, k * esz);
-    }
-}
-
-ALWAYS_INLINE void heads_loop(const pe__rope_rows *r, const float *tab, pe_dtype dt,
-                              int nt) {
+/* 8 elements of storage type dt from base + i, or k < 8 of them (zero
+ * padded) through a stack buffer: AVX2 has no masked 16-bit loads. */
+ALWAYS_INLINE __m256 ld_part(const void *base, int64_t i, pe_dtype dt, int k) {
+    if (k == 8) return ld(base, i, dt);
     const size_t esz = dt == PE_F32 ? 4 : 2;
-    const int64_t d = r->d, m = d / 2;
+    unsigned char b[32] = {0};
+    memcpy(b, (const char *)base + (size_t)i * esz, (size_t)k * esz);
+    return ld(b, 0, dt);
+}
+
+ALWAYS_INLINE void st_part(void *base, int64_t i, __m256 v, pe_dtype dt, int k, int nt) {
+    if (k == 8) {
+        st(base, i, v, dt, nt);
+        return;
+    }
+    const size_t esz = dt == PE_F32 ? 4 : 2;
+    unsigned char b[32];
+    st(b, 0, v, dt, 0);
+    memcpy((char *)base + (size_t)i * esz, b, (size_t)k * esz);
+}
+
+/*
+ * The rows of one token in blocks of up to 4 table vectors held in
+ * registers while every head streams through (as in avx512.c, where the
+ * 4 KiB aliasing of table loads against the rows' stores is explained); a
+ * block is q full vectors or (q = 1) a tail of k < 8 lanes. Half-split:
+ * vector u covers pairs p = j + 8u, a at p and b at m + p, tables tab[p],
+ * tab[m + p]; interleaved: elements e = j + 8u, tables tab[e], tab[2m + e].
+ */
+ALWAYS_INLINE void rows_block(const pe__rope_rows *r, const float *tab, int64_t j, int q, int k,
+                              int half, pe_dtype dt, int nt, int prefetch) {
+    const size_t esz = dt == PE_F32 ? 4 : 2;
+    const int64_t m = r->d / 2, sh_at = half ? m : 2 * m, heads = r->heads;
+    const size_t is = (size_t)r->in_head_stride * esz, os = (size_t)r->out_head_stride * esz;
     const size_t row_bytes = (size_t)r->head_dim * esz;
-    for (int64_t h = 0; h < r->heads; h++) {
-        const char *in = (const char *)r->in + (size_t)(h * r->in_head_stride) * esz;
-        char *out = (char *)r->out + (size_t)(h * r->out_head_stride) * esz;
-        if (r->prefetch) /* the hardware prefetcher alone lags on in-place streams */
+    const char *in = r->in;
+    char *out = r->out;
+    __m256 C[4], S[4];
+#pragma GCC unroll 4
+    for (int u = 0; u < q; u++) {
+        if (k == 8) {
+            C[u] = _mm256_loadu_ps(tab + j + 8 * u);
+            S[u] = _mm256_loadu_ps(tab + sh_at + j + 8 * u);
+        } else {
+            float bc[8] = {0}, bs[8] = {0};
+            memcpy(bc, tab + j, sizeof(float) * (size_t)k);
+            memcpy(bs, tab + sh_at + j, sizeof(float) * (size_t)k);
+            C[u] = _mm256_loadu_ps(bc);
+            S[u] = _mm256_loadu_ps(bs);
+        }
+    }
+    for (int64_t h = 0; h < heads; h++, in += is, out += os) {
+        if (prefetch) /* the hardware prefetcher alone lags on in-place streams */
             for (size_t b = 0; b < row_bytes; b += 64)
                 _mm_prefetch(in + PE__PREFETCH_BYTES + b, _MM_HINT_T0);
-        if (r->layout == PE_ROPE_HALF)
-            span_half(in, in + (size_t)m * esz, out, out + (size_t)m * esz, m, tab, dt, nt);
-        else
-            span_inter(in, out, d, tab, dt, nt);
-        if (in != out && r->head_dim > d)
-            memcpy(out + (size_t)d * esz, in + (size_t)d * esz,
-                   (size_t)(r->head_dim - d) * esz);
+#pragma GCC unroll 4
+        for (int u = 0; u < q; u++) {
+            const int64_t e = j + 8 * u;
+            if (half) {
+                const __m256 a = ld_part(in, e, dt, k), b = ld_part(in, m + e, dt, k);
+                st_part(out, e, _mm256_fmsub_ps(a, C[u], _mm256_mul_ps(b, S[u])), dt, k, nt);
+                st_part(out, m + e, _mm256_fmadd_ps(b, C[u], _mm256_mul_ps(a, S[u])), dt, k, nt);
+            } else { /* swap within pairs */
+                const __m256 x = ld_part(in, e, dt, k);
+                const __m256 xs = _mm256_permute_ps(x, 0xB1);
+                st_part(out, e, _mm256_fmadd_ps(x, C[u], _mm256_mul_ps(xs, S[u])), dt, k, nt);
+            }
+        }
     }
 }
 
-static void rows_f32(const pe__rope_rows *r, const float *tab) { heads_loop(r, tab, PE_F32, 0); }
-static void rows_f32_nt(const pe__rope_rows *r, const float *tab) { heads_loop(r, tab, PE_F32, 1); }
-static void rows_f16(const pe__rope_rows *r, const float *tab) { heads_loop(r, tab, PE_F16, 0); }
-static void rows_bf16(const pe__rope_rows *r, const float *tab) { heads_loop(r, tab, PE_BF16, 0); }
+/* Every head of one token, one layout, storage type and store kind. */
+ALWAYS_INLINE void rows(const pe__rope_rows *r, const float *tab, int half, pe_dtype dt,
+                        int nt) {
+    const int64_t len = half ? r->d / 2 : r->d; /* elements per span part */
+    const int pf = r->prefetch;
+    int64_t j = 0;
+    for (; j + 32 <= len; j += 32) rows_block(r, tab, j, 4, 8, half, dt, nt, pf && j == 0);
+    for (; j + 8 <= len; j += 8) rows_block(r, tab, j, 1, 8, half, dt, nt, pf && j == 0);
+    if (j < len) rows_block(r, tab, j, 1, (int)(len - j), half, dt, 0, pf && j == 0);
+    if (r->in != r->out && r->head_dim > r->d) {
+        const size_t esz = dt == PE_F32 ? 4 : 2;
+        for (int64_t h = 0; h < r->heads; h++)
+            memcpy((char *)r->out + (size_t)(h * r->out_head_stride + r->d) * esz,
+                   (const char *)r->in + (size_t)(h * r->in_head_stride + r->d) * esz,
+                   (size_t)(r->head_dim - r->d) * esz);
+    }
+}
+
+static void rows_half_f32(const pe__rope_rows *r, const float *t) { rows(r, t, 1, PE_F32, 0); }
+static void rows_half_f32_nt(const pe__rope_rows *r, const float *t) { rows(r, t, 1, PE_F32, 1); }
+static void rows_half_f16(const pe__rope_rows *r, const float *t) { rows(r, t, 1, PE_F16, 0); }
+static void rows_half_bf16(const pe__rope_rows *r, const float *t) { rows(r, t, 1, PE_BF16, 0); }
+static void rows_inter_f32(const pe__rope_rows *r, const float *t) { rows(r, t, 0, PE_F32, 0); }
+static void rows_inter_f32_nt(const pe__rope_rows *r, const float *t) { rows(r, t, 0, PE_F32, 1); }
+static void rows_inter_f16(const pe__rope_rows *r, const float *t) { rows(r, t, 0, PE_F16, 0); }
+static void rows_inter_bf16(const pe__rope_rows *r, const float *t) { rows(r, t, 0, PE_BF16, 0); }
 
 /* Streaming stores need every full-vector store 32-byte aligned. */
 static int can_stream(const pe__rope_rows *r) {
@@ -375,15 +416,16 @@ static int can_stream(const pe__rope_rows *r) {
 }
 
 static void avx2_rope_token(const pe__rope_rows *r, const pe__rope_trig *t) {
+    const int half = r->layout == PE_ROPE_HALF;
     if (r->dtype == PE_F16) {
-        rows_f16(r, t->tab);
+        (half ? rows_half_f16 : rows_inter_f16)(r, t->tab);
     } else if (r->dtype == PE_BF16) {
-        rows_bf16(r, t->tab);
+        (half ? rows_half_bf16 : rows_inter_bf16)(r, t->tab);
     } else if (can_stream(r)) {
-        rows_f32_nt(r, t->tab);
+        (half ? rows_half_f32_nt : rows_inter_f32_nt)(r, t->tab);
         _mm_sfence(); /* order the streamed stores before anything later */
     } else {
-        rows_f32(r, t->tab);
+        (half ? rows_half_f32 : rows_inter_f32)(r, t->tab);
     }
 }
 

@@ -234,35 +234,58 @@ static void avx512_rope_prepare_cs(const double *c, const double *s, int64_t n,
     }
 }
 
-/* Pairs i..i+8 (mask k) of a token's tables from its position; returns
- * the lanes outside the fast range. */
+/* Pairs i..i+8 (mask k) of a token's tables from its position, keeping
+ * its cos and sin in c, s; returns the lanes outside the fast range. */
 ALWAYS_INLINE __mmask8 prepare_block(__m512d P, const double *w, const double *wl, int64_t i,
                                      __mmask8 k, int64_t n, __m512d mc, __m512d ms,
-                                     pe_rope_layout layout, float *tab) {
+                                     pe_rope_layout layout, pe__rope_trig *t) {
     __m512d sn, cs;
     __mmask8 bad;
     const __m512d W = k == 0xFF ? _mm512_loadu_pd(w + i) : _mm512_maskz_loadu_pd(k, w + i);
     const __m512d L = k == 0xFF ? _mm512_loadu_pd(wl + i) : _mm512_maskz_loadu_pd(k, wl + i);
     sincos8_rot(P, W, L, &sn, &cs, &bad);
-    store_tables(_mm512_mul_pd(mc, cs), _mm512_mul_pd(ms, sn), i, n, layout, tab);
+    _mm512_mask_storeu_pd(t->c + i, k, cs);
+    _mm512_mask_storeu_pd(t->s + i, k, sn);
+    store_tables(_mm512_mul_pd(mc, cs), _mm512_mul_pd(ms, sn), i, n, layout, t->tab);
     return bad & k;
+}
+
+/* The same one position further: (c, s) rotated by the step (c1, s1). */
+ALWAYS_INLINE void step_block(int64_t i, __mmask8 k, int64_t n, __m512d mc, __m512d ms,
+                              pe_rope_layout layout, pe__rope_trig *t) {
+    const __m512d C = _mm512_maskz_loadu_pd(k, t->c + i), S = _mm512_maskz_loadu_pd(k, t->s + i);
+    const __m512d C1 = _mm512_maskz_loadu_pd(k, t->c1 + i), S1 = _mm512_maskz_loadu_pd(k, t->s1 + i);
+    const __m512d cn = _mm512_fmsub_pd(C, C1, _mm512_mul_pd(S, S1));
+    const __m512d sn = _mm512_fmadd_pd(S, C1, _mm512_mul_pd(C, S1));
+    _mm512_mask_storeu_pd(t->c + i, k, cn);
+    _mm512_mask_storeu_pd(t->s + i, k, sn);
+    store_tables(_mm512_mul_pd(mc, cn), _mm512_mul_pd(ms, sn), i, n, layout, t->tab);
 }
 
 static void avx512_rope_prepare(int64_t p, const double *w, const double *wl, int64_t n,
                                 pe_rope_layout layout, int negate, pe__rope_trig *t) {
+    const __m512d mc = _mm512_set1_pd(t->magnitude);
+    const __m512d ms = _mm512_set1_pd(negate ? -t->magnitude : t->magnitude);
+    if (t->follows && p != INT64_MIN && p - 1 == t->at) { /* the next position: a step */
+        if (!t->step_ready) {
+            avx512_cos_sin(1, w, wl, n, t->c1, t->s1);
+            t->step_ready = 1;
+        }
+        for (int64_t i = 0; i < n; i += 8) step_block(i, lanes(n, i), n, mc, ms, layout, t);
+        t->at = p;
+        return;
+    }
+    t->at = p;
     if (p <= PE_VM_MAX_POSITION && p >= -PE_VM_MAX_POSITION) {
         const __m512d P = _mm512_set1_pd((double)p);
-        const __m512d mc = _mm512_set1_pd(t->magnitude);
-        const __m512d ms = _mm512_set1_pd(negate ? -t->magnitude : t->magnitude);
         __mmask8 bad = 0;
         int64_t i = 0;
         /* two independent blocks per step: the polynomials are latency chains */
         for (; i + 16 <= n; i += 16) {
-            bad |= prepare_block(P, w, wl, i, 0xFF, n, mc, ms, layout, t->tab);
-            bad |= prepare_block(P, w, wl, i + 8, 0xFF, n, mc, ms, layout, t->tab);
+            bad |= prepare_block(P, w, wl, i, 0xFF, n, mc, ms, layout, t);
+            bad |= prepare_block(P, w, wl, i + 8, 0xFF, n, mc, ms, layout, t);
         }
-        for (; i < n; i += 8)
-            bad |= prepare_block(P, w, wl, i, lanes(n, i), n, mc, ms, layout, t->tab);
+        for (; i < n; i += 8) bad |= prepare_block(P, w, wl, i, lanes(n, i), n, mc, ms, layout, t);
         if (!bad) return;
     }
     /* |p| > 2^40, or some |p w| >= 2^40 (huge frequencies): the exact path */

@@ -8,6 +8,7 @@
 #include "../internal.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 /* Memory traffic per part below which another thread does not pay: a
  * thread start + join costs ~20-60 us here, the time one core needs to
@@ -59,4 +60,49 @@ void pe__parallel_run(int parts, void (*fn)(void *ctx, int part, int parts),
         else /* could not start: the caller does the part itself */
             fn(ctx, i, parts);
     }
+}
+
+typedef struct {
+    void (*fn)(void *ctx, int worker, int64_t begin, int64_t end);
+    void *ctx;
+    int64_t n, chunk;
+    atomic_llong next; /* first item not yet claimed */
+} chunk_job;
+
+typedef struct {
+    chunk_job *job;
+    int worker;
+} chunk_arg;
+
+static void *run_chunks(void *p) {
+    const chunk_arg *a = p;
+    chunk_job *j = a->job;
+    for (;;) {
+        const int64_t b = atomic_fetch_add_explicit(&j->next, j->chunk, memory_order_relaxed);
+        if (b >= j->n) return NULL;
+        j->fn(j->ctx, a->worker, b, j->n - b < j->chunk ? j->n : b + j->chunk);
+    }
+}
+
+void pe__parallel_chunks(int parts, int64_t n, int64_t chunk,
+                         void (*fn)(void *ctx, int worker, int64_t begin, int64_t end),
+                         void *ctx) {
+    if (parts <= 1 || n <= chunk) {
+        fn(ctx, 0, 0, n);
+        return;
+    }
+    if (parts > PE_MAX_PARTS) parts = PE_MAX_PARTS;
+    chunk_job job = {fn, ctx, n, chunk, 0};
+    atomic_init(&job.next, 0);
+    pthread_t tid[PE_MAX_PARTS];
+    chunk_arg args[PE_MAX_PARTS];
+    int started[PE_MAX_PARTS] = {0};
+    for (int i = 1; i < parts; i++) {
+        args[i] = (chunk_arg){&job, i};
+        started[i] = pthread_create(&tid[i], NULL, run_chunks, &args[i]) == 0;
+    }
+    args[0] = (chunk_arg){&job, 0};
+    run_chunks(&args[0]); /* a thread that did not start leaves its chunks here */
+    for (int i = 1; i < parts; i++)
+        if (started[i]) pthread_join(tid[i], NULL);
 }
