@@ -14,16 +14,7 @@ const char *pe_version_string(void) {
 
 int pe_version_number(void) { return PE_VERSION_NUMBER; }
 
-size_t pe_dtype_size(pe_dtype dtype) {
-    switch (dtype) {
-    case PE_F32: return 4;
-    case PE_F64: return 8;
-    case PE_F16: return 2;
-    case PE_BF16: return 2;
-    case PE_I64: return 8;
-    }
-    return 0;
-}
+size_t pe_dtype_size(pe_dtype dtype) { return pe__dtype_size(dtype); }
 
 const char *pe_dtype_name(pe_dtype dtype) {
     switch (dtype) {
@@ -59,13 +50,6 @@ pe_tensor pe_tensor_dense(void *data, pe_dtype dtype, int64_t tokens,
     return t;
 }
 
-bool pe__mul_size(int64_t a, int64_t b, size_t *out) {
-    if (a < 0 || b < 0) return false;
-    if (a != 0 && (uint64_t)b > (uint64_t)SIZE_MAX / (uint64_t)a) return false;
-    *out = (size_t)a * (size_t)b;
-    return true;
-}
-
 int pe__check_positions(const pe_positions *positions, int64_t count) {
     PE_CHECK_NULL(positions);
     if (count < 0)
@@ -79,7 +63,7 @@ int pe__check_positions(const pe_positions *positions, int64_t count) {
 
 int pe__check_tensor(const pe_tensor *t, const char *name) {
     if (t == NULL) return pe__fail(PE_ERR_NULL, "%s must not be NULL", name);
-    if (pe_dtype_size(t->dtype) == 0)
+    if (pe__dtype_size(t->dtype) == 0)
         return pe__fail(PE_ERR_DTYPE, "%s dtype=%d is not a known dtype", name,
                         (int)t->dtype);
     if (t->tokens < 0 || t->heads < 0 || t->head_dim < 0)
@@ -98,7 +82,7 @@ int pe__check_tensor(const pe_tensor *t, const char *name) {
         return pe__fail(PE_ERR_SHAPE, "%s strides must be >= 0 (token %lld, head %lld)",
                         name, (long long)t->token_stride, (long long)t->head_stride);
     /* Extent of the last element in elements, checked for overflow. */
-    size_t a, b, esz = pe_dtype_size(t->dtype), ext;
+    size_t a, b, esz = pe__dtype_size(t->dtype), ext;
     if (!pe__mul_size(t->tokens - 1, t->token_stride, &a) ||
         !pe__mul_size(t->heads - 1, t->head_stride, &b) ||
         a > SIZE_MAX - b || a + b > SIZE_MAX - (size_t)t->head_dim ||

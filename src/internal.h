@@ -31,8 +31,26 @@ int pe__fail(int status, const char *fmt, ...);
         if (pe_try_status_ != PE_OK) return pe_try_status_;                 \
     } while (0)
 
-/* a * b into *out, false on size_t overflow (or a negative operand). */
-bool pe__mul_size(int64_t a, int64_t b, size_t *out);
+/* a * b into *out, false on size_t overflow (or a negative operand).
+ * Inline: every call validates a few sizes, a decode step included. */
+static inline bool pe__mul_size(int64_t a, int64_t b, size_t *out) {
+    if (a < 0 || b < 0) return false;
+    if (a != 0 && (uint64_t)b > (uint64_t)SIZE_MAX / (uint64_t)a) return false;
+    *out = (size_t)a * (size_t)b;
+    return true;
+}
+
+/* pe_dtype_size, inline for the same reason. */
+static inline size_t pe__dtype_size(pe_dtype dtype) {
+    switch (dtype) {
+    case PE_F32: return 4;
+    case PE_F64: return 8;
+    case PE_F16: return 2;
+    case PE_BF16: return 2;
+    case PE_I64: return 8;
+    }
+    return 0;
+}
 
 /* Position of token t. */
 static inline int64_t pe__position_at(const pe_positions *pos, int64_t t) {

@@ -55,7 +55,7 @@ static int check_shape(int64_t max_len, int64_t dim, size_t *elems) {
 }
 
 static int alloc_table(int64_t max_len, int64_t dim, pe_learned **out) {
-    size_t elems;
+    size_t elems = 0;
     PE_TRY(check_shape(max_len, dim, &elems));
     pe_learned *t = malloc(sizeof *t);
     float *w = malloc(elems * sizeof(float));

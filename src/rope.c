@@ -108,7 +108,7 @@ static int check_pair(const pe_freqs *freqs, const pe_tensor *in,
                       const pe_tensor *out, const char *in_name,
                       const char *out_name) {
     PE_TRY(pe__check_tensor(in, in_name));
-    PE_TRY(pe__check_tensor(out, out_name));
+    if (out != in) PE_TRY(pe__check_tensor(out, out_name)); /* in place: one view */
     const int rotatable =
         in->dtype == PE_F32 || in->dtype == PE_F16 || in->dtype == PE_BF16;
     if (!rotatable || in->dtype != out->dtype)
@@ -148,7 +148,7 @@ static int check_pair(const pe_freqs *freqs, const pe_tensor *in,
 
 static size_t tensor_bytes(const pe_tensor *t) {
     return (size_t)t->tokens * (size_t)t->heads * (size_t)t->head_dim *
-           pe_dtype_size(t->dtype);
+           pe__dtype_size(t->dtype);
 }
 
 /* Everything a part of a rotation needs; read-only while parts run. */
@@ -181,7 +181,7 @@ static void rope_chunk(void *ctx, int worker, int64_t t0, int64_t t1) {
                            j->freqs->inv_freq_lo, half, j->layout, j->negate_sin, &trig);
         for (int x = 0; x < j->n; x++) {
             pe__rope_rows r = j->rows[x];
-            const size_t esz = pe_dtype_size(r.dtype);
+            const size_t esz = pe__dtype_size(r.dtype);
             r.in = (const char *)r.in + (size_t)(t * j->in[x]->token_stride) * esz;
             r.out = (char *)r.out + (size_t)(t * j->out[x]->token_stride) * esz;
             j->k->rope_token(&r, &trig);

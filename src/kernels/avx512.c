@@ -200,22 +200,47 @@ ALWAYS_INLINE void sincos8_rot(__m512d P, __m512d w, __m512d wl, __m512d *sn,
  */
 ALWAYS_INLINE void store_tables(__m512d C, __m512d S, int64_t i, int64_t m,
                                 pe_rope_layout layout, float *tab) {
-    const int64_t cnt = m - i < 8 ? m - i : 8;
+    const int full = m - i >= 8;
+    const int64_t cnt = full ? 8 : m - i;
     const __mmask8 k = (__mmask8)((1u << cnt) - 1u);
     const __mmask16 k2 = (__mmask16)((1u << (2 * cnt)) - 1u);
     const __m256 ch = _mm512_cvtpd_ps(C), sh = _mm512_cvtpd_ps(S);
     if (layout == PE_ROPE_HALF) {
-        _mm256_mask_storeu_ps(tab + i, k, ch);
-        _mm256_mask_storeu_ps(tab + m + i, k, sh);
+        if (full) {
+            _mm256_storeu_ps(tab + i, ch);
+            _mm256_storeu_ps(tab + m + i, sh);
+        } else {
+            _mm256_mask_storeu_ps(tab + i, k, ch);
+            _mm256_mask_storeu_ps(tab + m + i, k, sh);
+        }
         return;
     }
     const __m512i dup = _mm512_set_epi32(7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0, 0);
     const __m512 alt = _mm512_castsi512_ps(_mm512_set_epi32(
         0, INT32_MIN, 0, INT32_MIN, 0, INT32_MIN, 0, INT32_MIN, 0, INT32_MIN, 0,
         INT32_MIN, 0, INT32_MIN, 0, INT32_MIN));
-    _mm512_mask_storeu_ps(tab + 2 * i, k2, _mm512_permutexvar_ps(dup, _mm512_castps256_ps512(ch)));
-    _mm512_mask_storeu_ps(tab + 2 * m + 2 * i, k2,
-                          _mm512_xor_ps(alt, _mm512_permutexvar_ps(dup, _mm512_castps256_ps512(sh))));
+    const __m512 CH = _mm512_permutexvar_ps(dup, _mm512_castps256_ps512(ch));
+    const __m512 SH = _mm512_xor_ps(alt, _mm512_permutexvar_ps(dup, _mm512_castps256_ps512(sh)));
+    if (full) {
+        _mm512_storeu_ps(tab + 2 * i, CH);
+        _mm512_storeu_ps(tab + 2 * m + 2 * i, SH);
+    } else {
+        _mm512_mask_storeu_ps(tab + 2 * i, k2, CH);
+        _mm512_mask_storeu_ps(tab + 2 * m + 2 * i, k2, SH);
+    }
+}
+
+/* A cos and +-A sin: for A = 1 (most models) the product is exact, so a
+ * sign flip gives the same bits with no arithmetic. */
+ALWAYS_INLINE void scaled(__m512d cs, __m512d sn, int unit, __m512d mc, __m512d ms,
+                          __m512d *C, __m512d *S) {
+    if (unit) {
+        *C = cs;
+        *S = _mm512_xor_pd(sn, _mm512_andnot_pd(_mm512_set1_pd(1.0), ms)); /* sign of ms */
+    } else {
+        *C = _mm512_mul_pd(mc, cs);
+        *S = _mm512_mul_pd(ms, sn);
+    }
 }
 
 ALWAYS_INLINE __mmask8 lanes(int64_t n, int64_t i) {
@@ -237,41 +262,51 @@ static void avx512_rope_prepare_cs(const double *c, const double *s, int64_t n,
 /* Pairs i..i+8 (mask k) of a token's tables from its position, keeping
  * its cos and sin in c, s; returns the lanes outside the fast range. */
 ALWAYS_INLINE __mmask8 prepare_block(__m512d P, const double *w, const double *wl, int64_t i,
-                                     __mmask8 k, int64_t n, __m512d mc, __m512d ms,
+                                     __mmask8 k, int64_t n, int unit, __m512d mc, __m512d ms,
                                      pe_rope_layout layout, pe__rope_trig *t) {
     __m512d sn, cs;
     __mmask8 bad;
     const __m512d W = k == 0xFF ? _mm512_loadu_pd(w + i) : _mm512_maskz_loadu_pd(k, w + i);
     const __m512d L = k == 0xFF ? _mm512_loadu_pd(wl + i) : _mm512_maskz_loadu_pd(k, wl + i);
     sincos8_rot(P, W, L, &sn, &cs, &bad);
-    _mm512_mask_storeu_pd(t->c + i, k, cs);
-    _mm512_mask_storeu_pd(t->s + i, k, sn);
-    store_tables(_mm512_mul_pd(mc, cs), _mm512_mul_pd(ms, sn), i, n, layout, t->tab);
+    if (k == 0xFF) {
+        _mm512_storeu_pd(t->c + i, cs);
+        _mm512_storeu_pd(t->s + i, sn);
+    } else {
+        _mm512_mask_storeu_pd(t->c + i, k, cs);
+        _mm512_mask_storeu_pd(t->s + i, k, sn);
+    }
+    __m512d C, S;
+    scaled(cs, sn, unit, mc, ms, &C, &S);
+    store_tables(C, S, i, n, layout, t->tab);
     return bad & k;
 }
 
 /* The same one position further: (c, s) rotated by the step (c1, s1). */
-ALWAYS_INLINE void step_block(int64_t i, __mmask8 k, int64_t n, __m512d mc, __m512d ms,
-                              pe_rope_layout layout, pe__rope_trig *t) {
+ALWAYS_INLINE void step_block(int64_t i, __mmask8 k, int64_t n, int unit, __m512d mc,
+                              __m512d ms, pe_rope_layout layout, pe__rope_trig *t) {
     const __m512d C = _mm512_maskz_loadu_pd(k, t->c + i), S = _mm512_maskz_loadu_pd(k, t->s + i);
     const __m512d C1 = _mm512_maskz_loadu_pd(k, t->c1 + i), S1 = _mm512_maskz_loadu_pd(k, t->s1 + i);
     const __m512d cn = _mm512_fmsub_pd(C, C1, _mm512_mul_pd(S, S1));
     const __m512d sn = _mm512_fmadd_pd(S, C1, _mm512_mul_pd(C, S1));
     _mm512_mask_storeu_pd(t->c + i, k, cn);
     _mm512_mask_storeu_pd(t->s + i, k, sn);
-    store_tables(_mm512_mul_pd(mc, cn), _mm512_mul_pd(ms, sn), i, n, layout, t->tab);
+    __m512d Ct, St;
+    scaled(cn, sn, unit, mc, ms, &Ct, &St);
+    store_tables(Ct, St, i, n, layout, t->tab);
 }
 
 static void avx512_rope_prepare(int64_t p, const double *w, const double *wl, int64_t n,
                                 pe_rope_layout layout, int negate, pe__rope_trig *t) {
     const __m512d mc = _mm512_set1_pd(t->magnitude);
     const __m512d ms = _mm512_set1_pd(negate ? -t->magnitude : t->magnitude);
+    const int unit = t->magnitude == 1.0;
     if (t->follows && p != INT64_MIN && p - 1 == t->at) { /* the next position: a step */
         if (!t->step_ready) {
             avx512_cos_sin(1, w, wl, n, t->c1, t->s1);
             t->step_ready = 1;
         }
-        for (int64_t i = 0; i < n; i += 8) step_block(i, lanes(n, i), n, mc, ms, layout, t);
+        for (int64_t i = 0; i < n; i += 8) step_block(i, lanes(n, i), n, unit, mc, ms, layout, t);
         t->at = p;
         return;
     }
@@ -282,10 +317,10 @@ static void avx512_rope_prepare(int64_t p, const double *w, const double *wl, in
         int64_t i = 0;
         /* two independent blocks per step: the polynomials are latency chains */
         for (; i + 16 <= n; i += 16) {
-            bad |= prepare_block(P, w, wl, i, 0xFF, n, mc, ms, layout, t);
-            bad |= prepare_block(P, w, wl, i + 8, 0xFF, n, mc, ms, layout, t);
+            bad |= prepare_block(P, w, wl, i, 0xFF, n, unit, mc, ms, layout, t);
+            bad |= prepare_block(P, w, wl, i + 8, 0xFF, n, unit, mc, ms, layout, t);
         }
-        for (; i < n; i += 8) bad |= prepare_block(P, w, wl, i, lanes(n, i), n, mc, ms, layout, t);
+        for (; i < n; i += 8) bad |= prepare_block(P, w, wl, i, lanes(n, i), n, unit, mc, ms, layout, t);
         if (!bad) return;
     }
     /* |p| > 2^40, or some |p w| >= 2^40 (huge frequencies): the exact path */
