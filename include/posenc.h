@@ -284,15 +284,20 @@ typedef enum {
  * are widened, rotated in f32 and rounded to nearest even on store). out
  * may be the same view as in (in place) but must not otherwise overlap it.
  * Angles are formed and reduced modulo 2 pi exactly (double-double), once
- * per token and reused by every head. Accuracy against the exact rotation
- * of the inputs, per f32 output element x' whose partner element is y:
+ * per token and reused by every head (vector kernels: evaluated afresh
+ * every 32 tokens and stepped by one position in between when positions
+ * are consecutive). Accuracy against the exact rotation of the inputs, per
+ * f32 output element x' of input x whose partner element is y:
  *   scalar kernels   |error| <= 0.5 ulp(x') + 1e-14 (computed in double)
- *   vector kernels   |error| <= 2^-24 (A |y| + |x'|) + 1e-14 A (|x| + |y|)
- *                    (compensated f32), <= 8.9e-8 for elements in [-1, 1]
- *                    and A = 1 (SPEC's goal is 1.5e-7 at every |p| < 2^31).
- *   16-bit outputs   that f32 value (vector kernels: the plain f32 form,
- *                    within 2^-24 (A (|x| + 2|y|) + |x'|)) rounded to
- *                    nearest even.
+ *   vector kernels   |error| <= 2^-24 (|x'| + A (|x| + 2|y|)) +
+ *                    1e-11 A (|x| + |y|): the plain f32 form
+ *                    fma(x, fl(A cos), -fl(y fl(A sin))), as reference
+ *                    implementations compute it but with exact angles;
+ *                    <= 1.4903e-7 for elements in [-1, 1] and A = 1
+ *                    (SPEC's goal is 1.5e-7 at every |p| < 2^31).
+ *   16-bit outputs   that f32 value rounded to nearest even.
+ * Results do not depend on the kernel set's vector width, on threads or on
+ * streaming stores (bit for bit).
  * Single-threaded; pe_rope_apply_ex takes options.
  */
 int pe_rope_apply(const pe_freqs *freqs, pe_rope_layout layout,

@@ -95,26 +95,13 @@ int pe_alibi_bias(int64_t heads, int64_t n_q, int64_t n_k, pe_alibi_mode mode,
 
     const uint64_t c = pow2_floor((uint64_t)heads);
     const int64_t shift = n_k - n_q; /* query i sits at key position i + shift */
-    size_t o = 0;
+    const pe_kernel_table *k = pe__kernels();
+    const size_t row_bytes = (size_t)n_k * pe__dtype_size(dtype);
+    char *o = out;
     for (int64_t h = 0; h < heads; h++) {
         const double m = alibi_slope((uint64_t)h, c);
-        for (int64_t i = 0; i < n_q; i++) {
-            const int64_t qpos = i + shift;
-            for (int64_t j = 0; j < n_k; j++, o++) {
-                const int64_t dist = qpos - j;
-                double v;
-                if (dist < 0 && mode == PE_ALIBI_CAUSAL)
-                    v = -INFINITY; /* a future key */
-                else if (dist == 0)
-                    v = 0.0; /* +0, not -0: the diagonal adds nothing */
-                else
-                    v = -m * (double)(dist < 0 ? -dist : dist);
-                if (dtype == PE_F32)
-                    ((float *)out)[o] = (float)v;
-                else
-                    ((double *)out)[o] = v;
-            }
-        }
+        for (int64_t i = 0; i < n_q; i++, o += row_bytes)
+            k->alibi_row(m, i + shift, n_k, mode == PE_ALIBI_CAUSAL, o, dtype);
     }
     return PE_OK;
 }

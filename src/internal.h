@@ -164,6 +164,12 @@ typedef struct {
     /* table[pos[r]] += grad[r] for r < n rows of dim elements, rows in
      * order (bit-identical across sets: the same additions in the same
      * order per element). */
+    /* One ALiBi bias row for a query at key position qpos: out[j] =
+     * -m |qpos - j| for j < n (computed in double, rounded once to f32 when
+     * f32), +0 on the diagonal, -inf past it when causal. Bit-identical
+     * across sets. */
+    void (*alibi_row)(double m, int64_t qpos, int64_t n, int causal, void *out,
+                      pe_dtype dtype);
     void (*scatter_add_f32)(float *table, int64_t dim, const int64_t *pos,
                             int64_t n, const float *grad);
 } pe_kernel_table;

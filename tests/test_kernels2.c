@@ -7,8 +7,10 @@
  */
 #include "runner.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *const SETS[] = {"scalar", "avx2", "avx512"};
 enum { N_SETS = 3 };
@@ -184,6 +186,38 @@ TEST(kernels_mrope_rows_equal_rope_rows) {
                           SETS[si], (long long)ds[di], layout);
             }
     }
+    CHECK_OK(pe_kernels_select(saved));
+}
+
+TEST(kernels_alibi_bias_bit_identical) {
+    /* Every set fills the same bits: key counts around each vector width
+     * and tail, both modes and dtypes, the diagonal +0 and -inf past it. */
+    char saved[16];
+    snprintf(saved, sizeof saved, "%s", pe_kernels_name());
+    const int64_t nks[] = {1, 3, 4, 7, 8, 9, 17, 100};
+    enum { H = 12, MAXK = 100 };
+    static double ref[H * MAXK * MAXK], got[H * MAXK * MAXK];
+    int compared = 0;
+    for (size_t a = 0; a < sizeof nks / sizeof nks[0]; a++)
+        for (int mode = 0; mode < 2; mode++)
+            for (int dt = 0; dt < 2; dt++) {
+                const int64_t nk = nks[a], nq = mode == PE_ALIBI_CAUSAL ? (nk + 1) / 2 : nk;
+                const pe_dtype t = dt ? PE_F64 : PE_F32;
+                const size_t bytes = pe_dtype_size(t) * (size_t)(H * nq * nk);
+                CHECK_OK(pe_kernels_select("scalar"));
+                CHECK_OK(pe_alibi_bias(H, nq, nk, (pe_alibi_mode)mode, ref, t));
+                if (t == PE_F64 && mode == PE_ALIBI_SYMMETRIC) /* the diagonal is +0 */
+                    CHECK(ref[0] == 0.0 && !signbit(ref[0]) && ref[nk + 1 < nk * nq ? nk + 1 : 0] == 0.0);
+                for (int si = 1; si < N_SETS; si++) {
+                    if (pe_kernels_select(SETS[si]) != PE_OK) continue;
+                    memset(got, 0x5A, bytes);
+                    CHECK_OK(pe_alibi_bias(H, nq, nk, (pe_alibi_mode)mode, got, t));
+                    CHECK_MSG(memcmp(ref, got, bytes) == 0, "%s n_k=%lld mode %d %s differs",
+                              SETS[si], (long long)nk, mode, pe_dtype_name(t));
+                    compared++;
+                }
+            }
+    CHECK(compared >= 32 || !pe_kernels_supported("avx2"));
     CHECK_OK(pe_kernels_select(saved));
 }
 

@@ -447,6 +447,27 @@ static int avx2_freqs_ok(const double *w, const double *w_lo, int64_t n) {
     return 1;
 }
 
+/* 4 keys per step, as avx512_alibi_row; the tail through the scalar set. */
+static void avx2_alibi_row(double m, int64_t qpos, int64_t n, int causal, void *out,
+                           pe_dtype dtype) {
+    const __m256d neg_m = _mm256_set1_pd(-m), zero = _mm256_setzero_pd();
+    const __m256d ninf = _mm256_set1_pd(-INFINITY), sign = _mm256_set1_pd(-0.0);
+    const __m256d iota = _mm256_setr_pd(0, 1, 2, 3);
+    int64_t j = 0;
+    for (; j + 4 <= n; j += 4) {
+        const __m256d D = _mm256_sub_pd(_mm256_set1_pd((double)(qpos - j)), iota);
+        __m256d v = _mm256_add_pd(_mm256_mul_pd(neg_m, _mm256_andnot_pd(sign, D)), zero);
+        if (causal) v = _mm256_blendv_pd(v, ninf, _mm256_cmp_pd(D, zero, _CMP_LT_OQ));
+        if (dtype == PE_F32)
+            _mm_storeu_ps((float *)out + j, _mm256_cvtpd_ps(v));
+        else
+            _mm256_storeu_pd((double *)out + j, v);
+    }
+    if (j < n)
+        pe__kernels_scalar.alibi_row(m, qpos - j, n - j, causal,
+                                     (char *)out + (size_t)j * pe__dtype_size(dtype), dtype);
+}
+
 static void avx2_scatter_add_f32(float *table, int64_t dim, const int64_t *pos, int64_t n,
                                  const float *grad) {
     for (int64_t r = 0; r < n; r++) {
@@ -467,6 +488,7 @@ const pe_kernel_table pe__kernels_avx2 = {
     .rope_prepare_cs = avx2_rope_prepare_cs,
     .rope_token = avx2_rope_token,
     .freqs_ok = avx2_freqs_ok,
+    .alibi_row = avx2_alibi_row,
     .scatter_add_f32 = avx2_scatter_add_f32,
 };
 

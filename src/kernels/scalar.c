@@ -126,6 +126,22 @@ static int scalar_freqs_ok(const double *w, const double *w_lo, int64_t n) {
     return ok;
 }
 
+static void scalar_alibi_row(double m, int64_t qpos, int64_t n, int causal, void *out,
+                             pe_dtype dtype) {
+    for (int64_t j = 0; j < n; j++) {
+        const int64_t dist = qpos - j;
+        double v;
+        if (dist < 0 && causal)
+            v = -INFINITY; /* a future key */
+        else
+            v = -m * (double)(dist < 0 ? -dist : dist) + 0.0; /* +0 on the diagonal */
+        if (dtype == PE_F32)
+            ((float *)out)[j] = (float)v;
+        else
+            ((double *)out)[j] = v;
+    }
+}
+
 static void scalar_scatter_add_f32(float *table, int64_t dim, const int64_t *pos,
                                    int64_t n, const float *grad) {
     for (int64_t r = 0; r < n; r++) {
@@ -143,5 +159,6 @@ const pe_kernel_table pe__kernels_scalar = {
     .rope_prepare_cs = scalar_rope_prepare_cs,
     .rope_token = scalar_rope_token,
     .freqs_ok = scalar_freqs_ok,
+    .alibi_row = scalar_alibi_row,
     .scatter_add_f32 = scalar_scatter_add_f32,
 };

@@ -47,7 +47,15 @@
  *                                             < 4e-13;
  * Horner in double adds < 5e-16, so |error| < 7.1e-12 against the exact
  * cos/sin of the double-double frequency: 1/4000 of the 2^-25 half ulp the
- * float tables round to next.
+ * float tables round to next. More precisely the error vector (dc, ds) is
+ * shorter than 7.02e-12 (sin carries the 7.0e-12, cos < 4e-13).
+ *
+ * Consecutive positions step (c, s) by one position instead:
+ *   c' = fma(c, c1, -(s s1)),  s' = fma(s, c1, c s1)
+ * with c1, s1 the exact (cos_sin) values of one step. A rotation keeps the
+ * error vector's length; each step adds < 1.6e-16 of angle (c1, s1) and
+ * < 3.4e-16 of rounding, so after the at most 31 steps between fresh
+ * evaluations each component is still within 7.02e-12 + 1.6e-14 < 7.1e-12.
  */
 #ifndef PE_KERNELS_VECMATH_H
 #define PE_KERNELS_VECMATH_H
