@@ -264,37 +264,47 @@ static void avx512_rope_prepare_cs(const double *c, const double *s, int64_t n,
  * its cos and sin in c, s; returns the lanes outside the fast range. */
 ALWAYS_INLINE __mmask8 prepare_block(__m512d P, const double *w, const double *wl, int64_t i,
                                      __mmask8 k, int64_t n, int unit, __m512d mc, __m512d ms,
-                                     pe_rope_layout layout, pe__rope_trig *t) {
+                                     pe_rope_layout layout, double *c, double *s, float *tab) {
     __m512d sn, cs;
     __mmask8 bad;
     const __m512d W = k == 0xFF ? _mm512_loadu_pd(w + i) : _mm512_maskz_loadu_pd(k, w + i);
     const __m512d L = k == 0xFF ? _mm512_loadu_pd(wl + i) : _mm512_maskz_loadu_pd(k, wl + i);
     sincos8_rot(P, W, L, &sn, &cs, &bad);
     if (k == 0xFF) {
-        _mm512_storeu_pd(t->c + i, cs);
-        _mm512_storeu_pd(t->s + i, sn);
+        _mm512_storeu_pd(c + i, cs);
+        _mm512_storeu_pd(s + i, sn);
     } else {
-        _mm512_mask_storeu_pd(t->c + i, k, cs);
-        _mm512_mask_storeu_pd(t->s + i, k, sn);
+        _mm512_mask_storeu_pd(c + i, k, cs);
+        _mm512_mask_storeu_pd(s + i, k, sn);
     }
     __m512d C, S;
     scaled(cs, sn, unit, mc, ms, &C, &S);
-    store_tables(C, S, i, n, layout, t->tab);
+    store_tables(C, S, i, n, layout, tab);
     return bad & k;
 }
 
-/* The same one position further: (c, s) rotated by the step (c1, s1). */
-ALWAYS_INLINE void step_block(int64_t i, __mmask8 k, int64_t n, int unit, __m512d mc,
-                              __m512d ms, pe_rope_layout layout, pe__rope_trig *t) {
-    const __m512d C = _mm512_maskz_loadu_pd(k, t->c + i), S = _mm512_maskz_loadu_pd(k, t->s + i);
-    const __m512d C1 = _mm512_maskz_loadu_pd(k, t->c1 + i), S1 = _mm512_maskz_loadu_pd(k, t->s1 + i);
+/* The same one position further: (c, s) rotated by the step (c1, s1).
+ * Pointers come as locals: vector stores may alias *t, which would force
+ * reloads of its fields after every store. */
+ALWAYS_INLINE void step_block(double *c, double *s, const double *c1, const double *s1,
+                              float *tab, int64_t i, int full, __mmask8 k, int64_t n, int unit,
+                              __m512d mc, __m512d ms, pe_rope_layout layout) {
+    const __m512d C = full ? _mm512_loadu_pd(c + i) : _mm512_maskz_loadu_pd(k, c + i);
+    const __m512d S = full ? _mm512_loadu_pd(s + i) : _mm512_maskz_loadu_pd(k, s + i);
+    const __m512d C1 = full ? _mm512_loadu_pd(c1 + i) : _mm512_maskz_loadu_pd(k, c1 + i);
+    const __m512d S1 = full ? _mm512_loadu_pd(s1 + i) : _mm512_maskz_loadu_pd(k, s1 + i);
     const __m512d cn = _mm512_fmsub_pd(C, C1, _mm512_mul_pd(S, S1));
     const __m512d sn = _mm512_fmadd_pd(S, C1, _mm512_mul_pd(C, S1));
-    _mm512_mask_storeu_pd(t->c + i, k, cn);
-    _mm512_mask_storeu_pd(t->s + i, k, sn);
+    if (full) {
+        _mm512_storeu_pd(c + i, cn);
+        _mm512_storeu_pd(s + i, sn);
+    } else {
+        _mm512_mask_storeu_pd(c + i, k, cn);
+        _mm512_mask_storeu_pd(s + i, k, sn);
+    }
     __m512d Ct, St;
     scaled(cn, sn, unit, mc, ms, &Ct, &St);
-    store_tables(Ct, St, i, n, layout, t->tab);
+    store_tables(Ct, St, i, n, layout, tab);
 }
 
 static void avx512_rope_prepare(int64_t p, const double *w, const double *wl, int64_t n,
@@ -307,21 +317,30 @@ static void avx512_rope_prepare(int64_t p, const double *w, const double *wl, in
             avx512_cos_sin(1, w, wl, n, t->c1, t->s1);
             t->step_ready = 1;
         }
-        for (int64_t i = 0; i < n; i += 8) step_block(i, lanes(n, i), n, unit, mc, ms, layout, t);
+        double *const c = t->c, *const s = t->s;
+        const double *const c1 = t->c1, *const s1 = t->s1;
+        float *const tab = t->tab;
+        int64_t i = 0;
+        for (; i + 8 <= n; i += 8)
+            step_block(c, s, c1, s1, tab, i, 1, (__mmask8)0xFF, n, unit, mc, ms, layout);
+        if (i < n) step_block(c, s, c1, s1, tab, i, 0, lanes(n, i), n, unit, mc, ms, layout);
         t->at = p;
         return;
     }
     t->at = p;
     if (p <= PE_VM_MAX_POSITION && p >= -PE_VM_MAX_POSITION) {
         const __m512d P = _mm512_set1_pd((double)p);
+        double *const c = t->c, *const s = t->s; /* locals, as in the step */
+        float *const tab = t->tab;
         __mmask8 bad = 0;
         int64_t i = 0;
         /* two independent blocks per step: the polynomials are latency chains */
         for (; i + 16 <= n; i += 16) {
-            bad |= prepare_block(P, w, wl, i, 0xFF, n, unit, mc, ms, layout, t);
-            bad |= prepare_block(P, w, wl, i + 8, 0xFF, n, unit, mc, ms, layout, t);
+            bad |= prepare_block(P, w, wl, i, 0xFF, n, unit, mc, ms, layout, c, s, tab);
+            bad |= prepare_block(P, w, wl, i + 8, 0xFF, n, unit, mc, ms, layout, c, s, tab);
         }
-        for (; i < n; i += 8) bad |= prepare_block(P, w, wl, i, lanes(n, i), n, unit, mc, ms, layout, t);
+        for (; i < n; i += 8)
+            bad |= prepare_block(P, w, wl, i, lanes(n, i), n, unit, mc, ms, layout, c, s, tab);
         if (!bad) return;
     }
     /* |p| > 2^40, or some |p w| >= 2^40 (huge frequencies): the exact path */
