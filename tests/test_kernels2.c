@@ -1,9 +1,10 @@
 /*
  * test_kernels2.c — the rest of the kernel-set tests (see test_kernels.c):
- * threads and streaming stores change no bit, q+k in one call equals two
- * calls, M-RoPE rows (the chunked row kernel) equal RoPE rows, scatter-add
- * is bit-identical across sets, sinusoidal tables and threaded cos/sin
- * caches agree with the scalar set, and the options are validated.
+ * threads and streaming stores change no bit, the two vector sets rotate
+ * bit-identically, q+k in one call equals two calls, M-RoPE rows equal
+ * RoPE rows, ALiBi rows and scatter-add are bit-identical across sets,
+ * sinusoidal tables and threaded cos/sin caches agree with the scalar set,
+ * and the options are validated.
  */
 #include "runner.h"
 
@@ -86,6 +87,50 @@ TEST(kernels_threads_and_streaming_change_no_bit) {
         }
         free(c1), free(s1), free(c2), free(s2);
     }
+    free(x), free(a), free(b), free(x16), free(a16), free(b16);
+    CHECK_OK(pe_kernels_select(saved));
+}
+
+TEST(kernels_vector_sets_rotate_bit_identically) {
+    /* avx2 and avx512 compute the same operations per element (posenc.h):
+     * every layout, storage type, rotary dim with tails, magnitude, and
+     * positions both consecutive (stepped) and scattered (fresh). */
+    if (!pe_kernels_supported("avx512")) return; /* nothing to compare */
+    pe_rng rng = {pe_test_seed()};
+    char saved[16];
+    snprintf(saved, sizeof saved, "%s", pe_kernels_name());
+    enum { T = 70, H = 3, D = 128 };
+    const size_t n = (size_t)T * H * D;
+    float *x = malloc(4 * n), *a = malloc(4 * n), *b = malloc(4 * n);
+    uint16_t *x16 = malloc(2 * n), *a16 = malloc(2 * n), *b16 = malloc(2 * n);
+    int64_t ids[T];
+    for (int t = 0; t < T; t++) ids[t] = pe_rng_int(&rng, -2147483647LL, 2147483647LL);
+    fill(x, n, &rng);
+    fill16(x16, n, &rng);
+    const int64_t dims[] = {128, 110, 74, 2};
+    for (size_t di = 0; di < sizeof dims / sizeof dims[0]; di++)
+        for (int layout = 0; layout < 2; layout++)
+            for (int scattered = 0; scattered < 2; scattered++)
+                for (int ti = 0; ti < 3; ti++) {
+                    pe_freqs f;
+                    CHECK_OK(pe_freqs_default(dims[di], 500000.0, &f));
+                    f.attention_factor = ti == 1 ? 1.0 : 1.17;
+                    const pe_positions p = scattered ? pe_positions_list(ids) : pe_positions_range(99990);
+                    const pe_dtype dt = ti == 0 ? PE_F32 : ti == 1 ? PE_F16 : PE_BF16;
+                    void *src = dt == PE_F32 ? (void *)x : (void *)x16;
+                    void *o1 = dt == PE_F32 ? (void *)a : (void *)a16;
+                    void *o2 = dt == PE_F32 ? (void *)b : (void *)b16;
+                    pe_tensor ti_ = pe_tensor_dense(src, dt, T, H, D);
+                    pe_tensor t1 = pe_tensor_dense(o1, dt, T, H, D), t2 = pe_tensor_dense(o2, dt, T, H, D);
+                    const pe_rope_direction dir = (pe_rope_direction)((di + (size_t)layout) % 3);
+                    CHECK_OK(pe_kernels_select("avx2"));
+                    CHECK_OK(pe_rope_apply(&f, (pe_rope_layout)layout, &p, &ti_, &t1, dir));
+                    CHECK_OK(pe_kernels_select("avx512"));
+                    CHECK_OK(pe_rope_apply(&f, (pe_rope_layout)layout, &p, &ti_, &t2, dir));
+                    CHECK_MSG(memcmp(o1, o2, pe_dtype_size(dt) * n) == 0,
+                              "d=%lld layout %d scattered %d %s: avx2 and avx512 differ",
+                              (long long)dims[di], layout, scattered, pe_dtype_name(dt));
+                }
     free(x), free(a), free(b), free(x16), free(a16), free(b16);
     CHECK_OK(pe_kernels_select(saved));
 }
