@@ -70,6 +70,12 @@ double pe_test_rope_f32_bound(double exact, double own, double partner, double A
            1e-11 * A * (own + partner);
 }
 
+double pe_test_rope_row_bound(const float *x, int64_t j, int64_t d, int interleaved,
+                              double exact, double A) {
+    const int64_t partner = j >= d ? j : interleaved ? (j ^ 1) : (j + d / 2) % d;
+    return pe_test_rope_f32_bound(exact, x[j], x[partner], A);
+}
+
 uint64_t pe_rng_next(pe_rng *r) {
     uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;

@@ -44,6 +44,10 @@ double pe_test_ld_eps(void);
  * 2^-24 (|x'| + A (|own| + 2 |partner|)) + 1e-11 A (|own| + |partner|),
  * for exact output x', the element's own input and its pair partner. */
 double pe_test_rope_f32_bound(double exact, double own, double partner, double A);
+/* The same for element j of a row x of rotary dim d (pair partner by the
+ * layout; elements j >= d pass through). */
+double pe_test_rope_row_bound(const float *x, int64_t j, int64_t d, int interleaved,
+                              double exact, double A);
 
 /* A small deterministic generator for tests (splitmix64). */
 typedef struct { uint64_t s; } pe_rng;

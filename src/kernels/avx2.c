@@ -31,6 +31,21 @@
 
 /* ------------------------------------------------------------ cos / sin */
 
+/* sin and cos of the angle from those of its reduced part r: quadrant
+ * k mod 4 sits in the low bits of kd (the rounding sum); odd quadrants
+ * swap sin and cos, and signs follow bit 1 of k (sin) and of k + 1 (cos). */
+ALWAYS_INLINE void quadrant(__m256d kd, __m256d sr, __m256d cr, __m256d *sn, __m256d *cs) {
+    const __m256i q = _mm256_castpd_si256(kd);
+    /* blendv picks by the sign bit: move bit 0 of q there */
+    const __m256d swap = _mm256_castsi256_pd(_mm256_slli_epi64(q, 63));
+    const __m256i two = _mm256_set1_epi64x(2);
+    const __m256i sflip = _mm256_slli_epi64(_mm256_and_si256(q, two), 62);
+    const __m256i cflip = _mm256_slli_epi64(
+        _mm256_and_si256(_mm256_add_epi64(q, _mm256_set1_epi64x(1)), two), 62);
+    *sn = _mm256_xor_pd(_mm256_blendv_pd(sr, cr, swap), _mm256_castsi256_pd(sflip));
+    *cs = _mm256_xor_pd(_mm256_blendv_pd(cr, sr, swap), _mm256_castsi256_pd(cflip));
+}
+
 /* sin and cos of p * (w + wl) for 4 lanes; returns a lane bitmask of lanes
  * outside the exact range (|p w| >= 2^40 or not finite). */
 ALWAYS_INLINE int sincos4(__m256d P, __m256d w, __m256d wl, __m256d *sn, __m256d *cs) {
@@ -69,15 +84,7 @@ ALWAYS_INLINE int sincos4(__m256d P, __m256d w, __m256d wl, __m256d *sn, __m256d
     e = _mm256_fnmadd_pd(C_(0.5), zl, _mm256_fnmadd_pd(rh, rl, e));
     const __m256d cr = _mm256_add_pd(hw, _mm256_fmadd_pd(z2, pc, e));
 #undef C_
-    const __m256i q = _mm256_castpd_si256(kd);
-    /* blendv picks by the sign bit: move bit 0 of q there */
-    const __m256d swap = _mm256_castsi256_pd(_mm256_slli_epi64(q, 63));
-    const __m256i two = _mm256_set1_epi64x(2);
-    const __m256i sflip = _mm256_slli_epi64(_mm256_and_si256(q, two), 62);
-    const __m256i cflip = _mm256_slli_epi64(
-        _mm256_and_si256(_mm256_add_epi64(q, _mm256_set1_epi64x(1)), two), 62);
-    *sn = _mm256_xor_pd(_mm256_blendv_pd(sr, cr, swap), _mm256_castsi256_pd(sflip));
-    *cs = _mm256_xor_pd(_mm256_blendv_pd(cr, sr, swap), _mm256_castsi256_pd(cflip));
+    quadrant(kd, sr, cr, sn, cs);
     return bad;
 }
 
@@ -162,14 +169,7 @@ ALWAYS_INLINE int sincos4_rot(__m256d P, __m256d w, __m256d wl, __m256d *sn, __m
     pc = _mm256_fmadd_pd(pc, z, C_(-0.5));
     const __m256d cr = _mm256_fmadd_pd(pc, z, C_(1.0));
 #undef C_
-    const __m256i q = _mm256_castpd_si256(kd);
-    const __m256d swap = _mm256_castsi256_pd(_mm256_slli_epi64(q, 63));
-    const __m256i two = _mm256_set1_epi64x(2);
-    const __m256i sflip = _mm256_slli_epi64(_mm256_and_si256(q, two), 62);
-    const __m256i cflip = _mm256_slli_epi64(
-        _mm256_and_si256(_mm256_add_epi64(q, _mm256_set1_epi64x(1)), two), 62);
-    *sn = _mm256_xor_pd(_mm256_blendv_pd(sr, cr, swap), _mm256_castsi256_pd(sflip));
-    *cs = _mm256_xor_pd(_mm256_blendv_pd(cr, sr, swap), _mm256_castsi256_pd(cflip));
+    quadrant(kd, sr, cr, sn, cs);
     return bad;
 }
 

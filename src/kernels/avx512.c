@@ -46,6 +46,20 @@
 
 /* ------------------------------------------------------------ cos / sin */
 
+/* sin and cos of the angle from those of its reduced part r: quadrant
+ * k mod 4 sits in the low bits of kd (the rounding sum); odd quadrants
+ * swap sin and cos, and signs follow bit 1 of k (sin) and of k + 1 (cos). */
+ALWAYS_INLINE void quadrant(__m512d kd, __m512d sr, __m512d cr, __m512d *sn, __m512d *cs) {
+    const __m512i q = _mm512_castpd_si512(kd);
+    const __mmask8 swap = _mm512_test_epi64_mask(q, _mm512_set1_epi64(1));
+    const __m512i two = _mm512_set1_epi64(2);
+    const __m512i sflip = _mm512_slli_epi64(_mm512_and_si512(q, two), 62);
+    const __m512i cflip = _mm512_slli_epi64(
+        _mm512_and_si512(_mm512_add_epi64(q, _mm512_set1_epi64(1)), two), 62);
+    *sn = _mm512_xor_pd(_mm512_mask_blend_pd(swap, sr, cr), _mm512_castsi512_pd(sflip));
+    *cs = _mm512_xor_pd(_mm512_mask_blend_pd(swap, cr, sr), _mm512_castsi512_pd(cflip));
+}
+
 /* sin and cos of p * (w + wl) for 8 lanes; *bad flags lanes outside the
  * exact range (|p w| >= 2^40 or not finite) for the scalar path. */
 ALWAYS_INLINE void sincos8(__m512d P, __m512d w, __m512d wl, __m512d *sn,
@@ -91,15 +105,7 @@ ALWAYS_INLINE void sincos8(__m512d P, __m512d w, __m512d wl, __m512d *sn,
     e = _mm512_fnmadd_pd(C_(0.5), zl, _mm512_fnmadd_pd(rh, rl, e));
     const __m512d cr = _mm512_add_pd(hw, _mm512_fmadd_pd(z2, pc, e));
 #undef C_
-    /* quadrant q = k mod 4 sits in the low bits of kd */
-    const __m512i q = _mm512_castpd_si512(kd);
-    const __mmask8 swap = _mm512_test_epi64_mask(q, _mm512_set1_epi64(1));
-    const __m512i two = _mm512_set1_epi64(2);
-    const __m512i sflip = _mm512_slli_epi64(_mm512_and_si512(q, two), 62);
-    const __m512i cflip = _mm512_slli_epi64(
-        _mm512_and_si512(_mm512_add_epi64(q, _mm512_set1_epi64(1)), two), 62);
-    *sn = _mm512_xor_pd(_mm512_mask_blend_pd(swap, sr, cr), _mm512_castsi512_pd(sflip));
-    *cs = _mm512_xor_pd(_mm512_mask_blend_pd(swap, cr, sr), _mm512_castsi512_pd(cflip));
+    quadrant(kd, sr, cr, sn, cs);
 }
 
 
@@ -183,14 +189,7 @@ ALWAYS_INLINE void sincos8_rot(__m512d P, __m512d w, __m512d wl, __m512d *sn,
     pc = _mm512_fmadd_pd(pc, z, C_(-0.5));
     const __m512d cr = _mm512_fmadd_pd(pc, z, C_(1.0));
 #undef C_
-    const __m512i q = _mm512_castpd_si512(kd); /* k mod 4 in the low bits */
-    const __mmask8 swap = _mm512_test_epi64_mask(q, _mm512_set1_epi64(1));
-    const __m512i two = _mm512_set1_epi64(2);
-    const __m512i sflip = _mm512_slli_epi64(_mm512_and_si512(q, two), 62);
-    const __m512i cflip = _mm512_slli_epi64(
-        _mm512_and_si512(_mm512_add_epi64(q, _mm512_set1_epi64(1)), two), 62);
-    *sn = _mm512_xor_pd(_mm512_mask_blend_pd(swap, sr, cr), _mm512_castsi512_pd(sflip));
-    *cs = _mm512_xor_pd(_mm512_mask_blend_pd(swap, cr, sr), _mm512_castsi512_pd(cflip));
+    quadrant(kd, sr, cr, sn, cs);
 }
 
 /*
@@ -260,6 +259,23 @@ static void avx512_rope_prepare_cs(const double *c, const double *s, int64_t n,
     }
 }
 
+/* Pairs i..i+8 (mask k) of a token: its cos and sin kept in c, s for the
+ * next position's step, and its tables. */
+ALWAYS_INLINE void keep_block(__m512d cs, __m512d sn, double *c, double *s, float *tab,
+                              int64_t i, int full, __mmask8 k, int64_t n, int unit,
+                              __m512d mc, __m512d ms, pe_rope_layout layout) {
+    if (full) {
+        _mm512_storeu_pd(c + i, cs);
+        _mm512_storeu_pd(s + i, sn);
+    } else {
+        _mm512_mask_storeu_pd(c + i, k, cs);
+        _mm512_mask_storeu_pd(s + i, k, sn);
+    }
+    __m512d C, S;
+    scaled(cs, sn, unit, mc, ms, &C, &S);
+    store_tables(C, S, i, n, layout, tab);
+}
+
 /* Pairs i..i+8 (mask k) of a token's tables from its position, keeping
  * its cos and sin in c, s; returns the lanes outside the fast range. */
 ALWAYS_INLINE __mmask8 prepare_block(__m512d P, const double *w, const double *wl, int64_t i,
@@ -270,16 +286,7 @@ ALWAYS_INLINE __mmask8 prepare_block(__m512d P, const double *w, const double *w
     const __m512d W = k == 0xFF ? _mm512_loadu_pd(w + i) : _mm512_maskz_loadu_pd(k, w + i);
     const __m512d L = k == 0xFF ? _mm512_loadu_pd(wl + i) : _mm512_maskz_loadu_pd(k, wl + i);
     sincos8_rot(P, W, L, &sn, &cs, &bad);
-    if (k == 0xFF) {
-        _mm512_storeu_pd(c + i, cs);
-        _mm512_storeu_pd(s + i, sn);
-    } else {
-        _mm512_mask_storeu_pd(c + i, k, cs);
-        _mm512_mask_storeu_pd(s + i, k, sn);
-    }
-    __m512d C, S;
-    scaled(cs, sn, unit, mc, ms, &C, &S);
-    store_tables(C, S, i, n, layout, tab);
+    keep_block(cs, sn, c, s, tab, i, k == 0xFF, k, n, unit, mc, ms, layout);
     return bad & k;
 }
 
@@ -293,18 +300,9 @@ ALWAYS_INLINE void step_block(double *c, double *s, const double *c1, const doub
     const __m512d S = full ? _mm512_loadu_pd(s + i) : _mm512_maskz_loadu_pd(k, s + i);
     const __m512d C1 = full ? _mm512_loadu_pd(c1 + i) : _mm512_maskz_loadu_pd(k, c1 + i);
     const __m512d S1 = full ? _mm512_loadu_pd(s1 + i) : _mm512_maskz_loadu_pd(k, s1 + i);
-    const __m512d cn = _mm512_fmsub_pd(C, C1, _mm512_mul_pd(S, S1));
-    const __m512d sn = _mm512_fmadd_pd(S, C1, _mm512_mul_pd(C, S1));
-    if (full) {
-        _mm512_storeu_pd(c + i, cn);
-        _mm512_storeu_pd(s + i, sn);
-    } else {
-        _mm512_mask_storeu_pd(c + i, k, cn);
-        _mm512_mask_storeu_pd(s + i, k, sn);
-    }
-    __m512d Ct, St;
-    scaled(cn, sn, unit, mc, ms, &Ct, &St);
-    store_tables(Ct, St, i, n, layout, tab);
+    keep_block(_mm512_fmsub_pd(C, C1, _mm512_mul_pd(S, S1)),
+               _mm512_fmadd_pd(S, C1, _mm512_mul_pd(C, S1)), c, s, tab, i, full, k, n, unit,
+               mc, ms, layout);
 }
 
 static void avx512_rope_prepare(int64_t p, const double *w, const double *wl, int64_t n,
