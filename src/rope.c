@@ -239,9 +239,12 @@ static int rope_run(const pe_freqs *freqs, pe_rope_layout layout,
     if (j.scratch == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for cos/sin scratch");
     /* chunks of whole restart intervals (results do not depend on the
      * split), about 128 KiB of rows each */
-    const double token_bytes = traffic / (double)j.tokens;
-    int64_t chunk = PE__ROPE_RESTART;
-    while (chunk < (INT64_C(1) << 40) && (double)chunk * token_bytes < 128.0 * 1024) chunk *= 2;
+    int64_t chunk = j.tokens;
+    if (parts > 1) {
+        const double token_bytes = traffic / (double)j.tokens;
+        chunk = PE__ROPE_RESTART;
+        while (chunk < j.tokens && (double)chunk * token_bytes < 128.0 * 1024) chunk *= 2;
+    }
     pe__parallel_chunks(parts, j.tokens, chunk, rope_chunk, &j);
     if (!small) free(j.scratch);
     return PE_OK;
