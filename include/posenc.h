@@ -832,9 +832,11 @@ const char *pe_safetensors_metadata_get(const pe_safetensors *st, const char *ke
  * (F32, F64, F16, BF16 or I64). metadata: NULL, or key, value, key, value,
  * ..., NULL. Tensors are laid out largest element size first so that every
  * tensor sits aligned to its element size; the header is padded to 8 bytes.
- * Everything is validated before the file is created; the bytes go to a
- * temporary file in path's directory that is renamed over path only when
- * complete, so path never holds a partial file (mode 0644).
+ * Everything is validated before the file is created. A regular file (or a
+ * new one) is written to a temporary file in path's directory, synced, and
+ * renamed over path only when complete, so path never holds a partial file
+ * (the replaced file's mode, 0644 for a new one); devices, pipes and
+ * symlinks are written in place, as pe_npy_write does.
  */
 int pe_safetensors_write(const char *path, const pe_st_tensor *tensors,
                          int64_t count, const char *const *metadata);

@@ -4,9 +4,11 @@
  * Hugging Face's permute() and by equal attention scores. */
 #include "runner.h"
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -138,6 +140,39 @@ TEST(safetensors_write_read_round_trip) {
           strcmp(pe_safetensors_metadata_get(st, "note"), "a\\b") == 0);
     pe_safetensors_free(st);
     remove(path);
+}
+
+/* Like pe_npy_write: a replaced file keeps its mode and nothing temporary
+ * is left behind, and a symlink or device is written through, not replaced
+ * by a regular file. */
+TEST(safetensors_write_keeps_modes_symlinks_and_devices) {
+    char dir[] = "/tmp/pe_st_write_XXXXXX", path[128], link[128];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/a.st", dir);
+    snprintf(link, sizeof link, "%s/l.st", dir);
+    const float v[2] = {1, 2};
+    const pe_st_tensor t[1] = {
+        {.name = "x", .dtype = PE_F32, .ndim = 1, .shape = {2}, .data = v, .nbytes = sizeof v}};
+    CHECK_OK(pe_safetensors_write(path, t, 1, NULL));
+    CHECK(chmod(path, 0600) == 0);
+    CHECK(symlink("a.st", link) == 0);
+    CHECK_OK(pe_safetensors_write(link, t, 1, NULL)); /* through the link */
+    struct stat sb;
+    CHECK(lstat(link, &sb) == 0 && S_ISLNK(sb.st_mode));
+    CHECK(stat(path, &sb) == 0 && (sb.st_mode & 0777) == 0600);
+    CHECK_OK(pe_safetensors_write(path, t, 1, NULL)); /* replaced: mode kept */
+    CHECK(stat(path, &sb) == 0 && (sb.st_mode & 0777) == 0600);
+    DIR *d = opendir(dir);
+    int entries = 0;
+    for (struct dirent *e; d != NULL && (e = readdir(d)) != NULL;)
+        entries += e->d_name[0] != '.';
+    if (d != NULL) closedir(d);
+    CHECK_MSG(entries == 2, "%d files in %s (a temporary left behind?)", entries, dir);
+    unlink(link);
+    unlink(path);
+    rmdir(dir);
+    CHECK_OK(pe_safetensors_write("/dev/null", t, 1, NULL));
+    CHECK(stat("/dev/null", &sb) == 0 && S_ISCHR(sb.st_mode));
 }
 
 TEST(safetensors_write_validates_before_creating) {

@@ -10,13 +10,13 @@
  * over-read.
  */
 #include "../internal.h"
+#include "output_file.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 static const char NPY_MAGIC[6] = {(char)0x93, 'N', 'U', 'M', 'P', 'Y'};
 
@@ -299,45 +299,6 @@ void pe_npy_free(pe_npy_array *a) {
     a->nbytes = 0;
 }
 
-/*
- * Where pe_npy_write puts its bytes. A regular file (or a new one) is
- * written to a temporary file next to it, *tmp, which the caller renames
- * over path once every byte is out: a full disk or a crash never leaves
- * half an array under the name. Devices, pipes and symlinks are opened in
- * place (*tmp NULL): renaming would replace the node itself. The temporary
- * file gets the mode of the file it replaces, 0644 for a new one.
- */
-static int open_target(const char *path, FILE **f, char **tmp) {
-    struct stat sb;
-    const bool exists = lstat(path, &sb) == 0;
-    *tmp = NULL;
-    if (exists && !S_ISREG(sb.st_mode)) {
-        *f = fopen(path, "wb");
-        if (*f == NULL) return pe__fail(PE_ERR_IO, "cannot create %s: %s", path, strerror(errno));
-        return PE_OK;
-    }
-    const size_t len = strlen(path) + 16;
-    char *name = malloc(len);
-    if (name == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for a file name");
-    snprintf(name, len, "%s.tmp-XXXXXX", path);
-    const int fd = mkstemp(name);
-    if (fd < 0) {
-        int err = errno;
-        free(name);
-        return pe__fail(PE_ERR_IO, "cannot create %s: %s", path, strerror(err));
-    }
-    *f = fchmod(fd, exists ? sb.st_mode & 07777 : 0644) == 0 ? fdopen(fd, "wb") : NULL;
-    if (*f == NULL) {
-        int err = errno;
-        close(fd);
-        remove(name);
-        free(name);
-        return pe__fail(PE_ERR_IO, "cannot create %s: %s", path, strerror(err));
-    }
-    *tmp = name;
-    return PE_OK;
-}
-
 int pe_npy_write(const char *path, pe_dtype dtype, int ndim, const int64_t *shape,
                  const void *data) {
     PE_CHECK_NULL(path);
@@ -378,21 +339,13 @@ int pe_npy_write(const char *path, pe_dtype dtype, int ndim, const int64_t *shap
     pre[7] = 0;
     pre[8] = (unsigned char)(hlen & 0xff);
     pre[9] = (unsigned char)(hlen >> 8);
-    char *tmp = NULL;
-    FILE *f;
-    PE_TRY(open_target(path, &f, &tmp));
+    pe__output out;
+    PE_TRY(pe__output_open(path, &out));
+    FILE *f = out.f;
     bool ok = fwrite(pre, 1, 10, f) == 10 && fwrite(dict, 1, (size_t)n, f) == (size_t)n;
     for (size_t i = 10 + (size_t)n; ok && i < padded - 1; i++) ok = fputc(' ', f) != EOF;
     ok = ok && fputc('\n', f) != EOF;
     ok = ok && (nbytes == 0 || fwrite(data, 1, nbytes, f) == nbytes);
-    ok = (fclose(f) == 0) && ok;
-    int status = ok ? PE_OK : pe__fail(PE_ERR_IO, "error writing %s", path);
-    if (tmp != NULL) {
-        if (status == PE_OK && rename(tmp, path) != 0)
-            status = pe__fail(PE_ERR_IO, "cannot rename %s to %s: %s", tmp, path,
-                              strerror(errno));
-        if (status != PE_OK) remove(tmp);
-        free(tmp);
-    }
-    return status;
+    const int status = ok ? PE_OK : pe__fail(PE_ERR_IO, "error writing %s", path);
+    return pe__output_close(path, &out, status);
 }

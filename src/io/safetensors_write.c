@@ -5,14 +5,13 @@
  * element size first so each sits aligned; the bytes go to a temporary file
  * that is renamed over the target only when complete.
  */
+#include "output_file.h"
 #include "safetensors_internal.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* ---------------------------------------------------------------- writing */
 
@@ -201,8 +200,9 @@ static int build_header(const pe_st_tensor *t, int64_t count, const write_slot *
     return PE_OK;
 }
 
-static int write_to(FILE *f, const char *tmp, const strbuf *h, const pe_st_tensor *t,
-                    int64_t count, const write_slot *order) {
+static int write_to(const char *path, pe__output *out, const strbuf *h,
+                    const pe_st_tensor *t, int64_t count, const write_slot *order) {
+    FILE *f = out->f;
     unsigned char pre[8];
     for (int i = 0; i < 8; i++) pre[i] = (unsigned char)((uint64_t)h->len >> (8 * i));
     bool ok = fwrite(pre, 1, 8, f) == 8 && fwrite(h->s, 1, h->len, f) == h->len;
@@ -210,9 +210,8 @@ static int write_to(FILE *f, const char *tmp, const strbuf *h, const pe_st_tenso
         const pe_st_tensor *x = &t[order[k].index];
         ok = x->nbytes == 0 || fwrite(x->data, 1, x->nbytes, f) == x->nbytes;
     }
-    ok = ok && fflush(f) == 0 && fsync(fileno(f)) == 0;
-    if (!ok) return pe__fail(PE_ERR_IO, "error writing %s: %s", tmp, strerror(errno));
-    return PE_OK;
+    if (!ok) return pe__fail(PE_ERR_IO, "error writing %s: %s", path, strerror(errno));
+    return pe__output_sync(path, out);
 }
 
 int pe_safetensors_write(const char *path, const pe_st_tensor *tensors, int64_t count,
@@ -230,32 +229,9 @@ int pe_safetensors_write(const char *path, const pe_st_tensor *tensors, int64_t 
         qsort(order, (size_t)count, sizeof *order, by_size_then_index);
         status = build_header(tensors, count, order, metadata, &h);
     }
-    char *tmp = NULL;
-    if (status == PE_OK) {
-        size_t n = strlen(path) + 16;
-        tmp = malloc(n);
-        if (tmp == NULL) status = pe__fail(PE_ERR_NOMEM, "no memory for a file name");
-        else snprintf(tmp, n, "%s.tmp-XXXXXX", path);
-    }
-    int fd = -1;
-    if (status == PE_OK && (fd = mkstemp(tmp)) < 0)
-        status = pe__fail(PE_ERR_IO, "cannot create a temporary file next to %s: %s", path,
-                          strerror(errno));
-    if (status == PE_OK) {
-        FILE *f = fchmod(fd, 0644) == 0 ? fdopen(fd, "wb") : NULL;
-        if (f == NULL) {
-            status = pe__fail(PE_ERR_IO, "cannot open %s: %s", tmp, strerror(errno));
-            close(fd);
-        } else {
-            status = write_to(f, tmp, &h, tensors, count, order);
-            if (fclose(f) != 0 && status == PE_OK)
-                status = pe__fail(PE_ERR_IO, "error closing %s: %s", tmp, strerror(errno));
-        }
-        if (status == PE_OK && rename(tmp, path) != 0)
-            status = pe__fail(PE_ERR_IO, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-        if (status != PE_OK) remove(tmp);
-    }
-    free(tmp);
+    pe__output out;
+    if (status == PE_OK && (status = pe__output_open(path, &out)) == PE_OK)
+        status = pe__output_close(path, &out, write_to(path, &out, &h, tensors, count, order));
     free(h.s);
     free(order);
     return status;
