@@ -310,10 +310,17 @@ typedef struct {
     pe_dtype dtype;
 } cache_job;
 
+/* The first of `part`'s items when n items are split into parts nearly
+ * equal ones: n part / parts without forming the product (it could
+ * overflow for counts near 2^57). */
+static int64_t split_at(int64_t n, int part, int parts) {
+    return n / parts * part + n % parts * part / parts;
+}
+
 static void cache_part(void *ctx, int part, int parts) {
     const cache_job *j = ctx;
     const int64_t half = j->freqs->rotary_dim / 2;
-    const int64_t t0 = j->count * part / parts, t1 = j->count * (part + 1) / parts;
+    const int64_t t0 = split_at(j->count, part, parts), t1 = split_at(j->count, part + 1, parts);
     for (int64_t t = t0; t < t1; t++) {
         const int64_t p = pe__position_at(j->positions, t);
         const size_t row = (size_t)t * (size_t)half;
