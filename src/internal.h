@@ -188,18 +188,14 @@ const pe_kernel_table *pe__kernels(void);
  * Threads for the families (parallel.c). pe__threads_for: how many parts a
  * job of `work` bytes of memory traffic should be split into, given the
  * caller's limit and the number of independent items; 1 unless each part
- * gets enough work to repay starting a thread. pe__parallel_run: run
- * fn(ctx, part, parts) for every part, part 0 on the calling thread and
- * the others on threads started and joined here; a thread that cannot be
- * started runs its part on the calling thread instead.
+ * gets enough work to repay starting a thread. pe__parallel_chunks: items
+ * [0, n) in chunks [k chunk, (k + 1) chunk) that `parts` workers (the
+ * caller and parts - 1 threads started and joined here) claim in order
+ * from a shared counter, so a thread that starts late simply takes fewer
+ * chunks, and one that cannot be started leaves its share to the others:
+ * fn(ctx, worker, begin, end). With one part, fn(ctx, 0, 0, n).
  */
 int pe__threads_for(int max_threads, double work, int64_t items);
-void pe__parallel_run(int parts, void (*fn)(void *ctx, int part, int parts),
-                      void *ctx);
-/* Items [0, n) in chunks [k chunk, (k + 1) chunk) that `parts` workers
- * (the caller and parts - 1 threads started here) claim in order from a
- * shared counter, so a thread that starts late simply takes fewer chunks:
- * fn(ctx, worker, begin, end). With one part, fn(ctx, 0, 0, n). */
 void pe__parallel_chunks(int parts, int64_t n, int64_t chunk,
                          void (*fn)(void *ctx, int worker, int64_t begin, int64_t end),
                          void *ctx);

@@ -310,17 +310,10 @@ typedef struct {
     pe_dtype dtype;
 } cache_job;
 
-/* The first of `part`'s items when n items are split into parts nearly
- * equal ones: n part / parts without forming the product (it could
- * overflow for counts near 2^57). */
-static int64_t split_at(int64_t n, int part, int parts) {
-    return n / parts * part + n % parts * part / parts;
-}
-
-static void cache_part(void *ctx, int part, int parts) {
+static void cache_chunk(void *ctx, int worker, int64_t t0, int64_t t1) {
     const cache_job *j = ctx;
+    (void)worker; /* rows are independent: no scratch */
     const int64_t half = j->freqs->rotary_dim / 2;
-    const int64_t t0 = split_at(j->count, part, parts), t1 = split_at(j->count, part + 1, parts);
     for (int64_t t = t0; t < t1; t++) {
         const int64_t p = pe__position_at(j->positions, t);
         const size_t row = (size_t)t * (size_t)half;
@@ -349,7 +342,9 @@ int pe_rope_cos_sin_ex(const pe_freqs *freqs, const pe_positions *positions,
     /* computing a pair costs about as much as moving 32 bytes; writing it
      * moves 2 entries */
     const double work = (double)n * (32.0 + 2.0 * (double)pe_dtype_size(dtype));
-    pe__parallel_run(pe__threads_for(options->threads, work, count), cache_part, &j);
+    /* rows claimed in chunks of ~256 KiB of output: a late thread takes fewer */
+    const int64_t chunk = 1 + (int64_t)(256.0 * 1024 / (2.0 * (double)half * (double)pe__dtype_size(dtype)));
+    pe__parallel_chunks(pe__threads_for(options->threads, work, count), count, chunk, cache_chunk, &j);
     return PE_OK;
 }
 

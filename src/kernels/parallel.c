@@ -1,7 +1,7 @@
 /*
- * parallel.c — the library's only use of threads: split a job into parts,
- * run part 0 on the calling thread and the rest on threads started and
- * joined inside the call. Only when the caller asked for threads > 1 and
+ * parallel.c — the library's only use of threads: split a job into chunks
+ * that the calling thread and threads started and joined inside the call
+ * claim in order. Only when the caller asked for threads > 1 and
  * the job is large enough that each part repays a thread's start (tens of
  * microseconds in a VM); otherwise everything runs on the caller's thread.
  */
@@ -25,41 +25,6 @@ int pe__threads_for(int max_threads, double work, int64_t items) {
     if (by_work < parts) parts = by_work < 1.0 ? 1 : (int)by_work;
     if (items < parts) parts = items < 1 ? 1 : (int)items;
     return parts;
-}
-
-typedef struct {
-    void (*fn)(void *ctx, int part, int parts);
-    void *ctx;
-    int part, parts;
-} part_arg;
-
-static void *run_part(void *p) {
-    const part_arg *a = p;
-    a->fn(a->ctx, a->part, a->parts);
-    return NULL;
-}
-
-void pe__parallel_run(int parts, void (*fn)(void *ctx, int part, int parts),
-                      void *ctx) {
-    if (parts <= 1) {
-        fn(ctx, 0, 1);
-        return;
-    }
-    if (parts > PE_MAX_PARTS) parts = PE_MAX_PARTS;
-    pthread_t tid[PE_MAX_PARTS];
-    part_arg args[PE_MAX_PARTS];
-    int started[PE_MAX_PARTS] = {0};
-    for (int i = 1; i < parts; i++) {
-        args[i] = (part_arg){fn, ctx, i, parts};
-        started[i] = pthread_create(&tid[i], NULL, run_part, &args[i]) == 0;
-    }
-    fn(ctx, 0, parts);
-    for (int i = 1; i < parts; i++) {
-        if (started[i])
-            pthread_join(tid[i], NULL);
-        else /* could not start: the caller does the part itself */
-            fn(ctx, i, parts);
-    }
 }
 
 typedef struct {
