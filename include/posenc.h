@@ -564,8 +564,11 @@ int pe_mrope_slot_axes(int64_t rotary_dim, const int64_t sections[3],
  * row-major, {t, h, w} of each token (HF's position_ids are (3, batch, seq):
  * transpose them). Slot j of token t rotates by positions[t][axis_j] * w'_j;
  * layout, views, in-place rule, directions, magnitude and accuracy are those
- * of pe_rope_apply, and a token with t = h = w gives bit-identical output.
- */
+ * of pe_rope_apply; when every token has t = h = w (text only) the output
+ * is pe_rope_apply's on those positions, bit for bit. (A text token right
+ * after an image token gets fresh cos/sin where pe_rope_apply on the same
+ * positions might step them from the previous one: equal to 1e-14, not
+ * always to the bit.) */
 int pe_mrope_apply(const pe_freqs *freqs, pe_rope_layout layout,
                    const int64_t *positions, const int64_t sections[3],
                    pe_mrope_mode mode, const pe_tensor *in,

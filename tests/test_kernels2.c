@@ -202,8 +202,9 @@ TEST(kernels_qk_one_call_equals_two) {
 }
 
 TEST(kernels_mrope_rows_equal_rope_rows) {
-    /* M-RoPE calls the one-row kernel (chunks of 64 pairs); with t = h = w it
-     * must give RoPE's bits in every set, also when a head has > 64 pairs. */
+    /* M-RoPE goes through the same per-token kernels; with t = h = w it must
+     * give RoPE's bits in every set, also with > 64 pairs per head and on
+     * consecutive positions (where the vector sets step cos/sin). */
     pe_rng rng = {pe_test_seed()};
     char saved[16];
     snprintf(saved, sizeof saved, "%s", pe_kernels_name());
@@ -211,7 +212,7 @@ TEST(kernels_mrope_rows_equal_rope_rows) {
     const int64_t ds[2] = {272, 200};
     float x[T * H * D], a[T * H * D], b[T * H * D];
     fill(x, sizeof x / 4, &rng);
-    int64_t ids[T] = {0, 77777, -3}, pos3[3 * T];
+    int64_t ids[T] = {77777, 77778, -3}, pos3[3 * T];
     for (int t = 0; t < T; t++) pos3[3 * t] = pos3[3 * t + 1] = pos3[3 * t + 2] = ids[t];
     pe_positions pos = pe_positions_list(ids);
     for (int si = 0; si < N_SETS; si++) {
