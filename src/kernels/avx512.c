@@ -11,8 +11,10 @@
  *            |p w| < 2^40 (98.5% correctly rounded); larger angles go
  *            through the scalar path.
  *   tables   for a rotation, each token's cos and sin come from the same
- *            exact angle through shorter polynomials (vecmath.h, within
- *            7.1e-12), times A in double, rounded to float: ch = fl(A c),
+ *            exact angle through shorter polynomials, or for the next of
+ *            consecutive positions from the previous token's by one angle
+ *            addition (vecmath.h: both within 7.1e-12; fresh every 32
+ *            tokens), times A in double, rounded to float: ch = fl(A c),
  *            sh = fl(A s), within 2^-25 A' + 7.1e-12 A of the exact value
  *            (A' the power of two at or above A).
  *   rotation plain f32, what the reference implementations compute but
