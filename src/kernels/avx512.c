@@ -201,8 +201,7 @@ ALWAYS_INLINE void sincos8_rot(__m512d P, __m512d w, __m512d wl, __m512d *sn,
  *                                   negated at even j (the a' lanes)
  */
 ALWAYS_INLINE void store_tables(__m512d C, __m512d S, int64_t i, int64_t m,
-                                pe_rope_layout layout, float *tab) {
-    const int full = m - i >= 8;
+                                pe_rope_layout layout, float *tab, int full) {
     const int64_t cnt = full ? 8 : m - i;
     const __mmask8 k = (__mmask8)((1u << cnt) - 1u);
     const __mmask16 k2 = (__mmask16)((1u << (2 * cnt)) - 1u);
@@ -257,7 +256,7 @@ static void avx512_rope_prepare_cs(const double *c, const double *s, int64_t n,
         const __mmask8 k = lanes(n, i);
         store_tables(_mm512_mul_pd(mc, _mm512_maskz_loadu_pd(k, c + i)),
                      _mm512_mul_pd(ms, _mm512_maskz_loadu_pd(k, s + i)), i, n, layout,
-                     t->tab);
+                     t->tab, k == 0xFF);
     }
 }
 
@@ -275,7 +274,7 @@ ALWAYS_INLINE void keep_block(__m512d cs, __m512d sn, double *c, double *s, floa
     }
     __m512d C, S;
     scaled(cs, sn, unit, mc, ms, &C, &S);
-    store_tables(C, S, i, n, layout, tab);
+    store_tables(C, S, i, n, layout, tab, full);
 }
 
 /* Pairs i..i+8 (mask k) of a token's tables from its position, keeping
@@ -307,42 +306,64 @@ ALWAYS_INLINE void step_block(double *c, double *s, const double *c1, const doub
                mc, ms, layout);
 }
 
+/* One token's blocks, a step from the previous position or fresh (P);
+ * unit and layout are constants in each instantiation below, so the loops
+ * carry no per-block branches. Returns the lanes outside the fast range. */
+ALWAYS_INLINE __mmask8 token_blocks(int step, __m512d P, const double *w, const double *wl,
+                                    int64_t n, int unit, pe_rope_layout layout, __m512d mc,
+                                    __m512d ms, double *c, double *s, const double *c1,
+                                    const double *s1, float *tab) {
+    int64_t i = 0;
+    if (step) {
+        for (; i + 8 <= n; i += 8)
+            step_block(c, s, c1, s1, tab, i, 1, (__mmask8)0xFF, n, unit, mc, ms, layout);
+        if (i < n) step_block(c, s, c1, s1, tab, i, 0, lanes(n, i), n, unit, mc, ms, layout);
+        return 0;
+    }
+    __mmask8 bad = 0;
+    /* two independent blocks per step: the polynomials are latency chains */
+    for (; i + 16 <= n; i += 16) {
+        bad |= prepare_block(P, w, wl, i, 0xFF, n, unit, mc, ms, layout, c, s, tab);
+        bad |= prepare_block(P, w, wl, i + 8, 0xFF, n, unit, mc, ms, layout, c, s, tab);
+    }
+    for (; i < n; i += 8)
+        bad |= prepare_block(P, w, wl, i, lanes(n, i), n, unit, mc, ms, layout, c, s, tab);
+    return bad;
+}
+
+#define TOKEN_BLOCKS(name, unit, layout)                                                     \
+    static __mmask8 name(int step, __m512d P, const double *w, const double *wl, int64_t n, \
+                         __m512d mc, __m512d ms, double *c, double *s, const double *c1,    \
+                         const double *s1, float *tab) {                                    \
+        return token_blocks(step, P, w, wl, n, unit, layout, mc, ms, c, s, c1, s1, tab);    \
+    }
+TOKEN_BLOCKS(blocks_unit_half, 1, PE_ROPE_HALF)
+TOKEN_BLOCKS(blocks_unit_inter, 1, PE_ROPE_INTERLEAVED)
+TOKEN_BLOCKS(blocks_scaled_half, 0, PE_ROPE_HALF)
+TOKEN_BLOCKS(blocks_scaled_inter, 0, PE_ROPE_INTERLEAVED)
+#undef TOKEN_BLOCKS
+
 static void avx512_rope_prepare(int64_t p, const double *w, const double *wl, int64_t n,
                                 pe_rope_layout layout, int negate, pe__rope_trig *t) {
     const __m512d mc = _mm512_set1_pd(t->magnitude);
     const __m512d ms = _mm512_set1_pd(negate ? -t->magnitude : t->magnitude);
-    const int unit = t->magnitude == 1.0;
-    if (t->follows && p != INT64_MIN && p - 1 == t->at) { /* the next position: a step */
-        if (!t->step_ready) {
-            avx512_cos_sin(1, w, wl, n, t->c1, t->s1);
-            t->step_ready = 1;
-        }
-        double *const c = t->c, *const s = t->s;
-        const double *const c1 = t->c1, *const s1 = t->s1;
-        float *const tab = t->tab;
-        int64_t i = 0;
-        for (; i + 8 <= n; i += 8)
-            step_block(c, s, c1, s1, tab, i, 1, (__mmask8)0xFF, n, unit, mc, ms, layout);
-        if (i < n) step_block(c, s, c1, s1, tab, i, 0, lanes(n, i), n, unit, mc, ms, layout);
-        t->at = p;
-        return;
-    }
+    const int half = layout == PE_ROPE_HALF;
+    __mmask8 (*const blocks)(int, __m512d, const double *, const double *, int64_t, __m512d,
+                             __m512d, double *, double *, const double *, const double *,
+                             float *) =
+        t->magnitude == 1.0 ? (half ? blocks_unit_half : blocks_unit_inter)
+                            : (half ? blocks_scaled_half : blocks_scaled_inter);
+    const int step = t->follows && p != INT64_MIN && p - 1 == t->at; /* the next position */
+    const int fast = p <= PE_VM_MAX_POSITION && p >= -PE_VM_MAX_POSITION;
     t->at = p;
-    if (p <= PE_VM_MAX_POSITION && p >= -PE_VM_MAX_POSITION) {
-        const __m512d P = _mm512_set1_pd((double)p);
-        double *const c = t->c, *const s = t->s; /* locals, as in the step */
-        float *const tab = t->tab;
-        __mmask8 bad = 0;
-        int64_t i = 0;
-        /* two independent blocks per step: the polynomials are latency chains */
-        for (; i + 16 <= n; i += 16) {
-            bad |= prepare_block(P, w, wl, i, 0xFF, n, unit, mc, ms, layout, c, s, tab);
-            bad |= prepare_block(P, w, wl, i + 8, 0xFF, n, unit, mc, ms, layout, c, s, tab);
-        }
-        for (; i < n; i += 8)
-            bad |= prepare_block(P, w, wl, i, lanes(n, i), n, unit, mc, ms, layout, c, s, tab);
-        if (!bad) return;
+    if (step && !t->step_ready) {
+        avx512_cos_sin(1, w, wl, n, t->c1, t->s1);
+        t->step_ready = 1;
     }
+    /* locals: vector stores may alias *t, which would force reloads */
+    if ((step || fast) && blocks(step, _mm512_set1_pd((double)p), w, wl, n, mc, ms, t->c, t->s,
+                                 t->c1, t->s1, t->tab) == 0)
+        return;
     /* |p| > 2^40, or some |p w| >= 2^40 (huge frequencies): the exact path */
     pe__kernels_scalar.cos_sin(p, w, wl, n, t->c, t->s);
     avx512_rope_prepare_cs(t->c, t->s, n, layout, negate, t);
