@@ -367,6 +367,19 @@ ALWAYS_INLINE void rows_block(const pe__rope_rows *r, const float *tab, int64_t 
         if (prefetch) /* the hardware prefetcher alone lags on in-place streams */
             for (size_t b = 0; b < row_bytes; b += 64)
                 _mm_prefetch(in + PE__PREFETCH_BYTES + b, _MM_HINT_T0);
+        if (half && q % 2 == 0) { /* two vectors per line: each line's stores together */
+#pragma GCC unroll 4
+            for (int u = 0; u < q; u += 2) {
+                const int64_t e = j + 8 * u;
+                const __m256 a0 = ld(in, e, dt), b0 = ld(in, m + e, dt);
+                const __m256 a1 = ld(in, e + 8, dt), b1 = ld(in, m + e + 8, dt);
+                st(out, e, _mm256_fmsub_ps(a0, C[u], _mm256_mul_ps(b0, S[u])), dt, nt);
+                st(out, e + 8, _mm256_fmsub_ps(a1, C[u + 1], _mm256_mul_ps(b1, S[u + 1])), dt, nt);
+                st(out, m + e, _mm256_fmadd_ps(b0, C[u], _mm256_mul_ps(a0, S[u])), dt, nt);
+                st(out, m + e + 8, _mm256_fmadd_ps(b1, C[u + 1], _mm256_mul_ps(a1, S[u + 1])), dt, nt);
+            }
+            continue;
+        }
 #pragma GCC unroll 8
         for (int u = 0; u < q; u++) {
             const int64_t e = j + 8 * u;
