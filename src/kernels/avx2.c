@@ -177,8 +177,8 @@ ALWAYS_INLINE int sincos4_rot(__m256d P, __m256d w, __m256d wl, __m256d *sn, __m
  * half-split ch[m] sh[m]; interleaved CH[2m] SH[2m], SH negated at even
  * elements (as in avx512.c). */
 ALWAYS_INLINE void store_tables(__m256d C, __m256d S, int64_t i, int64_t m, pe_rope_layout layout,
-                         float *tab) {
-    const size_t k = (size_t)(m - i < 4 ? m - i : 4);
+                                float *tab, int full) {
+    const size_t k = full ? 4 : (size_t)(m - i);
     const __m128 ch = _mm256_cvtpd_ps(C), sh = _mm256_cvtpd_ps(S);
     if (layout == PE_ROPE_HALF) {
         if (k == 4) {
@@ -224,55 +224,91 @@ static void avx2_rope_prepare_cs(const double *c, const double *s, int64_t n,
     const __m256d ms = _mm256_set1_pd(negate ? -t->magnitude : t->magnitude);
     for (int64_t i = 0; i < n; i += 4)
         store_tables(_mm256_mul_pd(mc, load4(c, i, n)), _mm256_mul_pd(ms, load4(s, i, n)), i, n,
-                     layout, t->tab);
+                     layout, t->tab, n - i >= 4);
 }
 
-/* Lanes i..i+4 of c, s stored (m of them) and their tables. */
-ALWAYS_INLINE void keep_block(__m256d cs, __m256d sn, int64_t i, int64_t n, __m256d mc,
-                              __m256d ms, pe_rope_layout layout, pe__rope_trig *t) {
-    if (n - i >= 4) {
-        _mm256_storeu_pd(t->c + i, cs);
-        _mm256_storeu_pd(t->s + i, sn);
+/* Lanes i..i+4 of a token (full, or the n - i < 4 left): its cos and sin
+ * kept in c, s for the next position's step, and its tables from A cos
+ * and +-A sin (for A = 1 a sign flip, the same bits as the product). */
+ALWAYS_INLINE void keep_block(__m256d cs, __m256d sn, double *c, double *s, float *tab,
+                              int64_t i, int64_t n, int full, int unit, __m256d mc, __m256d ms,
+                              pe_rope_layout layout) {
+    if (full) {
+        _mm256_storeu_pd(c + i, cs);
+        _mm256_storeu_pd(s + i, sn);
     } else {
         double bc[4], bs[4];
         _mm256_storeu_pd(bc, cs);
         _mm256_storeu_pd(bs, sn);
-        memcpy(t->c + i, bc, sizeof(double) * (size_t)(n - i));
-        memcpy(t->s + i, bs, sizeof(double) * (size_t)(n - i));
+        memcpy(c + i, bc, sizeof(double) * (size_t)(n - i));
+        memcpy(s + i, bs, sizeof(double) * (size_t)(n - i));
     }
-    store_tables(_mm256_mul_pd(mc, cs), _mm256_mul_pd(ms, sn), i, n, layout, t->tab);
+    if (unit)
+        store_tables(cs, _mm256_xor_pd(sn, _mm256_andnot_pd(_mm256_set1_pd(1.0), ms)), i, n,
+                     layout, tab, full);
+    else
+        store_tables(_mm256_mul_pd(mc, cs), _mm256_mul_pd(ms, sn), i, n, layout, tab, full);
 }
+
+/* One token's blocks, a step from the previous position or fresh (P), as
+ * in avx512.c: unit and layout are constants per instantiation. Pointers
+ * come as locals (vector stores may alias the trig struct). */
+ALWAYS_INLINE int token_blocks(int step, __m256d P, const double *w, const double *wl, int64_t n,
+                               int unit, pe_rope_layout layout, __m256d mc, __m256d ms,
+                               double *c, double *s, const double *c1, const double *s1,
+                               float *tab) {
+    int bad = 0;
+    for (int64_t i = 0; i < n; i += 4) {
+        const int full = n - i >= 4;
+        __m256d cs, sn;
+        if (step) {
+            const __m256d C = full ? _mm256_loadu_pd(c + i) : load4(c, i, n);
+            const __m256d S = full ? _mm256_loadu_pd(s + i) : load4(s, i, n);
+            const __m256d C1 = full ? _mm256_loadu_pd(c1 + i) : load4(c1, i, n);
+            const __m256d S1 = full ? _mm256_loadu_pd(s1 + i) : load4(s1, i, n);
+            cs = _mm256_fmsub_pd(C, C1, _mm256_mul_pd(S, S1));
+            sn = _mm256_fmadd_pd(S, C1, _mm256_mul_pd(C, S1));
+        } else {
+            const __m256d W = full ? _mm256_loadu_pd(w + i) : load4(w, i, n);
+            const __m256d L = full ? _mm256_loadu_pd(wl + i) : load4(wl, i, n);
+            bad |= sincos4_rot(P, W, L, &sn, &cs) & (full ? 0xF : (1 << (n - i)) - 1);
+        }
+        keep_block(cs, sn, c, s, tab, i, n, full, unit, mc, ms, layout);
+    }
+    return bad;
+}
+
+#define TOKEN_BLOCKS(name, unit, layout)                                                      \
+    static int name(int step, __m256d P, const double *w, const double *wl, int64_t n,        \
+                    __m256d mc, __m256d ms, double *c, double *s, const double *c1,          \
+                    const double *s1, float *tab) {                                          \
+        return token_blocks(step, P, w, wl, n, unit, layout, mc, ms, c, s, c1, s1, tab);     \
+    }
+TOKEN_BLOCKS(blocks_unit_half, 1, PE_ROPE_HALF)
+TOKEN_BLOCKS(blocks_unit_inter, 1, PE_ROPE_INTERLEAVED)
+TOKEN_BLOCKS(blocks_scaled_half, 0, PE_ROPE_HALF)
+TOKEN_BLOCKS(blocks_scaled_inter, 0, PE_ROPE_INTERLEAVED)
+#undef TOKEN_BLOCKS
 
 static void avx2_rope_prepare(int64_t p, const double *w, const double *wl, int64_t n,
                               pe_rope_layout layout, int negate, pe__rope_trig *t) {
     const __m256d mc = _mm256_set1_pd(t->magnitude);
     const __m256d ms = _mm256_set1_pd(negate ? -t->magnitude : t->magnitude);
-    if (t->follows && p != INT64_MIN && p - 1 == t->at) { /* the next position: a step */
-        if (!t->step_ready) {
-            avx2_cos_sin(1, w, wl, n, t->c1, t->s1);
-            t->step_ready = 1;
-        }
-        for (int64_t i = 0; i < n; i += 4) {
-            const __m256d C = load4(t->c, i, n), S = load4(t->s, i, n);
-            const __m256d C1 = load4(t->c1, i, n), S1 = load4(t->s1, i, n);
-            keep_block(_mm256_fmsub_pd(C, C1, _mm256_mul_pd(S, S1)),
-                       _mm256_fmadd_pd(S, C1, _mm256_mul_pd(C, S1)), i, n, mc, ms, layout, t);
-        }
-        t->at = p;
-        return;
-    }
+    const int half = layout == PE_ROPE_HALF;
+    int (*const blocks)(int, __m256d, const double *, const double *, int64_t, __m256d, __m256d,
+                        double *, double *, const double *, const double *, float *) =
+        t->magnitude == 1.0 ? (half ? blocks_unit_half : blocks_unit_inter)
+                            : (half ? blocks_scaled_half : blocks_scaled_inter);
+    const int step = t->follows && p != INT64_MIN && p - 1 == t->at; /* the next position */
+    const int fast = p <= PE_VM_MAX_POSITION && p >= -PE_VM_MAX_POSITION;
     t->at = p;
-    if (p <= PE_VM_MAX_POSITION && p >= -PE_VM_MAX_POSITION) {
-        const __m256d P = _mm256_set1_pd((double)p);
-        int bad = 0;
-        for (int64_t i = 0; i < n; i += 4) {
-            const int64_t m = n - i < 4 ? n - i : 4;
-            __m256d sn, cs;
-            bad |= sincos4_rot(P, load4(w, i, n), load4(wl, i, n), &sn, &cs) & ((1 << m) - 1);
-            keep_block(cs, sn, i, n, mc, ms, layout, t);
-        }
-        if (!bad) return;
+    if (step && !t->step_ready) {
+        avx2_cos_sin(1, w, wl, n, t->c1, t->s1);
+        t->step_ready = 1;
     }
+    if ((step || fast) && blocks(step, _mm256_set1_pd((double)p), w, wl, n, mc, ms, t->c, t->s,
+                                 t->c1, t->s1, t->tab) == 0)
+        return;
     /* |p| > 2^40, or some |p w| >= 2^40 (huge frequencies): the exact path */
     pe__kernels_scalar.cos_sin(p, w, wl, n, t->c, t->s);
     avx2_rope_prepare_cs(t->c, t->s, n, layout, negate, t);
@@ -367,7 +403,7 @@ ALWAYS_INLINE void rows_block(const pe__rope_rows *r, const float *tab, int64_t 
         if (prefetch) /* the hardware prefetcher alone lags on in-place streams */
             for (size_t b = 0; b < row_bytes; b += 64)
                 _mm_prefetch(in + PE__PREFETCH_BYTES + b, _MM_HINT_T0);
-        if (half && q % 2 == 0) { /* two vectors per line: each line's stores together */
+        if (half && q % 2 == 0 && dt == PE_F32) { /* two vectors per line: each line's stores together */
 #pragma GCC unroll 4
             for (int u = 0; u < q; u += 2) {
                 const int64_t e = j + 8 * u;
