@@ -1,6 +1,7 @@
 /* runner.c — registry, reporting and main() of the C test harness. */
 #include "runner.h"
 
+#include <dirent.h>
 #include <math.h>
 
 #include <stdarg.h>
@@ -74,6 +75,15 @@ double pe_test_rope_row_bound(const float *x, int64_t j, int64_t d, int interlea
                               double exact, double A) {
     const int64_t partner = j >= d ? j : interleaved ? (j ^ 1) : (j + d / 2) % d;
     return pe_test_rope_f32_bound(exact, x[j], x[partner], A);
+}
+
+int pe_test_dir_entries(const char *dir) {
+    DIR *d = opendir(dir);
+    if (d == NULL) return -1;
+    int entries = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) entries += e->d_name[0] != '.';
+    closedir(d);
+    return entries;
 }
 
 uint64_t pe_rng_next(pe_rng *r) {

@@ -4,7 +4,6 @@
  * reject their arguments (checked with access()). */
 #include "errors.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -190,11 +189,7 @@ TEST(npy_write_replaces_atomically_and_leaves_devices_alone) {
     CHECK_OK(pe_npy_read(path, &a));
     CHECK(a.nbytes == sizeof w && memcmp(a.data, w, sizeof w) == 0);
     pe_npy_free(&a);
-    DIR *d = opendir(dir);
-    int entries = 0;
-    for (struct dirent *e; d != NULL && (e = readdir(d)) != NULL;)
-        entries += e->d_name[0] != '.';
-    if (d != NULL) closedir(d);
+    const int entries = pe_test_dir_entries(dir);
     CHECK_MSG(entries == 1, "%d files in %s after two writes (a temporary left behind?)", entries, dir);
     unlink(path);
     rmdir(dir);

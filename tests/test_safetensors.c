@@ -4,7 +4,6 @@
  * Hugging Face's permute() and by equal attention scores. */
 #include "runner.h"
 
-#include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,11 +161,7 @@ TEST(safetensors_write_keeps_modes_symlinks_and_devices) {
     CHECK(stat(path, &sb) == 0 && (sb.st_mode & 0777) == 0600);
     CHECK_OK(pe_safetensors_write(path, t, 1, NULL)); /* replaced: mode kept */
     CHECK(stat(path, &sb) == 0 && (sb.st_mode & 0777) == 0600);
-    DIR *d = opendir(dir);
-    int entries = 0;
-    for (struct dirent *e; d != NULL && (e = readdir(d)) != NULL;)
-        entries += e->d_name[0] != '.';
-    if (d != NULL) closedir(d);
+    const int entries = pe_test_dir_entries(dir);
     CHECK_MSG(entries == 2, "%d files in %s (a temporary left behind?)", entries, dir);
     unlink(link);
     unlink(path);
