@@ -101,14 +101,15 @@ typedef struct {
 #define PE__PREFETCH_BYTES 4096
 
 /*
- * One token's trigonometry, written by a set's rope_prepare or
- * rope_prepare_cs and read by the same set's rope_token (the two agree on
- * what they keep): the scalar set keeps c and s (double, sin already
- * negated for the inverse), the vector sets their float tables in tab and,
- * for the next token, c and s of this position (unsigned, no magnitude).
+ * One token's trigonometry, written by pe__rope_prepare (a set's
+ * rope_tables, or its exact fallback) or by a set's rope_prepare_cs, and
+ * read by the same set's rope_token: the scalar set keeps c and s (double,
+ * sin already negated for the inverse), the vector sets their float tables
+ * in tab and, for the next token, c and s of this position (unsigned, no
+ * magnitude).
  *
- * Consecutive positions: when `follows` is set and p == at + 1, a vector
- * set may step c and s by one angle addition with c1, s1 = cos, sin of one
+ * Consecutive positions: when `follows` is set and p == at + 1, a set with
+ * `steps` steps c and s by one angle addition with c1, s1 = cos, sin of one
  * position (exact, computed on first use; step_ready) instead of
  * evaluating them afresh: 8 operations per pair instead of ~40. Each step
  * adds < 5e-16, and the caller clears `follows` at least every
@@ -120,7 +121,7 @@ typedef struct {
     double *c1, *s1;  /* [d/2] each: one position's step */
     float *tab;       /* [PE__ROPE_TAB_FLOATS(d)] */
     double magnitude; /* A (1/A for the inverse), set by the caller */
-    int64_t at;       /* the position c and s hold (after rope_prepare) */
+    int64_t at;       /* the position c and s hold (after pe__rope_prepare) */
     int follows;      /* caller: c, s may be stepped from `at` */
     int step_ready;   /* c1, s1 hold the step (reset per call) */
 } pe__rope_trig;
@@ -143,14 +144,19 @@ typedef struct {
      * set, so f32 caches agree with f64 ones. */
     void (*cos_sin_f32)(int64_t p, const double *w, const double *w_lo,
                         int64_t n, float *c, float *s);
+    /* 1 if rope_tables can step consecutive positions (vector sets). */
+    int steps;
     /* A token's trigonometry for rope_token from its position: n = d/2
      * pairs of frequencies w + w_lo, sin negated when `negate` (inverse and
-     * backward), t->magnitude folded in as the set needs. The angle is
-     * exact as in cos_sin; vector sets round cos/sin to what their f32
-     * tables need (within 1e-11, see vecmath.h) and cost a fraction of
-     * cos_sin. */
-    void (*rope_prepare)(int64_t p, const double *w, const double *w_lo, int64_t n,
-                         pe_rope_layout layout, int negate, pe__rope_trig *t);
+     * backward), t->magnitude folded in as the set needs; with `step` (only
+     * asked of sets with `steps`), from the previous position's c, s stepped
+     * by c1, s1. The angle is exact as in cos_sin; vector sets round
+     * cos/sin to what their f32 tables need (within 7.1e-12, vecmath.h) at
+     * a fraction of cos_sin's cost. Returns 0, or nonzero when some pair is
+     * outside the set's fast range (|p| or |p w| >= 2^40): the caller then
+     * takes the exact path (pe__rope_prepare). */
+    int (*rope_tables)(int step, int64_t p, const double *w, const double *w_lo, int64_t n,
+                       pe_rope_layout layout, int negate, pe__rope_trig *t);
     /* The same from given cos and sin (n each; M-RoPE's per-axis angles). */
     void (*rope_prepare_cs)(const double *c, const double *s, int64_t n,
                             pe_rope_layout layout, int negate, pe__rope_trig *t);
@@ -161,15 +167,15 @@ typedef struct {
      * (a low part), else 0: pe_freqs_validate's test, run on every
      * rotation, a one-token decode step included. */
     int (*freqs_ok)(const double *w, const double *w_lo, int64_t n);
-    /* table[pos[r]] += grad[r] for r < n rows of dim elements, rows in
-     * order (bit-identical across sets: the same additions in the same
-     * order per element). */
     /* One ALiBi bias row for a query at key position qpos: out[j] =
      * -m |qpos - j| for j < n (computed in double, rounded once to f32 when
      * f32), +0 on the diagonal, -inf past it when causal. Bit-identical
      * across sets. */
     void (*alibi_row)(double m, int64_t qpos, int64_t n, int causal, void *out,
                       pe_dtype dtype);
+    /* table[pos[r]] += grad[r] for r < n rows of dim elements, rows in
+     * order (bit-identical across sets: the same additions in the same
+     * order per element). */
     void (*scatter_add_f32)(float *table, int64_t dim, const int64_t *pos,
                             int64_t n, const float *grad);
 } pe_kernel_table;
@@ -183,6 +189,15 @@ extern const pe_kernel_table pe__kernels_avx512;
  * by pe_kernels_select. Callers load it once per call and use that set for
  * the whole call. */
 const pe_kernel_table *pe__kernels(void);
+
+/* A token's trigonometry at position p through set k (rope.c): decides
+ * whether t follows its previous position (and prepares the step once),
+ * calls k->rope_tables, and takes the exact path (cos_sin, then
+ * rope_prepare_cs) for pairs outside the fast range. Shared by RoPE and
+ * M-RoPE, so their text tokens agree bit for bit. */
+void pe__rope_prepare(const pe_kernel_table *k, int64_t p, const double *w,
+                      const double *w_lo, int64_t n, pe_rope_layout layout, int negate,
+                      pe__rope_trig *t);
 
 /*
  * Threads for the families (parallel.c). pe__threads_for: how many parts a

@@ -167,6 +167,22 @@ typedef struct {
     size_t part_bytes;
 } rope_job;
 
+void pe__rope_prepare(const pe_kernel_table *k, int64_t p, const double *w,
+                      const double *w_lo, int64_t n, pe_rope_layout layout, int negate,
+                      pe__rope_trig *t) {
+    const int step = k->steps && t->follows && p != INT64_MIN && p - 1 == t->at;
+    t->at = p;
+    if (step && !t->step_ready) { /* once per chunk: cos, sin of one position */
+        k->cos_sin(1, w, w_lo, n, t->c1, t->s1);
+        t->step_ready = 1;
+    }
+    if (k->rope_tables(step, p, w, w_lo, n, layout, negate, t) == 0) return;
+    /* |p| > 2^40, or some |p w| >= 2^40 (huge frequencies): exact cos/sin,
+     * kept in c, s, from which the next position can still step */
+    k->cos_sin(p, w, w_lo, n, t->c, t->s);
+    k->rope_prepare_cs(t->c, t->s, n, layout, negate, t);
+}
+
 /* Tokens [t0, t1) on one worker. Fresh cos/sin at the chunk's start and at
  * every PE__ROPE_RESTART-th token, steps in between (pe__rope_trig). */
 static void rope_chunk(void *ctx, int worker, int64_t t0, int64_t t1) {
@@ -177,8 +193,8 @@ static void rope_chunk(void *ctx, int worker, int64_t t0, int64_t t1) {
                           (float *)(void *)(c + 4 * half), j->magnitude, 0, 0, 0};
     for (int64_t t = t0; t < t1; t++) {
         trig.follows = t > t0 && t % PE__ROPE_RESTART != 0;
-        j->k->rope_prepare(pe__position_at(j->positions, t), j->freqs->inv_freq,
-                           j->freqs->inv_freq_lo, half, j->layout, j->negate_sin, &trig);
+        pe__rope_prepare(j->k, pe__position_at(j->positions, t), j->freqs->inv_freq,
+                         j->freqs->inv_freq_lo, half, j->layout, j->negate_sin, &trig);
         for (int x = 0; x < j->n; x++) {
             pe__rope_rows r = j->rows[x];
             const size_t esz = pe__dtype_size(r.dtype);

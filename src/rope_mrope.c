@@ -214,8 +214,8 @@ int pe_mrope_apply(const pe_freqs *freqs, pe_rope_layout layout,
             /* a text token: pe_rope_apply's call with its restart points,
              * so runs of text tokens are bit-identical to plain RoPE */
             trig.follows = text_run && t % PE__ROPE_RESTART != 0;
-            k->rope_prepare(p[0], freqs->inv_freq, freqs->inv_freq_lo, pl.half, layout,
-                            negate, &trig);
+            pe__rope_prepare(k, p[0], freqs->inv_freq, freqs->inv_freq_lo, pl.half, layout,
+                             negate, &trig);
             text_run = 1;
         } else {
             plan_cos_sin(&pl, freqs, p, k);

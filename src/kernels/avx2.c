@@ -290,8 +290,9 @@ TOKEN_BLOCKS(blocks_scaled_half, 0, PE_ROPE_HALF)
 TOKEN_BLOCKS(blocks_scaled_inter, 0, PE_ROPE_INTERLEAVED)
 #undef TOKEN_BLOCKS
 
-static void avx2_rope_prepare(int64_t p, const double *w, const double *wl, int64_t n,
-                              pe_rope_layout layout, int negate, pe__rope_trig *t) {
+static int avx2_rope_tables(int step, int64_t p, const double *w, const double *wl, int64_t n,
+                            pe_rope_layout layout, int negate, pe__rope_trig *t) {
+    if (!step && (p > PE_VM_MAX_POSITION || p < -PE_VM_MAX_POSITION)) return 1;
     const __m256d mc = _mm256_set1_pd(t->magnitude);
     const __m256d ms = _mm256_set1_pd(negate ? -t->magnitude : t->magnitude);
     const int half = layout == PE_ROPE_HALF;
@@ -299,19 +300,8 @@ static void avx2_rope_prepare(int64_t p, const double *w, const double *wl, int6
                         double *, double *, const double *, const double *, float *) =
         t->magnitude == 1.0 ? (half ? blocks_unit_half : blocks_unit_inter)
                             : (half ? blocks_scaled_half : blocks_scaled_inter);
-    const int step = t->follows && p != INT64_MIN && p - 1 == t->at; /* the next position */
-    const int fast = p <= PE_VM_MAX_POSITION && p >= -PE_VM_MAX_POSITION;
-    t->at = p;
-    if (step && !t->step_ready) {
-        avx2_cos_sin(1, w, wl, n, t->c1, t->s1);
-        t->step_ready = 1;
-    }
-    if ((step || fast) && blocks(step, _mm256_set1_pd((double)p), w, wl, n, mc, ms, t->c, t->s,
-                                 t->c1, t->s1, t->tab) == 0)
-        return;
-    /* |p| > 2^40, or some |p w| >= 2^40 (huge frequencies): the exact path */
-    pe__kernels_scalar.cos_sin(p, w, wl, n, t->c, t->s);
-    avx2_rope_prepare_cs(t->c, t->s, n, layout, negate, t);
+    return blocks(step, _mm256_set1_pd((double)p), w, wl, n, mc, ms, t->c, t->s, t->c1, t->s1,
+                  t->tab) != 0;
 }
 
 ALWAYS_INLINE __m256 ld(const void *base, int64_t i, pe_dtype dt) {
@@ -537,7 +527,8 @@ const pe_kernel_table pe__kernels_avx2 = {
     .name = "avx2",
     .cos_sin = avx2_cos_sin,
     .cos_sin_f32 = avx2_cos_sin_f32,
-    .rope_prepare = avx2_rope_prepare,
+    .steps = 1,
+    .rope_tables = avx2_rope_tables,
     .rope_prepare_cs = avx2_rope_prepare_cs,
     .rope_token = avx2_rope_token,
     .freqs_ok = avx2_freqs_ok,

@@ -343,8 +343,9 @@ TOKEN_BLOCKS(blocks_scaled_half, 0, PE_ROPE_HALF)
 TOKEN_BLOCKS(blocks_scaled_inter, 0, PE_ROPE_INTERLEAVED)
 #undef TOKEN_BLOCKS
 
-static void avx512_rope_prepare(int64_t p, const double *w, const double *wl, int64_t n,
-                                pe_rope_layout layout, int negate, pe__rope_trig *t) {
+static int avx512_rope_tables(int step, int64_t p, const double *w, const double *wl,
+                              int64_t n, pe_rope_layout layout, int negate, pe__rope_trig *t) {
+    if (!step && (p > PE_VM_MAX_POSITION || p < -PE_VM_MAX_POSITION)) return 1;
     const __m512d mc = _mm512_set1_pd(t->magnitude);
     const __m512d ms = _mm512_set1_pd(negate ? -t->magnitude : t->magnitude);
     const int half = layout == PE_ROPE_HALF;
@@ -353,20 +354,9 @@ static void avx512_rope_prepare(int64_t p, const double *w, const double *wl, in
                              float *) =
         t->magnitude == 1.0 ? (half ? blocks_unit_half : blocks_unit_inter)
                             : (half ? blocks_scaled_half : blocks_scaled_inter);
-    const int step = t->follows && p != INT64_MIN && p - 1 == t->at; /* the next position */
-    const int fast = p <= PE_VM_MAX_POSITION && p >= -PE_VM_MAX_POSITION;
-    t->at = p;
-    if (step && !t->step_ready) {
-        avx512_cos_sin(1, w, wl, n, t->c1, t->s1);
-        t->step_ready = 1;
-    }
     /* locals: vector stores may alias *t, which would force reloads */
-    if ((step || fast) && blocks(step, _mm512_set1_pd((double)p), w, wl, n, mc, ms, t->c, t->s,
-                                 t->c1, t->s1, t->tab) == 0)
-        return;
-    /* |p| > 2^40, or some |p w| >= 2^40 (huge frequencies): the exact path */
-    pe__kernels_scalar.cos_sin(p, w, wl, n, t->c, t->s);
-    avx512_rope_prepare_cs(t->c, t->s, n, layout, negate, t);
+    return blocks(step, _mm512_set1_pd((double)p), w, wl, n, mc, ms, t->c, t->s, t->c1, t->s1,
+                  t->tab) != 0;
 }
 
 /* Load 16 (or the masked lanes of) elements of storage type dt as floats. */
@@ -572,7 +562,8 @@ const pe_kernel_table pe__kernels_avx512 = {
     .name = "avx512",
     .cos_sin = avx512_cos_sin,
     .cos_sin_f32 = avx512_cos_sin_f32,
-    .rope_prepare = avx512_rope_prepare,
+    .steps = 1,
+    .rope_tables = avx512_rope_tables,
     .rope_prepare_cs = avx512_rope_prepare_cs,
     .rope_token = avx512_rope_token,
     .freqs_ok = avx512_freqs_ok,

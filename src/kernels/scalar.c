@@ -84,13 +84,17 @@ static void rotate_row_16(const uint16_t *in, uint16_t *out, int64_t d,
         memcpy(out + d, in + d, sizeof(uint16_t) * (size_t)(head_dim - d));
 }
 
-static void scalar_rope_prepare(int64_t p, const double *w, const double *w_lo,
-                                int64_t n, pe_rope_layout layout, int negate,
-                                pe__rope_trig *t) {
+/* The reference evaluates every token afresh (it never steps) and keeps
+ * double cos/sin, exact at every position. */
+static int scalar_rope_tables(int step, int64_t p, const double *w, const double *w_lo,
+                              int64_t n, pe_rope_layout layout, int negate,
+                              pe__rope_trig *t) {
+    (void)step;
     (void)layout; /* the reference indexes pairs directly */
     scalar_cos_sin(p, w, w_lo, n, t->c, t->s);
     if (negate)
         for (int64_t i = 0; i < n; i++) t->s[i] = -t->s[i];
+    return 0;
 }
 
 static void scalar_rope_prepare_cs(const double *c, const double *s, int64_t n,
@@ -155,7 +159,8 @@ const pe_kernel_table pe__kernels_scalar = {
     .name = "scalar",
     .cos_sin = scalar_cos_sin,
     .cos_sin_f32 = scalar_cos_sin_f32,
-    .rope_prepare = scalar_rope_prepare,
+    .steps = 0,
+    .rope_tables = scalar_rope_tables,
     .rope_prepare_cs = scalar_rope_prepare_cs,
     .rope_token = scalar_rope_token,
     .freqs_ok = scalar_freqs_ok,

@@ -34,7 +34,7 @@
  * swap and signs are exact.
  */
 /*
- * Rotation tables (rope_prepare) need cos and sin only to be rounded to
+ * Rotation tables (rope_tables) need cos and sin only to be rounded to
  * float afterwards, so they take a cheaper path from the same exact angle:
  *   r  = r1 + ((xl - k C2))                   one double, within
  *                                             ~2.3e-16 of the exact
