@@ -192,12 +192,15 @@ TEST(mrope_matches_long_double_reference) {
                         ref_rotate(x + (t * H + h) * D, ref, D, d, 1000000.0L, pos + 3 * t,
                                    secs[mode], mode, layout == PE_ROPE_INTERLEAVED, A, sign);
                         const float *xr = x + (t * H + h) * D;
-                        for (int j = 0; j < D; j++) /* the documented bound, plus the
-                                                     * reference's angle error (~1e-10
-                                                     * rad at p < 2^30) */
+                        /* the reference's own angle error: |p w| (w <= 1) of
+                         * the largest axis times a few long double roundings */
+                        const double pmax = fmax(fabs((double)pos[3 * t]),
+                                                 fmax(fabs((double)pos[3 * t + 1]), fabs((double)pos[3 * t + 2])));
+                        const double ref_err = 4.0 * pmax * pe_test_ld_eps();
+                        for (int j = 0; j < D; j++) /* plus the documented bound */
                             CHECK_NEAR(y[(t * H + h) * D + j], (double)ref[j],
                                        pe_test_rope_row_bound(xr, j, d, layout == PE_ROPE_INTERLEAVED,
-                                                              (double)ref[j], (double)A) + 3e-10);
+                                                              (double)ref[j], (double)A) + ref_err);
                     }
             }
 }
