@@ -1,12 +1,10 @@
 /* random.c — splitmix64 streams for the CLI's random inputs. */
 #include "random.h"
 
+#include "../src/rng.h"
+
 static double next_uniform(uint64_t *s) {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    return (double)(z >> 11) * 0x1p-52 - 1.0; /* 53 bits over [0, 2), shifted */
+    return (double)(pe__splitmix64(s) >> 11) * 0x1p-52 - 1.0; /* 53 bits over [0, 2), shifted */
 }
 
 void cli_fill_uniform(double *x, int64_t n, uint64_t seed) {

@@ -2,39 +2,21 @@
 #include "data.h"
 #include "model.h"
 
+#include "../src/rng.h" /* header-only generators, no library internals */
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static uint64_t splitmix64(uint64_t *x) {
-    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 void ex_rng_seed(ex_rng *r, uint64_t seed, uint64_t stream) {
     /* Mix the stream in before expanding, so (seed, stream) pairs that
      * differ in either give unrelated states. */
     uint64_t x = seed ^ (stream * 0xD1B54A32D192ED03ull);
-    x = splitmix64(&x);
-    for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&x);
+    x = pe__splitmix64(&x);
+    for (int i = 0; i < 4; i++) r->s[i] = pe__splitmix64(&x);
 }
 
-static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-uint64_t ex_rng_next(ex_rng *r) {
-    uint64_t *s = r->s;
-    const uint64_t out = rotl(s[1] * 5, 7) * 9;
-    const uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return out;
-}
+uint64_t ex_rng_next(ex_rng *r) { return pe__xoshiro256ss(r->s); }
 
 int ex_rng_int(ex_rng *r, int lo, int hi) {
     /* Rejection keeps every value equally likely (Lemire's bound). */

@@ -5,6 +5,7 @@
  * error: a learned table has nothing to say about lengths it never saw.
  */
 #include "internal.h"
+#include "rng.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -16,32 +17,9 @@ struct pe_learned {
     float *w; /* (max_len, dim) */
 };
 
-/* splitmix64: expands the user's seed into xoshiro's state. */
-static uint64_t splitmix64(uint64_t *x) {
-    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-/* xoshiro256** (Blackman and Vigna). */
-static uint64_t xoshiro_next(uint64_t s[4]) {
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
 /* Uniform in (0, 1]: 53 random bits, shifted off zero so log() is finite. */
 static double uniform01(uint64_t s[4]) {
-    return ((double)(xoshiro_next(s) >> 11) + 1.0) * 0x1p-53;
+    return ((double)(pe__xoshiro256ss(s) >> 11) + 1.0) * 0x1p-53;
 }
 
 static int check_shape(int64_t max_len, int64_t dim, size_t *elems) {
@@ -78,7 +56,7 @@ int pe_learned_create(int64_t max_len, int64_t dim, uint64_t seed,
     pe_learned *t;
     PE_TRY(alloc_table(max_len, dim, &t));
     uint64_t sm = seed, s[4];
-    for (int i = 0; i < 4; i++) s[i] = splitmix64(&sm);
+    for (int i = 0; i < 4; i++) s[i] = pe__splitmix64(&sm); /* the seed expanded */
     const double sigma = 0.02, two_pi = 6.283185307179586476925;
     size_t n = (size_t)max_len * (size_t)dim;
     for (size_t j = 0; j < n; j += 2) {
