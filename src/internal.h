@@ -123,7 +123,7 @@ typedef struct {
     double magnitude; /* A (1/A for the inverse), set by the caller */
     int64_t at;       /* the position c and s hold (after pe__rope_prepare) */
     int follows;      /* caller: c, s may be stepped from `at` */
-    int step_ready;   /* c1, s1 hold the step (reset per call) */
+    int step_ready;   /* c1, s1 hold the step (0 in a fresh struct: per chunk) */
 } pe__rope_trig;
 
 /* Tokens between fresh evaluations of cos/sin in a vector set. */
