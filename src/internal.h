@@ -160,8 +160,9 @@ typedef struct {
     /* The same from given cos and sin (n each; M-RoPE's per-axis angles). */
     void (*rope_prepare_cs)(const double *c, const double *s, int64_t n,
                             pe_rope_layout layout, int negate, pe__rope_trig *t);
-    /* Rotate every head of one token with the trigonometry prepared above
-     * for the same d and layout. */
+    /* Rotate elements [0, d) of every head of one token with the
+     * trigonometry prepared above for the same d and layout (elements
+     * [d, head_dim) are the caller's: pe__rope_pass_through). */
     void (*rope_token)(const pe__rope_rows *rows, const pe__rope_trig *t);
     /* 1 if every w[i] is finite and >= 0 and every |w_lo[i]| <= w[i] 2^-52
      * (a low part), else 0: pe_freqs_validate's test, run on every
@@ -189,6 +190,10 @@ extern const pe_kernel_table pe__kernels_avx512;
  * by pe_kernels_select. Callers load it once per call and use that set for
  * the whole call. */
 const pe_kernel_table *pe__kernels(void);
+
+/* Copy elements [d, head_dim) of every head of one token from in to out
+ * (partial rotary, out of place; nothing to do in place). rope.c. */
+void pe__rope_pass_through(const pe__rope_rows *r);
 
 /* A token's trigonometry at position p through set k (rope.c): decides
  * whether t follows its previous position (and prepares the step once),

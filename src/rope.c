@@ -183,6 +183,15 @@ void pe__rope_prepare(const pe_kernel_table *k, int64_t p, const double *w,
     k->rope_prepare_cs(t->c, t->s, n, layout, negate, t);
 }
 
+void pe__rope_pass_through(const pe__rope_rows *r) {
+    if (r->in == r->out || r->head_dim == r->d) return;
+    const size_t esz = pe__dtype_size(r->dtype);
+    for (int64_t h = 0; h < r->heads; h++)
+        memcpy((char *)r->out + (size_t)(h * r->out_head_stride + r->d) * esz,
+               (const char *)r->in + (size_t)(h * r->in_head_stride + r->d) * esz,
+               (size_t)(r->head_dim - r->d) * esz);
+}
+
 /* Tokens [t0, t1) on one worker. Fresh cos/sin at the chunk's start and at
  * every PE__ROPE_RESTART-th token, steps in between (pe__rope_trig). */
 static void rope_chunk(void *ctx, int worker, int64_t t0, int64_t t1) {
@@ -201,6 +210,7 @@ static void rope_chunk(void *ctx, int worker, int64_t t0, int64_t t1) {
             r.in = (const char *)r.in + (size_t)(t * j->in[x]->token_stride) * esz;
             r.out = (char *)r.out + (size_t)(t * j->out[x]->token_stride) * esz;
             j->k->rope_token(&r, &trig);
+            pe__rope_pass_through(&r);
         }
     }
 }

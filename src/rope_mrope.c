@@ -234,6 +234,7 @@ int pe_mrope_apply(const pe_freqs *freqs, pe_rope_layout layout,
                                     0,
                                     0};
         k->rope_token(&rows, &trig);
+        pe__rope_pass_through(&rows);
     }
     plan_free(&pl);
     return PE_OK;

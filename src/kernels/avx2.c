@@ -432,13 +432,6 @@ ALWAYS_INLINE void rows(const pe__rope_rows *r, const float *tab, int half, pe_d
     for (; j + 32 <= len; j += 32) rows_block(r, tab, j, 4, 8, half, dt, nt, pf && j == 0);
     for (; j + 8 <= len; j += 8) rows_block(r, tab, j, 1, 8, half, dt, nt, pf && j == 0);
     if (j < len) rows_block(r, tab, j, 1, (int)(len - j), half, dt, 0, pf && j == 0);
-    if (r->in != r->out && r->head_dim > r->d) {
-        const size_t esz = dt == PE_F32 ? 4 : 2;
-        for (int64_t h = 0; h < r->heads; h++)
-            memcpy((char *)r->out + (size_t)(h * r->out_head_stride + r->d) * esz,
-                   (const char *)r->in + (size_t)(h * r->in_head_stride + r->d) * esz,
-                   (size_t)(r->head_dim - r->d) * esz);
-    }
 }
 
 static void rows_half_f32(const pe__rope_rows *r, const float *t) { rows(r, t, 1, PE_F32, 0); }

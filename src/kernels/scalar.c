@@ -46,9 +46,8 @@ static void pair_index(pe_rope_layout layout, int64_t i, int64_t half,
     }
 }
 
-static void rotate_row_f32(const float *in, float *out, int64_t d, int64_t head_dim,
-                           pe_rope_layout layout, const double *c, const double *s,
-                           double magnitude) {
+static void rotate_row_f32(const float *in, float *out, int64_t d, pe_rope_layout layout,
+                           const double *c, const double *s, double magnitude) {
     const int64_t half = d / 2;
     for (int64_t i = 0; i < half; i++) {
         int64_t ia, ib;
@@ -59,16 +58,14 @@ static void rotate_row_f32(const float *in, float *out, int64_t d, int64_t head_
         out[ia] = (float)ra;
         out[ib] = (float)rb;
     }
-    if (out != in)
-        for (int64_t j = d; j < head_dim; j++) out[j] = in[j];
 }
 
 /* One 16-bit row: widen each pair, rotate in double, round to float, then
  * to the storage type. Both elements are read before either is written, so
  * in place is safe. */
 static void rotate_row_16(const uint16_t *in, uint16_t *out, int64_t d,
-                          int64_t head_dim, pe_rope_layout layout, int bf16,
-                          const double *c, const double *s, double magnitude) {
+                          pe_rope_layout layout, int bf16, const double *c,
+                          const double *s, double magnitude) {
     const int64_t half = d / 2;
     for (int64_t i = 0; i < half; i++) {
         int64_t ia, ib;
@@ -80,8 +77,6 @@ static void rotate_row_16(const uint16_t *in, uint16_t *out, int64_t d,
         out[ia] = bf16 ? pe__f32_to_bf16(ra) : pe__f32_to_f16(ra);
         out[ib] = bf16 ? pe__f32_to_bf16(rb) : pe__f32_to_f16(rb);
     }
-    if (out != in && head_dim > d)
-        memcpy(out + d, in + d, sizeof(uint16_t) * (size_t)(head_dim - d));
 }
 
 /* The reference evaluates every token afresh (it never steps) and keeps
@@ -114,11 +109,10 @@ static void scalar_rope_token(const pe__rope_rows *r, const pe__rope_trig *t) {
         const void *src = in + (size_t)(h * r->in_head_stride) * esz;
         void *dst = out + (size_t)(h * r->out_head_stride) * esz;
         if (r->dtype == PE_F32)
-            rotate_row_f32(src, dst, r->d, r->head_dim, r->layout, t->c, t->s,
-                           t->magnitude);
+            rotate_row_f32(src, dst, r->d, r->layout, t->c, t->s, t->magnitude);
         else
-            rotate_row_16(src, dst, r->d, r->head_dim, r->layout,
-                          r->dtype == PE_BF16, t->c, t->s, t->magnitude);
+            rotate_row_16(src, dst, r->d, r->layout, r->dtype == PE_BF16, t->c, t->s,
+                          t->magnitude);
     }
 }
 
