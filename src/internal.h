@@ -192,17 +192,33 @@ extern const pe_kernel_table pe__kernels_avx512;
 const pe_kernel_table *pe__kernels(void);
 
 /* Copy elements [d, head_dim) of every head of one token from in to out
- * (partial rotary, out of place; nothing to do in place). rope.c. */
-void pe__rope_pass_through(const pe__rope_rows *r);
+ * (partial rotary, out of place; nothing to do in place). The test inline,
+ * the copy in rope.c: most calls have nothing to copy. */
+void pe__rope_copy_tail(const pe__rope_rows *r);
+static inline void pe__rope_pass_through(const pe__rope_rows *r) {
+    if (r->in != r->out && r->head_dim > r->d) pe__rope_copy_tail(r);
+}
 
-/* A token's trigonometry at position p through set k (rope.c): decides
- * whether t follows its previous position (and prepares the step once),
- * calls k->rope_tables, and takes the exact path (cos_sin, then
- * rope_prepare_cs) for pairs outside the fast range. Shared by RoPE and
- * M-RoPE, so their text tokens agree bit for bit. */
-void pe__rope_prepare(const pe_kernel_table *k, int64_t p, const double *w,
-                      const double *w_lo, int64_t n, pe_rope_layout layout, int negate,
-                      pe__rope_trig *t);
+/* A token's trigonometry at position p through set k: decides whether t
+ * follows its previous position (and prepares the step once), calls
+ * k->rope_tables, and takes the exact path (cos_sin, then rope_prepare_cs)
+ * for pairs outside the fast range. Shared by RoPE and M-RoPE, so their
+ * text tokens agree bit for bit; inline, since a decode step is short. */
+static inline void pe__rope_prepare(const pe_kernel_table *k, int64_t p, const double *w,
+                                    const double *w_lo, int64_t n, pe_rope_layout layout,
+                                    int negate, pe__rope_trig *t) {
+    const int step = k->steps && t->follows && p != INT64_MIN && p - 1 == t->at;
+    t->at = p;
+    if (step && !t->step_ready) { /* once per chunk: cos, sin of one position */
+        k->cos_sin(1, w, w_lo, n, t->c1, t->s1);
+        t->step_ready = 1;
+    }
+    if (k->rope_tables(step, p, w, w_lo, n, layout, negate, t) == 0) return;
+    /* |p| > 2^40, or some |p w| >= 2^40 (huge frequencies): exact cos/sin,
+     * kept in c, s, from which the next position can still step */
+    k->cos_sin(p, w, w_lo, n, t->c, t->s);
+    k->rope_prepare_cs(t->c, t->s, n, layout, negate, t);
+}
 
 /*
  * Threads for the families (parallel.c). pe__threads_for: how many parts a

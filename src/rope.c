@@ -167,24 +167,7 @@ typedef struct {
     size_t part_bytes;
 } rope_job;
 
-void pe__rope_prepare(const pe_kernel_table *k, int64_t p, const double *w,
-                      const double *w_lo, int64_t n, pe_rope_layout layout, int negate,
-                      pe__rope_trig *t) {
-    const int step = k->steps && t->follows && p != INT64_MIN && p - 1 == t->at;
-    t->at = p;
-    if (step && !t->step_ready) { /* once per chunk: cos, sin of one position */
-        k->cos_sin(1, w, w_lo, n, t->c1, t->s1);
-        t->step_ready = 1;
-    }
-    if (k->rope_tables(step, p, w, w_lo, n, layout, negate, t) == 0) return;
-    /* |p| > 2^40, or some |p w| >= 2^40 (huge frequencies): exact cos/sin,
-     * kept in c, s, from which the next position can still step */
-    k->cos_sin(p, w, w_lo, n, t->c, t->s);
-    k->rope_prepare_cs(t->c, t->s, n, layout, negate, t);
-}
-
-void pe__rope_pass_through(const pe__rope_rows *r) {
-    if (r->in == r->out || r->head_dim == r->d) return;
+void pe__rope_copy_tail(const pe__rope_rows *r) {
     const size_t esz = pe__dtype_size(r->dtype);
     for (int64_t h = 0; h < r->heads; h++)
         memcpy((char *)r->out + (size_t)(h * r->out_head_stride + r->d) * esz,
