@@ -85,14 +85,11 @@ static void add_tokenizer(gguf_build *b) {
     gb_array(b, "tokenizer.ggml.token_type", GB_I32, 4, kinds);
 }
 
-TEST(gguf_llama3_with_rope_freqs) {
+/* The good files, one builder each (the tests and the fuzz seeds). */
+
+static gguf_build *llama3_file(void) {
     float div[64];
     llama3_divisors(64, 500000.0, div);
-    /* the smoothed band exists: some divisors strictly between 1 and 8 */
-    int between = 0;
-    for (int i = 0; i < 64; i++) between += div[i] > 1 && div[i] < 8;
-    CHECK(between > 0 && div[0] == 1.0f && div[63] == 8.0f);
-
     gguf_build *b = gb_new(3);
     gb_str(b, "general.architecture", "llama");
     gb_str(b, "general.name", "Meta Llama 3.1 8B Instruct");
@@ -112,7 +109,128 @@ TEST(gguf_llama3_with_rope_freqs) {
     const uint64_t dims[2] = {32, 2};
     unsigned char q[2 * 18] = {0};
     gb_tensor(b, "token_embd.weight", 2, dims, GB_GGML_Q4_0, q, sizeof q);
-    pe__gguf_rope *g = parse_good(b);
+    return b;
+}
+
+static gguf_build *qwen2_yarn_file(void) {
+    gguf_build *b = gb_new(3);
+    gb_str(b, "general.architecture", "qwen2");
+    gb_u32(b, "qwen2.block_count", 64);
+    gb_u32(b, "qwen2.context_length", 131072);
+    gb_u32(b, "qwen2.rope.dimension_count", 128);
+    gb_f32(b, "qwen2.rope.freq_base", 1000000.0f);
+    gb_str(b, "qwen2.rope.scaling.type", "yarn");
+    gb_f32(b, "qwen2.rope.scaling.factor", 4.0f);
+    gb_u32(b, "qwen2.rope.scaling.original_context_length", 32768);
+    /* a value float32 cannot hold: the reader gives float32's value and
+     * says it was float32, so the plan can report the difference */
+    gb_f32(b, "qwen2.rope.scaling.attn_factor", 0.1f);
+    /* keys of another architecture are not this file's */
+    gb_f32(b, "llama.rope.freq_base", 10000.0f);
+    return b;
+}
+
+static gguf_build *gemma3_file(void) {
+    gguf_build *b = gb_new(3);
+    gb_str(b, "general.architecture", "gemma3");
+    gb_u32(b, "gemma3.block_count", 26);
+    gb_u32(b, "gemma3.attention.key_length", 256);
+    gb_u32(b, "gemma3.attention.value_length", 256);
+    gb_u32(b, "gemma3.attention.sliding_window", 512);
+    gb_f32(b, "gemma3.rope.freq_base", 1000000.0f);
+    gb_f32(b, "gemma3.rope.freq_base_swa", 10000.0f);
+    gb_str(b, "gemma3.rope.scaling.type", "linear");
+    gb_f32(b, "gemma3.rope.scaling.factor", 8.0f);
+    gb_u32(b, "gemma3.attention.sliding_window_pattern", 6);
+    return b;
+}
+
+static gguf_build *gpt_oss_file(void) {
+    gguf_build *b = gb_new(3);
+    gb_str(b, "general.architecture", "gpt-oss");
+    gb_f32(b, "gpt-oss.rope.freq_base", 150000.0f);
+    gb_str(b, "gpt-oss.rope.scaling.type", "yarn");
+    gb_f32(b, "gpt-oss.rope.scaling.factor", 32.0f);
+    gb_u32(b, "gpt-oss.rope.scaling.original_context_length", 4096);
+    gb_u32(b, "gpt-oss.attention.sliding_window", 128);
+    gb_u32(b, "gpt-oss.expert_count", 32);
+    return b;
+}
+
+static gguf_build *deepseek2_file(void) {
+    gguf_build *b = gb_new(3);
+    gb_str(b, "general.architecture", "deepseek2");
+    gb_u32(b, "deepseek2.block_count", 61);
+    gb_u32(b, "deepseek2.rope.dimension_count", 64);
+    gb_u32(b, "deepseek2.attention.key_length", 192);
+    gb_f32(b, "deepseek2.rope.freq_base", 10000.0f);
+    gb_str(b, "deepseek2.rope.scaling.type", "yarn");
+    gb_f32(b, "deepseek2.rope.scaling.factor", 40.0f);
+    gb_u32(b, "deepseek2.rope.scaling.original_context_length", 4096);
+    gb_f32(b, "deepseek2.rope.scaling.yarn_log_multiplier", 0.1f);
+    gb_f32(b, "deepseek2.rope.scaling.yarn_beta_fast", 32.0f);
+    gb_f32(b, "deepseek2.rope.scaling.yarn_beta_slow", 1.0f);
+    gb_f32(b, "deepseek2.rope.scaling.yarn_ext_factor", 1.0f);
+    gb_f32(b, "deepseek2.rope.scaling.yarn_attn_factor", 1.0f);
+    gb_bool(b, "deepseek2.rope.scaling.finetuned", 1);
+    /* llama 4: NoPE every 4th layer, MoE interleave */
+    gb_u32(b, "deepseek2.no_rope_layer_step", 4);
+    gb_u64(b, "deepseek2.interleave_moe_layer_step", 1);
+    return b;
+}
+
+static gguf_build *phi3_file(void) {
+    const int32_t sections[4] = {16, 24, 24, 0};
+    const int32_t heads[3] = {12, 16, 20}; /* per-layer head counts (OpenELM) */
+    gguf_build *b = gb_new(2);
+    gb_str(b, "general.architecture", "phi3");
+    gb_array(b, "phi3.rope.dimension_sections", GB_I32, 4, sections);
+    gb_array(b, "phi3.attention.head_count", GB_I32, 3, heads);
+    gb_f64(b, "phi3.rope.freq_base", 10000.5);
+    gb_i8(b, "x.i8", -5);
+    gb_i16(b, "x.i16", -300);
+    gb_u16(b, "x.u16", 65535);
+    gb_u8(b, "x.u8", 200);
+    gb_i64(b, "x.i64", INT64_MIN);
+    gb_u64(b, "x.u64", UINT64_MAX);
+    float lng[3] = {1.0f, 2.5f, 40.0f};
+    gb_tensor_f32(b, "rope_factors_long.weight", 3, lng);
+    unsigned char hb[4] = {0x00, 0x3c, 0x00, 0x3e}; /* f16 1.0, 1.5 */
+    const uint64_t d2[1] = {2};
+    gb_tensor(b, "rope_factors_short.weight", 1, d2, GB_GGML_F16, hb, 4);
+    double f64[2] = {1.0 / 3.0, 7.0};
+    unsigned char fb[16];
+    for (int i = 0; i < 2; i++) {
+        uint64_t u;
+        memcpy(&u, &f64[i], 8);
+        for (int k = 0; k < 8; k++) fb[8 * i + k] = (unsigned char)(u >> (8 * k));
+    }
+    gb_tensor(b, "rope_freqs.weight", 1, d2, GB_GGML_F64, fb, 16);
+    return b;
+}
+
+static gguf_build *unknown_type_file(void) {
+    gguf_build *b = gb_new(3);
+    gb_f32(b, "llama.rope.freq_base", 10000.0f);
+    /* a ggml type newer than this reader (size unknown) before the rope
+     * tensor: accepted, and the rope tensor still read */
+    const uint64_t d[1] = {64};
+    unsigned char blob[64] = {0};
+    gb_tensor(b, "blk.0.new_quant.weight", 1, d, 77, blob, sizeof blob);
+    const float one[2] = {1.0f, 2.0f};
+    gb_tensor_f32(b, "rope_freqs.weight", 2, one);
+    return b;
+}
+
+TEST(gguf_llama3_with_rope_freqs) {
+    float div[64];
+    llama3_divisors(64, 500000.0, div);
+    /* the smoothed band exists: some divisors strictly between 1 and 8 */
+    int between = 0;
+    for (int i = 0; i < 64; i++) between += div[i] > 1 && div[i] < 8;
+    CHECK(between > 0 && div[0] == 1.0f && div[63] == 8.0f);
+
+    pe__gguf_rope *g = parse_good(llama3_file());
     if (g == NULL) return;
     CHECK(g->version == 3 && g->n_tensors == 3 && g->alignment == 32);
     CHECK(g->architecture && strcmp(g->architecture, "llama") == 0);
@@ -152,21 +270,7 @@ TEST(gguf_llama3_with_rope_freqs) {
 }
 
 TEST(gguf_qwen2_yarn_float32_storage) {
-    gguf_build *b = gb_new(3);
-    gb_str(b, "general.architecture", "qwen2");
-    gb_u32(b, "qwen2.block_count", 64);
-    gb_u32(b, "qwen2.context_length", 131072);
-    gb_u32(b, "qwen2.rope.dimension_count", 128);
-    gb_f32(b, "qwen2.rope.freq_base", 1000000.0f);
-    gb_str(b, "qwen2.rope.scaling.type", "yarn");
-    gb_f32(b, "qwen2.rope.scaling.factor", 4.0f);
-    gb_u32(b, "qwen2.rope.scaling.original_context_length", 32768);
-    /* a value float32 cannot hold: the reader gives float32's value and
-     * says it was float32, so the plan can report the difference */
-    gb_f32(b, "qwen2.rope.scaling.attn_factor", 0.1f);
-    /* keys of another architecture are not this file's */
-    gb_f32(b, "llama.rope.freq_base", 10000.0f);
-    pe__gguf_rope *g = parse_good(b);
+    pe__gguf_rope *g = parse_good(qwen2_yarn_file());
     if (g == NULL) return;
     CHECK(g->n_tensors == 0 && !g->rope_freqs.present);
     CHECK(g->rope_scaling_type && strcmp(g->rope_scaling_type, "yarn") == 0);
@@ -180,18 +284,7 @@ TEST(gguf_qwen2_yarn_float32_storage) {
 }
 
 TEST(gguf_gemma3_local_base_and_sliding_window) {
-    gguf_build *b = gb_new(3);
-    gb_str(b, "general.architecture", "gemma3");
-    gb_u32(b, "gemma3.block_count", 26);
-    gb_u32(b, "gemma3.attention.key_length", 256);
-    gb_u32(b, "gemma3.attention.value_length", 256);
-    gb_u32(b, "gemma3.attention.sliding_window", 512);
-    gb_f32(b, "gemma3.rope.freq_base", 1000000.0f);
-    gb_f32(b, "gemma3.rope.freq_base_swa", 10000.0f);
-    gb_str(b, "gemma3.rope.scaling.type", "linear");
-    gb_f32(b, "gemma3.rope.scaling.factor", 8.0f);
-    gb_u32(b, "gemma3.attention.sliding_window_pattern", 6);
-    pe__gguf_rope *g = parse_good(b);
+    pe__gguf_rope *g = parse_good(gemma3_file());
     if (g == NULL) return;
     CHECK(g->rope_freq_base_swa.present && g->rope_freq_base_swa.value == 10000.0);
     CHECK(g->sliding_window.present && g->sliding_window.value == 512);
@@ -202,7 +295,7 @@ TEST(gguf_gemma3_local_base_and_sliding_window) {
 
     /* the per-layer form (Gemma 3n): true = sliding layer */
     uint8_t pattern[5] = {1, 1, 1, 1, 0};
-    b = gb_new(3);
+    gguf_build *b = gb_new(3);
     gb_str(b, "general.architecture", "gemma3n");
     gb_array(b, "gemma3n.attention.sliding_window_pattern", GB_BOOL, 5, pattern);
     g = parse_good(b);
@@ -213,15 +306,7 @@ TEST(gguf_gemma3_local_base_and_sliding_window) {
 }
 
 TEST(gguf_yarn_keys_of_gpt_oss_and_deepseek) {
-    gguf_build *b = gb_new(3);
-    gb_str(b, "general.architecture", "gpt-oss");
-    gb_f32(b, "gpt-oss.rope.freq_base", 150000.0f);
-    gb_str(b, "gpt-oss.rope.scaling.type", "yarn");
-    gb_f32(b, "gpt-oss.rope.scaling.factor", 32.0f);
-    gb_u32(b, "gpt-oss.rope.scaling.original_context_length", 4096);
-    gb_u32(b, "gpt-oss.attention.sliding_window", 128);
-    gb_u32(b, "gpt-oss.expert_count", 32);
-    pe__gguf_rope *g = parse_good(b);
+    pe__gguf_rope *g = parse_good(gpt_oss_file());
     if (g == NULL) return;
     CHECK(g->rope_freq_base.value == 150000.0 && g->rope_scaling_factor.value == 32.0);
     CHECK(g->rope_scaling_original_context_length.value == 4096 && g->sliding_window.value == 128);
@@ -229,25 +314,7 @@ TEST(gguf_yarn_keys_of_gpt_oss_and_deepseek) {
     CHECK(pe__gguf_find(g, "gpt-oss.expert_count", &v) && v.u == 32 && v.is_integer);
     pe__gguf_rope_free(g);
 
-    b = gb_new(3);
-    gb_str(b, "general.architecture", "deepseek2");
-    gb_u32(b, "deepseek2.block_count", 61);
-    gb_u32(b, "deepseek2.rope.dimension_count", 64);
-    gb_u32(b, "deepseek2.attention.key_length", 192);
-    gb_f32(b, "deepseek2.rope.freq_base", 10000.0f);
-    gb_str(b, "deepseek2.rope.scaling.type", "yarn");
-    gb_f32(b, "deepseek2.rope.scaling.factor", 40.0f);
-    gb_u32(b, "deepseek2.rope.scaling.original_context_length", 4096);
-    gb_f32(b, "deepseek2.rope.scaling.yarn_log_multiplier", 0.1f);
-    gb_f32(b, "deepseek2.rope.scaling.yarn_beta_fast", 32.0f);
-    gb_f32(b, "deepseek2.rope.scaling.yarn_beta_slow", 1.0f);
-    gb_f32(b, "deepseek2.rope.scaling.yarn_ext_factor", 1.0f);
-    gb_f32(b, "deepseek2.rope.scaling.yarn_attn_factor", 1.0f);
-    gb_bool(b, "deepseek2.rope.scaling.finetuned", 1);
-    /* llama 4: NoPE every 4th layer, MoE interleave */
-    gb_u32(b, "deepseek2.no_rope_layer_step", 4);
-    gb_u64(b, "deepseek2.interleave_moe_layer_step", 1);
-    g = parse_good(b);
+    g = parse_good(deepseek2_file());
     if (g == NULL) return;
     CHECK(g->yarn_log_multiplier.present && g->yarn_log_multiplier.value == (double)0.1f);
     CHECK(g->yarn_beta_fast.value == 32.0 && g->yarn_beta_slow.value == 1.0);
@@ -260,35 +327,7 @@ TEST(gguf_yarn_keys_of_gpt_oss_and_deepseek) {
 }
 
 TEST(gguf_mrope_sections_longrope_factors_f64_f16_version2) {
-    const int32_t sections[4] = {16, 24, 24, 0};
-    const int32_t heads[3] = {12, 16, 20}; /* per-layer head counts (OpenELM) */
-    gguf_build *b = gb_new(2);
-    gb_str(b, "general.architecture", "phi3");
-    gb_array(b, "phi3.rope.dimension_sections", GB_I32, 4, sections);
-    gb_array(b, "phi3.attention.head_count", GB_I32, 3, heads);
-    gb_f64(b, "phi3.rope.freq_base", 10000.5);
-    gb_i8(b, "x.i8", -5);
-    gb_i16(b, "x.i16", -300);
-    gb_u16(b, "x.u16", 65535);
-    gb_u8(b, "x.u8", 200);
-    gb_i64(b, "x.i64", INT64_MIN);
-    gb_u64(b, "x.u64", UINT64_MAX);
-    float lng[3] = {1.0f, 2.5f, 40.0f};
-    gb_tensor_f32(b, "rope_factors_long.weight", 3, lng);
-    const uint16_t half[2] = {0x3c00, 0x3e00}; /* 1.0, 1.5 */
-    unsigned char hb[4] = {0x00, 0x3c, 0x00, 0x3e};
-    (void)half;
-    const uint64_t d2[1] = {2};
-    gb_tensor(b, "rope_factors_short.weight", 1, d2, GB_GGML_F16, hb, 4);
-    double f64[2] = {1.0 / 3.0, 7.0};
-    unsigned char fb[16];
-    for (int i = 0; i < 2; i++) {
-        uint64_t u;
-        memcpy(&u, &f64[i], 8);
-        for (int k = 0; k < 8; k++) fb[8 * i + k] = (unsigned char)(u >> (8 * k));
-    }
-    gb_tensor(b, "rope_freqs.weight", 1, d2, GB_GGML_F64, fb, 16);
-    pe__gguf_rope *g = parse_good(b);
+    pe__gguf_rope *g = parse_good(phi3_file());
     if (g == NULL) return;
     CHECK(g->version == 2);
     CHECK(g->dimension_sections_count == 4 && g->dimension_sections[0] == 16 &&
@@ -314,16 +353,7 @@ TEST(gguf_mrope_sections_longrope_factors_f64_f16_version2) {
 
 TEST(gguf_no_architecture_and_unknown_newer_tensor_type) {
     /* a file with no general.architecture: every {arch} key absent */
-    gguf_build *b = gb_new(3);
-    gb_f32(b, "llama.rope.freq_base", 10000.0f);
-    /* a ggml type newer than this reader (size unknown) before the rope
-     * tensor: accepted, and the rope tensor still read */
-    const uint64_t d[1] = {64};
-    unsigned char blob[64] = {0};
-    gb_tensor(b, "blk.0.new_quant.weight", 1, d, 77, blob, sizeof blob);
-    const float one[2] = {1.0f, 2.0f};
-    gb_tensor_f32(b, "rope_freqs.weight", 2, one);
-    pe__gguf_rope *g = parse_good(b);
+    pe__gguf_rope *g = parse_good(unknown_type_file());
     if (g == NULL) return;
     CHECK(g->architecture == NULL && !g->rope_freq_base.present);
     CHECK(g->rope_freqs.present && g->rope_freqs.values[1] == 2.0);
@@ -717,21 +747,38 @@ TEST(errors_gguf_arguments_and_files) {
     pe__gguf_rope_free(g);
 }
 
-/* PE_GGUF_WRITE_CORPUS=dir writes this file's good and bad files as seeds
- * for fuzz/corpus/gguf/ (how the committed seeds were made). */
-TEST(gguf_write_fuzz_seeds) {
+/* Every good file parses; PE_GGUF_WRITE_CORPUS=dir also writes them there
+ * as seeds (how fuzz/corpus/gguf/'s seeds were made). */
+TEST(gguf_good_files_as_fuzz_seeds) {
+    static const struct {
+        const char *name;
+        gguf_build *(*make)(void);
+    } files[] = {{"llama3", llama3_file},       {"qwen2_yarn", qwen2_yarn_file},
+                 {"gemma3", gemma3_file},       {"gpt_oss", gpt_oss_file},
+                 {"deepseek2", deepseek2_file}, {"phi3_v2", phi3_file},
+                 {"unknown_type", unknown_type_file}};
     const char *dir = getenv("PE_GGUF_WRITE_CORPUS");
-    size_t n;
-    unsigned char *p = all_types_file(&n);
-    pe__gguf_rope *g = NULL;
-    CHECK(parse_exact(p, n, &g) == PE_OK);
-    pe__gguf_rope_free(g);
-    if (dir != NULL) {
-        char path[512];
-        snprintf(path, sizeof path, "%s/all_types.gguf", dir);
-        FILE *f = fopen(path, "wb");
-        CHECK(f != NULL && fwrite(p, 1, n, f) == n);
-        if (f) fclose(f);
+    for (size_t i = 0; i < sizeof files / sizeof files[0] + 1; i++) {
+        size_t n;
+        unsigned char *p;
+        if (i < sizeof files / sizeof files[0]) {
+            gguf_build *b = files[i].make();
+            p = gb_finish(b, &n);
+            gb_free(b);
+        } else {
+            p = all_types_file(&n);
+        }
+        pe__gguf_rope *g = NULL;
+        CHECK(parse_exact(p, n, &g) == PE_OK);
+        pe__gguf_rope_free(g);
+        if (dir != NULL) {
+            char path[512];
+            snprintf(path, sizeof path, "%s/seed_%s.gguf", dir,
+                     i < sizeof files / sizeof files[0] ? files[i].name : "all_types");
+            FILE *f = fopen(path, "wb");
+            CHECK(f != NULL && fwrite(p, 1, n, f) == n);
+            if (f) fclose(f);
+        }
+        free(p);
     }
-    free(p);
 }
