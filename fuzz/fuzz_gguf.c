@@ -51,7 +51,10 @@ static void walk(const pe__gguf_rope *g) {
         if (len == 0 || len > PE_GGUF_MAX_KEY) abort();
         pe_fuzz_consume(name, len);
         /* keys are unique: the lookup gives back this very value */
-        if (!pe__gguf_find(g, name, &w) || memcmp(&v, &w, sizeof v) != 0) abort();
+        if (!pe__gguf_find(g, name, &w) || w.type != v.type || w.str != v.str ||
+            w.num != v.num || w.count != v.count || w.u != v.u || w.i != v.i ||
+            memcmp(&w.f, &v.f, sizeof v.f) != 0)
+            abort();
         if (v.type == PE_GGUF_STRING) {
             if (v.str == NULL || strlen(v.str) != v.str_len) abort();
             pe_fuzz_consume(v.str, v.str_len);

@@ -618,6 +618,11 @@ TEST(errors_gguf_values) {
     b = arch("qwen2vl");
     gb_array(b, "qwen2vl.rope.dimension_sections", GB_I32, 9, nine);
     EXPECT("GGUF-17", PE_ERR_FORMAT, "key 'qwen2vl.rope.dimension_sections' has 9 sections, more than 8", parse_build(b));
+    const uint64_t huge[2] = {8, UINT64_MAX};
+    b = arch("qwen2vl");
+    gb_array(b, "qwen2vl.rope.dimension_sections", GB_U64, 2, huge);
+    EXPECT("GGUF-17", PE_ERR_FORMAT, "key 'qwen2vl.rope.dimension_sections'[1] = 1.8446744073709552e+19 must be in [0, 1048576]",
+           parse_build(b));
     b = arch("gemma3n");
     gb_array(b, "gemma3n.attention.sliding_window_pattern", GB_I32, 3, nine);
     EXPECT("GGUF-17", PE_ERR_FORMAT, "key 'gemma3n.attention.sliding_window_pattern'[1] = 2 must be 0 or 1", parse_build(b));

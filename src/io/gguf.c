@@ -475,8 +475,9 @@ static int apply_known(pe__gguf_rope *g, const known_key *k, const struct pe__gg
             return pe__fail(PE_ERR_FORMAT, "gguf: key '%.120s' has %llu sections, more than %zu",
                             kv->key, (unsigned long long)v->count, cap);
         for (uint64_t i = 0; i < v->count; i++) {
-            if (v->num[i] < 0)
-                return pe__fail(PE_ERR_FORMAT, "gguf: key '%.120s'[%llu] = %.17g must be >= 0",
+            /* a section is a count of rotary pairs: far below 2^20 */
+            if (!(v->num[i] >= 0 && v->num[i] <= 1048576))
+                return pe__fail(PE_ERR_FORMAT, "gguf: key '%.120s'[%llu] = %.17g must be in [0, 1048576]",
                                 kv->key, (unsigned long long)i, v->num[i]);
             g->dimension_sections[i] = (int64_t)v->num[i];
         }
