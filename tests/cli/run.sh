@@ -101,9 +101,9 @@ expect freqs_config_conflict 2 '--config gives the frequencies; drop --base' -- 
 expect freqs_config_missing 1 'cannot open' -- freqs --config "$TMP/nope.json"
 printf '{"rope_theta": "ten"}' >"$TMP/bad.json"
 expect freqs_config_bad_type 1 'rope_theta' -- freqs --config "$TMP/bad.json"
-expect freqs_odd 1 'rotary_dim=127 must be even' -- freqs --head-dim 127
-expect freqs_rotary_too_big 1 'rotary_dim=16 exceeds head_dim=8' -- freqs --head-dim 8 --rotary-dim 16
-expect freqs_neg_base 1 'base=-5' -- freqs --head-dim 8 --base -5
+expect freqs_odd 1 '--head-dim 127 must be even' -- freqs --head-dim 127
+expect freqs_rotary_too_big 1 '--rotary-dim 16 exceeds --head-dim 8' -- freqs --head-dim 8 --rotary-dim 16
+expect freqs_neg_base 1 '--base -5 must be' -- freqs --head-dim 8 --base -5
 expect freqs_missing 2 '--head-dim D is required' -- freqs
 expect freqs_bad_number 2 "--base: 'ten' is not a number" -- freqs --head-dim 8 --base ten
 
@@ -123,16 +123,16 @@ else
 fi
 "$POSENC" encode sinusoidal --dim 256 --range 0:3 --format npy -o "$TMP/x256.npy"
 expect rope_config_layout 0 '^$' -- rope --in "$TMP/x256.npy" --out "$TMP/yc.npy" --config "$FIX/gpt-j-6b.json" --start 3
-expect rope_config_needs_rotary 1 'rotary_dim=64 exceeds head_dim=8' -- rope --in "$TMP/x.npy" --out "$TMP/yc.npy" --config "$FIX/gpt-j-6b.json" --start 3
+expect rope_config_needs_rotary 1 'has head_dim 256, but the last dimension of .*x.npy is 8' -- rope --in "$TMP/x.npy" --out "$TMP/yc.npy" --config "$FIX/gpt-j-6b.json" --start 3
 expect rope_missing_layout 2 '--layout interleaved\|half is required' -- rope --in "$TMP/x.npy" --out "$TMP/y.npy" --start 0
 expect rope_missing_positions 2 'exactly one of --start' -- rope --in "$TMP/x.npy" --out "$TMP/y.npy" --layout half
 expect rope_missing_in 1 'cannot open' -- rope --in "$TMP/none.npy" --out "$TMP/y.npy" --layout half --start 0
 printf 'not an npy file at all' >"$TMP/junk.npy"
 expect rope_malformed 1 'junk.npy: not a .npy file' -- rope --in "$TMP/junk.npy" --out "$TMP/y.npy" --layout half --start 0
-expect rope_rotary_too_big 1 'rotary_dim=10 exceeds head_dim=8' -- rope --in "$TMP/x.npy" --out "$TMP/y.npy" --layout half --start 0 --rotary-dim 10
+expect rope_rotary_too_big 1 "--rotary-dim 10 exceeds --in .*x.npy's last dimension 8" -- rope --in "$TMP/x.npy" --out "$TMP/y.npy" --layout half --start 0 --rotary-dim 10
 "$POSENC" encode sinusoidal --dim 8 --range 0:6 --format npy --dtype f64 -o "$TMP/x64.npy"
-expect rope_wrong_dtype 1 'need float32' -- rope --in "$TMP/x64.npy" --out "$TMP/y.npy" --layout half --start 0
-expect rope_positions_wrong_dtype 1 'need int64' -- rope --in "$TMP/x.npy" --out "$TMP/y.npy" --layout half --positions "$TMP/x.npy"
+expect rope_wrong_dtype 1 'x64.npy: float64; convert with x.astype\(np.float32\)' -- rope --in "$TMP/x64.npy" --out "$TMP/y.npy" --layout half --start 0
+expect rope_positions_wrong_dtype 1 'float32; convert with p.astype\(np.int64\)' -- rope --in "$TMP/x.npy" --out "$TMP/y.npy" --layout half --positions "$TMP/x.npy"
 
 # --- bias
 expect alibi_12 0 '^  head  11  0\.08838835$' -- bias alibi --heads 12
@@ -310,6 +310,10 @@ if "$POSENC" "${EXP_TINY[@]}" --out "$TMP/exp" --plot "$TMP/em.svg" >/dev/null 2
 if "$POSENC" "${EXP_TINY[@]}" --threads 2 --format csv >"$TMP/e1.csv" 2>/dev/null &&
     "$POSENC" "${EXP_TINY[@]}" --threads 1 --format csv >"$TMP/e2.csv" 2>/dev/null && cmp -s "$TMP/e1.csv" "$TMP/e2.csv"; then
     ok experiment_deterministic; else bad experiment_deterministic "the two runs differ"; fi
+
+# Errors in the flags' words, no-effect options refused: tests/cli/flags.sh.
+if bash "$(dirname "${BASH_SOURCE[0]}")/flags.sh" "$POSENC" >"$TMP/flags.log" 2>&1; then
+    ok "flags.sh ($(tail -1 "$TMP/flags.log"))"; else bad flags.sh "$(grep -m5 FAIL "$TMP/flags.log")"; fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
