@@ -287,8 +287,24 @@ test-python: $(PY_EXT) $(POSENC) | $(PY_STAMP)
 	PYTHONPATH=$(BUILD)/python PYTHONDONTWRITEBYTECODE=1 POSENC=$(POSENC) \
 	  $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
 
+# `pip install .` as the README says it, offline (no index, no machine
+# pip settings): into a fresh venv that sees Debian's numpy, setuptools and
+# wheel, built from the sources by setup.py; then import it and call it.
+PIP_VENV := $(BUILD)/pip-venv
+.PHONY: test-pip
+test-pip: | $(PY_STAMP)
+	rm -rf $(PIP_VENV)
+	$(PYTHON) -m venv --system-site-packages --without-pip $(PIP_VENV)
+	env -u PIP_FIND_LINKS PIP_NO_INDEX=1 PIP_CONFIG_FILE=/dev/null \
+	  $(PIP_VENV)/bin/python -m pip install -q --no-build-isolation .
+	cd $(PIP_VENV) && bin/python -c "import sys, numpy as np, posenc; \
+	  assert posenc.__file__.startswith(sys.prefix), posenc.__file__; \
+	  y = posenc.rope_apply(np.ones((2, 3, 4, 8), np.float32), posenc.freqs_default(8), token_axis=1); \
+	  assert y.shape == (2, 3, 4, 8) and np.array_equal(y[0], y[1]); \
+	  print('pip-installed posenc', posenc.__version__, posenc.kernels_name(), 'in', sys.prefix)"
+
 ifeq ($(findstring -fsanitize,$(EXTRA_CFLAGS)),)
-test: test-python
+test: test-python test-pip
 endif
 
 install: lib cli
