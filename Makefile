@@ -118,8 +118,11 @@ $(POSENC): $(CLI_OBJ) $(EXP_OBJ) $(STATIC_LIB)
 $(TEST_BIN): $(TEST_OBJ) $(STATIC_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJ) $(STATIC_LIB) $(LDLIBS_LIB) $(LDFLAGS)
 
+# Tour options pass through: make run ARGS="--no-experiment" (or TOUR_ARGS=...).
+ARGS ?=
+TOUR_ARGS ?=
 run: $(POSENC)
-	$(POSENC) tour
+	$(POSENC) tour $(ARGS) $(TOUR_ARGS)
 
 # Each case against its baseline, measured in the same run (posenc bench --help).
 bench: $(POSENC)
@@ -138,6 +141,14 @@ test-install:
 	  $(LDFLAGS)
 	$(BUILD)/rope_example_installed
 	$(STAGE)/bin/posenc --version
+	# The static archive with cJSON shared, as posenc.pc and the README say.
+	PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig pkg-config --static --libs posenc | grep -- '-pthread' | grep -q -- '-lcjson'
+	$(CC) $(WARNFLAGS) $(CFLAGS) -o $(BUILD)/rope_example_static examples/rope_example.c \
+	  $$(PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig pkg-config --cflags posenc) \
+	  $$(PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig pkg-config --variable=archive posenc) \
+	  $$(pkg-config --libs libcjson) -lm -pthread $(LDFLAGS)
+	$(BUILD)/rope_example_static
+	! ldd $(BUILD)/rope_example_static | grep -q libposenc
 
 # The README's C example must build against the installed-style header and run.
 test-example: $(STATIC_LIB)
