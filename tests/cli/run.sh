@@ -238,6 +238,8 @@ mkst "$TMP/meta.st" "$QK_H" "$QK_DATA"
 expect convert_help 0 '^Usage: posenc convert-qk' -- convert-qk --help
 expect convert_to_half 0 'converted 2 of 3 tensors to the half layout \(heads 2, kv_heads 1, head_dim 4, rotary_dim 4\)' \
     -- convert-qk --in "$TMP/meta.st" --out "$TMP/hf.st" --to half --heads 2 --kv-heads 1
+expect convert_lists_shapes 0 '^  l\.k_proj\.weight  U8 \(4, 1\) 1 heads$' \
+    -- convert-qk --in "$TMP/meta.st" --out "$TMP/hf_shapes.st" --to half --heads 2 --kv-heads 1
 # per head: half row (c, i) <- interleaved row 2i + c, i.e. rows 0 2 1 3
 if [ "$(tailbytes "$TMP/hf.st" 14)" = "0 2 1 3 4 6 5 7 10 12 11 13 20 21" ]; then ok convert_half_rows; else
     bad convert_half_rows "$(tailbytes "$TMP/hf.st" 14 2>&1)"; fi
