@@ -229,8 +229,12 @@ tsan:
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 allocator_may_return_null=1" \
 	  build/tsan/posenc_tests
 
-.PHONY: test-fuzz fuzz fuzz-bins tsan
-test: test-fuzz
+.PHONY: test-fuzz fuzz fuzz-bins tsan test-readme
+test: test-fuzz test-readme
+
+# Every `posenc ...` line of the README's fenced blocks, run as written.
+test-readme: $(POSENC)
+	bash tests/readme_examples.sh $(POSENC)
 
 $(FUZZ_OBJ): fuzz/fuzz.h
 
