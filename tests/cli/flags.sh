@@ -66,6 +66,14 @@ expect partial_factor_odd 1 '--partial-rotary-factor 0.5 (rotary dim 5) must be 
 expect analyze_head_dim 1 '--head-dim 7 must be even' -- analyze flip --head-dim 7 --offset 10
 expect config_file_named 1 "nope.json" -- freqs --config "$TMP/nope.json"
 
+# --- the other commands' options, through cli_opts_error
+expect encode_dim 1 'error: invalid dimension: --dim 5 must be even for sinusoidal' -- encode sinusoidal --dim 5 --positions 1
+expect encode_length 1 'position 9 (token 1) outside [0, --length 4)' -- encode normalized --dim 2 --positions 1,9 --length 4
+expect alibi_heads 1 'error: invalid parameter value: --heads 0 must be >= 1' -- bias alibi --heads 0
+expect t5_buckets 1 '--buckets 3 must be even and >= 4' -- bias t5 --range 0:4 --buckets 3
+expect attention_dim 1 '--dim 5 must be even' -- attention --scheme rope --dim 5
+expect similarity_dim 1 '--dim 5 must be even for sinusoidal' -- analyze similarity --scheme sinusoidal --dim 5 --range 0:4
+
 # --- errors that come from a file name the file
 expect npy_odd_last_dim 1 "--in $TMP/odd.npy's last dimension 15 must be even" -- "${ROPE[@]}" --in "$TMP/odd.npy" --start 0
 expect npy_rotary_exceeds 1 "--rotary-dim 18 exceeds --in $TMP/q.npy's last dimension 16" \

@@ -56,9 +56,9 @@ expect encode_binary_header 0 '^position,c0,c1,c2$' -- encode binary --range 0:8
 expect encode_normalized 0 '"values": \[\[0\.0\], \[0\.5\], \[1\.0\]\]' -- encode normalized --dim 1 --range 0:3 --format json
 expect encode_raw_scale 0 '"values": \[\[-1\.0, -1\.0\], \[-0\.5, -0\.5\]\]' -- encode raw --dim 2 --range -2:0 --scale 0.5 --format json
 expect encode_concatenated 0 '"values": \[\[0\.0, 0\.0, 1\.0, 1\.0\]\]' -- encode sinusoidal --dim 4 --positions 0 --layout concatenated --format json
-expect encode_odd_dim 1 'dim=5 must be even' -- encode sinusoidal --dim 5 --positions 1
-expect encode_bad_base 1 'base=0 must be' -- encode sinusoidal --dim 4 --positions 1 --base 0
-expect encode_out_of_range 1 'position 9 .* outside \[0, length=4\)' -- encode normalized --dim 2 --positions 1,9 --length 4
+expect encode_odd_dim 1 '--dim 5 must be even' -- encode sinusoidal --dim 5 --positions 1
+expect encode_bad_base 1 '--base 0 must be' -- encode sinusoidal --dim 4 --positions 1 --base 0
+expect encode_out_of_range 1 'position 9 .* outside \[0, --length 4\)' -- encode normalized --dim 2 --positions 1,9 --length 4
 expect encode_no_positions 2 'exactly one of --positions' -- encode sinusoidal --dim 4
 expect encode_both_positions 2 'exactly one of --positions' -- encode sinusoidal --dim 4 --positions 1 --range 0:2
 expect encode_bad_list 2 "'x' in '1,x' is not an integer" -- encode raw --dim 2 --positions 1,x
@@ -138,7 +138,7 @@ expect rope_positions_wrong_dtype 1 'float32; convert with p.astype\(np.int64\)'
 expect alibi_12 0 '^  head  11  0\.08838835$' -- bias alibi --heads 12
 expect alibi_json 0 '"slopes": \[0\.0625, 0\.00390625\], "queries": 2, "keys": 3, "bias": \[\[\[-0\.0625, 0\.0, null\], \[-0\.125, -0\.0625, 0\.0\]\]' \
     -- bias alibi --heads 2 --queries 2 --keys 3 --causal --format json
-expect alibi_zero_heads 1 'heads=0' -- bias alibi --heads 0
+expect alibi_zero_heads 1 '--heads 0 must be >= 1' -- bias alibi --heads 0
 expect alibi_needs_heads 2 'alibi needs --heads' -- bias alibi
 # SPEC facts: r = -8 -> 8, -16 -> 10, -32 -> 12, 1 -> 17, 16 -> 26, 127 -> 31
 for fact in -8,8 -16,10 -32,12 1,17 16,26 127,31; do
@@ -147,7 +147,7 @@ done
 expect t5_json 0 '"relative_positions": \[-1, 0, 1\], "buckets": \[1, 0, 17\]' -- bias t5 --range -1:2 --format json
 expect t5_boundaries 0 '^ +-16 +10$' -- bias t5 --range -20:20
 expect t5_causal_csv 0 '^-40,' -- bias t5 --range -40:0 --causal --format csv
-expect t5_bad_buckets 1 'num_buckets' -- bias t5 --range 0:4 --buckets 3
+expect t5_bad_buckets 1 '--buckets 3 must be even' -- bias t5 --range 0:4 --buckets 3
 expect bias_unknown 2 "unknown bias 'rel'" -- bias rel
 
 # --- analyze
