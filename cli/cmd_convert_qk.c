@@ -212,8 +212,15 @@ int cmd_convert_qk(const cli_spec *spec, int argc, char **argv) {
            (long long)o.head_dim, (long long)o.rotary_dim);
     for (int64_t i = 0; i < n; i++)
         if (selected[i])
-            printf("  %s  %s (%lld, %s) %lld heads\n", out[i].name, out[i].st_dtype,
-                   (long long)out[i].shape[0], out[i].ndim == 2 ? "cols" : "", (long long)(out[i].shape[0] / o.head_dim));
+        {
+            if (out[i].ndim == 2) /* a weight (rows, cols) */
+                printf("  %s  %s (%lld, %lld) %lld heads\n", out[i].name, out[i].st_dtype,
+                       (long long)out[i].shape[0], (long long)out[i].shape[1],
+                       (long long)(out[i].shape[0] / o.head_dim));
+            else /* a bias (rows,) */
+                printf("  %s  %s (%lld,) %lld heads\n", out[i].name, out[i].st_dtype, (long long)out[i].shape[0],
+                       (long long)(out[i].shape[0] / o.head_dim));
+        }
 done:
     for (int64_t i = 0; owned && i < n; i++) free(owned[i]);
     free(owned);

@@ -107,7 +107,7 @@ int cmd_encode(const cli_spec *spec, int argc, char **argv) {
     if (st != PE_OK) {
         free(ids);
         free(values);
-        return cli_lib_error(spec, st);
+        return cli_opts_error(&a, st);
     }
     const char *path = cli_get(&a, "output");
     if (format == OUT_NPY) {
@@ -126,7 +126,7 @@ int cmd_encode(const cli_spec *spec, int argc, char **argv) {
         }
         free(ids);
         free(values);
-        return st == PE_OK ? CLI_OK : cli_lib_error(spec, st);
+        return st == PE_OK ? CLI_OK : cli_opts_error(&a, st);
     }
     FILE *f = cli_open_output(spec, path);
     if (f == NULL) {

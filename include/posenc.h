@@ -78,8 +78,8 @@ const char *pe_last_error(void);
 typedef enum {
     PE_F32 = 0, /* IEEE binary32 */
     PE_F64 = 1, /* IEEE binary64 */
-    PE_F16 = 2, /* IEEE binary16 (reserved for the fast kernels) */
-    PE_BF16 = 3, /* bfloat16 (reserved for the fast kernels) */
+    PE_F16 = 2, /* IEEE binary16: RoPE storage (pe_rope_apply*), .npy and safetensors */
+    PE_BF16 = 3, /* bfloat16: RoPE storage (pe_rope_apply*) and safetensors */
     PE_I64 = 4  /* int64 (positions, in files) */
 } pe_dtype;
 
