@@ -274,7 +274,7 @@ TEST(errors_rope) {
     EXPECT("ROPE-14", PE_ERR_DIM, "rotary_dim=16 exceeds head_dim=8",
            pe_rope_apply(&f16, PE_ROPE_HALF, &r0, &in, &out, 0));
     bad = pe_tensor_dense(OUT, PE_F32, 1, T, D); /* same data, other strides */
-    EXPECT("ROPE-15", PE_ERR_SHAPE, "in and out share data but not strides",
+    EXPECT("ROPE-15", PE_ERR_SHAPE, "out overlaps in: only the same view (in place)",
            pe_rope_apply(&f, PE_ROPE_HALF, &r0, &bad, &(pe_tensor){OUT, PE_F32, 1, T, D, 8, 16}, 0));
     pe_tensor k3 = pe_tensor_dense((void *)X, PE_F32, 1, 2, D);
     pe_tensor k3o = pe_tensor_dense(OUT_AT(4096), PE_F32, 1, 2, D);

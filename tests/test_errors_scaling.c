@@ -176,7 +176,7 @@ TEST(errors_mrope) {
            pe_mrope_apply(&f, PE_ROPE_HALF, pos, ok, B, &in8, &out8, PE_ROPE_FORWARD));
     bad = out;
     bad.token_stride = 32;
-    EXPECT("MRP-14", PE_ERR_SHAPE, "in and out share data but not strides",
+    EXPECT("MRP-14", PE_ERR_SHAPE, "out overlaps in: only the same view (in place)",
            pe_mrope_apply(&f, PE_ROPE_HALF, pos, ok, B, &out, &bad, PE_ROPE_FORWARD));
     EXPECT("MRP-15", PE_ERR_DTYPE, "dtype=i64: cos/sin caches are f32 or f64",
            pe_mrope_cos_sin(&f, pos, 2, ok, B, OUT, OUT_AT(4096), PE_I64));
