@@ -26,6 +26,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -170,9 +171,15 @@ static long double ld3(int64_t a, int64_t b, int64_t c) {
     return (long double)a * (long double)b * (long double)c;
 }
 
+/* Plain buffers (caches, encodings, biases) whose byte count passes this
+ * certainly overflow size_t and must be refused; between the arena and
+ * this, a call would be a caller bug and is not made. (Views have their
+ * own bound, 2^61 bytes: place().) */
+
 /* Products of decoded dimensions as a careless caller would form them:
  * wrapping (unsigned), so the library sees the garbage, not the harness. */
 static int64_t wrap_mul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
+static int64_t wrap_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
 
 typedef enum { FITS, HUGE_VIEW, SKIP } view_kind;
 
@@ -183,11 +190,12 @@ typedef enum { FITS, HUGE_VIEW, SKIP } view_kind;
 static view_kind place(const pe_tensor *t, size_t want_off, size_t *off) {
     const size_t esz = pe_dtype_size(t->dtype);
     *off = 0;
-    if (esz == 0 || t->tokens < 0 || t->heads < 0 || t->head_dim < 0 ||
-        t->token_stride < 0 || t->head_stride < 0)
+    if (esz == 0 || t->tokens < 0 || t->heads < 0 || t->head_dim < 0)
         return HUGE_VIEW; /* malformed: must be refused */
     *off = want_off / esz * esz;
+    /* an empty view touches nothing: its strides do not matter */
     if (t->tokens == 0 || t->heads == 0 || t->head_dim == 0) return FITS;
+    if (t->token_stride < 0 || t->head_stride < 0) return HUGE_VIEW;
     const long double ext = ((long double)(t->tokens - 1) * (long double)t->token_stride +
                              (long double)(t->heads - 1) * (long double)t->head_stride +
                              (long double)t->head_dim) *
@@ -273,7 +281,14 @@ static void mark_view(const pe_tensor *t, size_t base) {
     const size_t row = (size_t)t->head_dim * pe_dtype_size(t->dtype);
     for (int64_t tok = 0; tok < t->tokens; tok++)
         for (int64_t h = 0; h < t->heads; h++)
-            if (!mark(at(t, base, tok, h, 0), row)) abort(); /* overlap accepted */
+            if (!mark(at(t, base, tok, h, 0), row)) { /* overlap accepted */
+                if (getenv("PE_FUZZ_DEBUG"))
+                    fprintf(stderr, "out T=%lld H=%lld D=%lld ts=%lld hs=%lld dt=%d at %zu row (%lld,%lld)\n",
+                            (long long)t->tokens, (long long)t->heads, (long long)t->head_dim,
+                            (long long)t->token_stride, (long long)t->head_stride, (int)t->dtype,
+                            base, (long long)tok, (long long)h);
+                abort();
+            }
 }
 
 /* An input view of an accepted call: none of its bytes is an output's. */
@@ -284,7 +299,14 @@ static void expect_apart_from_outputs(const pe_tensor *t, size_t base) {
     for (int64_t tok = 0; tok < t->tokens; tok++)
         for (int64_t h = 0; h < t->heads; h++)
             for (size_t b = 0; b < row; b++)
-                if (written[at(t, base, tok, h, 0) + b]) abort();
+                if (written[at(t, base, tok, h, 0) + b]) {
+                    if (getenv("PE_FUZZ_DEBUG"))
+                        fprintf(stderr, "input T=%lld H=%lld D=%lld ts=%lld hs=%lld dt=%d at %zu row (%lld,%lld)\n",
+                                (long long)t->tokens, (long long)t->heads, (long long)t->head_dim,
+                                (long long)t->token_stride, (long long)t->head_stride, (int)t->dtype,
+                                base, (long long)tok, (long long)h);
+                    abort();
+                }
 }
 
 /* ---------------------------------------------------------- frequencies */
@@ -330,7 +352,7 @@ static pe_positions decode_positions(reader *r, int64_t count) {
     /* explicit: the harness's table, a few entries set to boundary values */
     if (count <= POS_COUNT)
         for (int k = 0; k < 4; k++) ids[u8(r) % POS_COUNT] = position(r);
-    if (how == 3 && count > 0 && count * 8 <= ARENA_BYTES) { /* inside the arena: may alias out */
+    if (how == 3 && count > 0 && count <= ARENA_BYTES / 8) { /* inside the arena: may alias out */
         const size_t room = ARENA_BYTES - (size_t)count * 8;
         return pe_positions_list((const int64_t *)(void *)(arena + (u8(r) * 64u) % (room + 1) / 8 * 8));
     }
@@ -341,7 +363,9 @@ static pe_positions decode_positions(reader *r, int64_t count) {
  * rotary_dim are copied. f32 only (the 16-bit types round on store). */
 static void check_rotation(const pe_tensor *in, size_t in_off, const pe_tensor *out,
                            size_t out_off, pe_rope_layout layout, pe_rope_direction dir) {
-    if (out->dtype != PE_F32 || ld3(out->tokens, out->heads, 1) > ARENA_BYTES) return;
+    if (out->dtype != PE_F32 || out->tokens == 0 || out->heads == 0 ||
+        ld3(out->tokens, out->heads, 1) > ARENA_BYTES)
+        return;
     const double A = dir == PE_ROPE_INVERSE ? 1.0 / freqs.attention_factor
                                             : freqs.attention_factor;
     const int64_t half = freqs.rotary_dim / 2;
@@ -367,7 +391,7 @@ static void check_rotation(const pe_tensor *in, size_t in_off, const pe_tensor *
 
 /* Finite outputs where the inputs (|x| <= 4) and A say they must be. */
 static void check_finite_view(const pe_tensor *t, size_t off) {
-    if (ld3(t->tokens, t->heads, 1) > ARENA_BYTES) return;
+    if (t->tokens == 0 || t->heads == 0 || ld3(t->tokens, t->heads, 1) > ARENA_BYTES) return;
     const double A = fmax(freqs.attention_factor, 1.0 / freqs.attention_factor);
     const double limit = t->dtype == PE_F16 ? 65504.0 : FLT_MAX;
     if (A * 8.0 * 1.01 >= limit) return; /* overflow to inf is then IEEE's answer */
@@ -375,14 +399,21 @@ static void check_finite_view(const pe_tensor *t, size_t off) {
         for (int64_t h = 0; h < t->heads; h++)
             for (int64_t e = 0; e < t->head_dim; e++) {
                 double v;
-                if (!is_finite_elem(arena + at(t, off, tok, h, e), t->dtype, &v)) abort();
+                if (!is_finite_elem(arena + at(t, off, tok, h, e), t->dtype, &v)) {
+                    if (getenv("PE_FUZZ_DEBUG"))
+                        fprintf(stderr, "non-finite: T=%lld H=%lld D=%lld dt=%d A=%g (%lld,%lld,%lld) w0=%g\n",
+                                (long long)t->tokens, (long long)t->heads, (long long)t->head_dim,
+                                (int)t->dtype, freqs.attention_factor, (long long)tok, (long long)h,
+                                (long long)e, freqs.inv_freq[0]);
+                    abort();
+                }
             }
 }
 
 static void call_rope(reader *r, bool qk) {
     decode_freqs(r);
     const int64_t T = dim(r), H = dim(r), H2 = dim(r);
-    int64_t D = freqs.rotary_dim + 2 * (int64_t)(u8(r) % 3);
+    int64_t D = wrap_add(freqs.rotary_dim, 2 * (int64_t)(u8(r) % 3));
     if (u8(r) % 16 == 0) D = dim(r);
     static const pe_dtype types[] = {PE_F32, PE_F32, PE_F16, PE_BF16};
     const pe_dtype dt = types[u8(r) % 4], dt2 = types[u8(r) % 4];
@@ -395,12 +426,12 @@ static void call_rope(reader *r, bool qk) {
         decode_view(r, &v[i], i < 2 ? dt : dt2, T, i < 2 ? H : H2, D);
         kind[i] = place(&v[i], (size_t)take(r, 2) % ARENA_BYTES, &off[i]);
         if (kind[i] == SKIP) return;
-        huge |= kind[i] == HUGE_VIEW;
         v[i].data = arena + off[i];
     }
     /* in place: the very same view */
     if (u8(r) % 3 == 0) v[1] = v[0], off[1] = off[0], kind[1] = kind[0];
     if (qk && u8(r) % 3 == 0) v[3] = v[2], off[3] = off[2], kind[3] = kind[2];
+    for (int i = 0; i < n; i++) huge |= kind[i] == HUGE_VIEW;
     const pe_positions pos = decode_positions(r, T);
     const pe_rope_layout layout = (pe_rope_layout)(u8(r) % 3);
     const pe_rope_direction dir = (pe_rope_direction)(u8(r) % 4);
@@ -411,16 +442,30 @@ static void call_rope(reader *r, bool qk) {
     const int st = qk ? pe_rope_apply_qk(&freqs, layout, &pos, &v[0], &v[1], &v[2], &v[3], dir, &o)
                       : pe_rope_apply_ex(&freqs, layout, &pos, &v[0], &v[1], dir, &o);
     expect_untouched(st);
+    if (getenv("PE_FUZZ_DEBUG"))
+        for (int i = 0; i < n; i++)
+            fprintf(stderr, "call qk=%d st=%d view %d: %p T=%lld H=%lld D=%lld ts=%lld hs=%lld dt=%d\n", qk, st, i,
+                    v[i].data, (long long)v[i].tokens, (long long)v[i].heads, (long long)v[i].head_dim,
+                    (long long)v[i].token_stride, (long long)v[i].head_stride, (int)v[i].dtype);
     if (st != PE_OK) return;
-    if (huge || !freqs_in_range(&freqs)) abort(); /* accepted what must be refused */
+    if (huge || !freqs_in_range(&freqs)) {
+        if (getenv("PE_FUZZ_DEBUG"))
+            for (int i = 0; i < n; i++)
+                fprintf(stderr, "view %d: T=%lld H=%lld D=%lld ts=%lld hs=%lld dt=%d huge=%d A=%g d=%lld\n", i,
+                        (long long)v[i].tokens, (long long)v[i].heads, (long long)v[i].head_dim,
+                        (long long)v[i].token_stride, (long long)v[i].head_stride, (int)v[i].dtype,
+                        huge, freqs.attention_factor, (long long)freqs.rotary_dim);
+        abort(); /* accepted what must be refused */
+    }
     mark_view(&v[1], off[1]);
     if (qk) mark_view(&v[3], off[3]);
     expect_only_outputs_written();
     /* no input read by the call shares a byte with an output, unless it is
      * that output's own in-place view */
     for (int i = 0; i < n; i += 2)
-        if (!(v[i].data == v[i + 1].data && v[i].token_stride == v[i + 1].token_stride &&
-              v[i].head_stride == v[i + 1].head_stride))
+        if (!(v[i].data == v[i + 1].data &&
+              (v[i].tokens <= 1 || v[i].token_stride == v[i + 1].token_stride) &&
+              (v[i].heads <= 1 || v[i].head_stride == v[i + 1].head_stride)))
             expect_apart_from_outputs(&v[i], off[i]);
     if (pos.ids != NULL && (const unsigned char *)pos.ids >= arena &&
         (const unsigned char *)pos.ids < arena + ARENA_BYTES)
@@ -458,10 +503,11 @@ static void call_cos_sin(reader *r, bool mrope) {
     const long double bytes = ld3(count, half, 8);
     const bool fits = count >= 0 && half >= 0 && bytes + off_c <= ARENA_BYTES &&
                       bytes + off_s <= ARENA_BYTES && count <= POS_COUNT;
-    const bool huge = count < 0 || bytes > 0x1p62L;
+    const bool huge = count < 0 || bytes > 0x1p65L;
     if (!fits && !huge) return;
     int64_t sections[3] = {dim(r), dim(r), dim(r)};
-    if (u8(r) % 2) sections[0] = half - sections[1] - sections[2];
+    if (u8(r) % 2)
+        sections[0] = (int64_t)((uint64_t)half - (uint64_t)sections[1] - (uint64_t)sections[2]);
     const pe_mrope_mode mode = (pe_mrope_mode)(u8(r) % 3);
     pe_positions pos = decode_positions(r, count);
     if (pos.ids == NULL) pos = pe_positions_range(position(r));
@@ -482,7 +528,7 @@ static void call_cos_sin(reader *r, bool mrope) {
 static void call_mrope(reader *r) {
     decode_freqs(r);
     const int64_t T = dim(r) % (POS_COUNT + 1), H = dim(r), half = freqs.rotary_dim / 2;
-    const int64_t D = freqs.rotary_dim + 2 * (int64_t)(u8(r) % 2);
+    const int64_t D = wrap_add(freqs.rotary_dim, 2 * (int64_t)(u8(r) % 2));
     pe_tensor v[2];
     size_t off[2];
     for (int i = 0; i < 2; i++) {
@@ -492,7 +538,7 @@ static void call_mrope(reader *r) {
     }
     if (u8(r) % 3 == 0) v[1] = v[0], off[1] = off[0];
     int64_t sections[3] = {dim(r) % 8, dim(r) % 8, 0};
-    sections[2] = half - sections[0] - sections[1];
+    sections[2] = wrap_add(half, -(sections[0] + sections[1]));
     if (u8(r) % 8 == 0) sections[2] = dim(r);
     for (int k = 0; k < 4; k++) ids[u8(r) % (3 * POS_COUNT)] = position(r);
     const int64_t *p = u8(r) % 8 == 0 ? (const int64_t *)(void *)arena : ids;
@@ -568,7 +614,7 @@ static void call_additive(reader *r) {
     const size_t off = (size_t)take(r, 2) % ARENA_BYTES / 8 * 8;
     const long double bytes = ld3(count, p.dim, esz ? (int64_t)esz : 8);
     const bool fits = count >= 0 && p.dim >= 0 && bytes + off <= ARENA_BYTES && count <= POS_COUNT;
-    if (!fits && !(count < 0 || p.dim < 0 || bytes > 0x1p62L)) return;
+    if (!fits && !(count < 0 || p.dim < 0 || bytes > 0x1p65L)) return;
     const pe_positions pos = decode_positions(r, count);
     snapshot();
     const int st = pe_additive_encode(&p, &pos, count, arena + off, dt);
@@ -604,7 +650,7 @@ static void call_bias_attention(reader *r) {
     if (which < 2) {
         const long double bytes = ld3(heads, nq, nk) * 4;
         const bool fits = heads >= 0 && nq >= 0 && nk >= 0 && bytes + off <= ARENA_BYTES;
-        if (!fits && !(heads < 0 || nq < 0 || nk < 0 || bytes > 0x1p62L)) return;
+        if (!fits && !(heads < 0 || nq < 0 || nk < 0 || bytes > 0x1p65L)) return;
         static float table[64 * 64];
         for (int i = 0; i < 64 * 64; i++) table[i] = (float)(i % 7);
         const int64_t nb = dim(r), md = dim(r);
@@ -668,7 +714,7 @@ static void call_analysis(reader *r) {
     } else if (which == 2) {
         int64_t offs[8];
         for (int i = 0; i < 8; i++) offs[i] = position(r);
-        const int64_t hd = freqs.rotary_dim + 2 * (int64_t)(u8(r) % 2);
+        const int64_t hd = wrap_add(freqs.rotary_dim, 2 * (int64_t)(u8(r) % 2));
         for (int64_t i = 0; i < hd && i < PE_MAX_PAIRS; i++) a[i] = b[i] = 0.25;
         if (pe_rope_score_curve(&freqs, PE_ROPE_HALF, hd, a, b, position(r), offs, 8, c) ==
             PE_OK)
@@ -690,7 +736,7 @@ static void call_permute(reader *r) {
     const size_t oi = (size_t)take(r, 2) % ARENA_BYTES, oo = (size_t)take(r, 2) % ARENA_BYTES;
     const long double bytes = (long double)rows * (long double)row_bytes;
     const bool fits = rows >= 0 && bytes + oi <= ARENA_BYTES && bytes + oo <= ARENA_BYTES;
-    if (!fits && !(rows < 0 || bytes > 0x1p62L || bytes == 0)) return;
+    if (!fits && !(rows < 0 || bytes > 0x1p65L || bytes == 0)) return;
     snapshot();
     const int st = pe_qk_permute_rows(arena + oi, arena + oo, rows, row_bytes, hd, rd,
                                       (pe_rope_layout)(u8(r) % 3));
@@ -703,8 +749,8 @@ static void call_permute(reader *r) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     reader r = {data, size};
-    fill_arena(&r);
     for (int calls = 0; calls < 4 && r.n > 0; calls++) {
+        fill_arena(&r); /* inputs bounded again: earlier outputs may be anything */
         switch (u8(&r) % 10) {
         case 0: call_rope(&r, false); break;
         case 1: call_rope(&r, true); break;

@@ -133,13 +133,15 @@ bool pe__views_meet(const pe_tensor *a, const pe_tensor *b) {
     const int64_t hs = common_stride(a->heads, a->head_stride * ea, b->heads,
                                      b->head_stride * eb);
     if (ts < 0 || hs < 0) return true; /* spans meet, strides differ */
-    /* b is a translate of a's lattice by delta bytes: rows (t, h) of a and
-     * (t', h') of b meet when delta - Lb < (t - t') ts + (h - h') hs < delta + La */
+    /* b is a translate of a's lattice by delta bytes: row x = t ts + h hs of
+     * a ([x, x + La)) and row y = delta + t' ts + h' hs of b ([y, y + Lb))
+     * meet when -La < x - y < Lb, i.e. when
+     * delta - La < (t - t') ts + (h - h') hs < delta + Lb */
     const int64_t delta = sb.lo >= sa.lo ? (int64_t)(sb.lo - sa.lo) : -(int64_t)(sa.lo - sb.lo);
     const int64_t La = a->head_dim * ea, Lb = b->head_dim * eb;
     bool gave_up = false;
     return lattice_hits(ts, -(b->tokens - 1), a->tokens - 1, hs, -(b->heads - 1), a->heads - 1,
-                        delta - Lb, delta + La, false, &gave_up);
+                        delta - La, delta + Lb, false, &gave_up);
 }
 
 int pe__check_apart(const pe_tensor *out, const char *out_name, const pe_tensor *other,

@@ -365,3 +365,32 @@ TEST(reliability_unsigned_positions_are_not_read_as_int64) {
     pe_npy_array a;
     CHECK_ERROR(pe_npy_parse(img, 136, &a), PE_ERR_DTYPE, "npy dtype '<u8' is not supported");
 }
+
+TEST(reliability_mixed_dtype_outputs_overlap_exactly) {
+    /* q f32 and k f16 outputs in one buffer, equal byte strides (a row of q
+     * is 16 bytes, of k 8): k_out shifted by delta bytes is refused exactly
+     * when some byte is in both (found by the API fuzzer: the window of the
+     * translate test had La and Lb swapped, which only shows when rows have
+     * different lengths). */
+    static _Alignas(64) unsigned char buf[1024];
+    static float qin[4 * 8];
+    static uint16_t kin[4 * 8];
+    const pe_freqs f = freqs_d(4);
+    const pe_positions p = pe_positions_range(0);
+    for (int64_t T = 1; T <= 3; T++)
+        for (int64_t delta = 0; delta <= 80; delta += 2) {
+            const pe_tensor q_in = pe_tensor_dense(qin, PE_F32, T, 1, 4);
+            const pe_tensor k_in = pe_tensor_dense(kin, PE_F16, T, 1, 4);
+            const pe_tensor q_out = {buf, PE_F32, T, 1, 4, 8, 4};             /* rows 32 B apart */
+            const pe_tensor k_out = {buf + delta, PE_F16, T, 1, 4, 16, 4};    /* rows 32 B apart */
+            int shared = 0;
+            for (int64_t a = 0; a < T; a++)
+                for (int64_t b = 0; b < T; b++) {
+                    const int64_t qa = a * 32, kb = delta + b * 32;
+                    shared |= qa < kb + 8 && kb < qa + 16;
+                }
+            const int st = pe_rope_apply_qk(&f, PE_ROPE_HALF, &p, &q_in, &q_out, &k_in, &k_out, 0, NULL);
+            CHECK_MSG(shared ? st == PE_ERR_SHAPE : st == PE_OK, "T=%lld delta=%lld: status %d (%s)",
+                      (long long)T, (long long)delta, st, pe_last_error());
+        }
+}
