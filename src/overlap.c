@@ -117,8 +117,14 @@ bool pe__same_view(const pe_tensor *a, const pe_tensor *b) {
             (a->heads <= 1 || a->head_stride == b->head_stride));
 }
 
-/* Stride in bytes of an axis of n entries shared by a and b (na, nb
- * entries of stride sa, sb bytes): -1 when the two views step differently. */
+/* Byte stride of an axis of n entries and element stride s: 0 when the
+ * axis has one entry (its stride is never used, and may be anything). */
+static int64_t axis_bytes(int64_t n, int64_t s, int64_t esz) {
+    return n > 1 ? s * esz : 0; /* within the checked extent */
+}
+
+/* Stride in bytes of an axis shared by a and b (na, nb entries of stride
+ * sa, sb bytes): -1 when the two views step differently. */
 static int64_t common_stride(int64_t na, int64_t sa, int64_t nb, int64_t sb) {
     if (na > 1 && nb > 1) return sa == sb ? sa : -1;
     return na > 1 ? sa : nb > 1 ? sb : 0;
@@ -128,10 +134,10 @@ bool pe__views_meet(const pe_tensor *a, const pe_tensor *b) {
     const pe__span sa = pe__view_span(a), sb = pe__view_span(b);
     if (!pe__spans_meet(sa, sb)) return false;
     const int64_t ea = (int64_t)pe__dtype_size(a->dtype), eb = (int64_t)pe__dtype_size(b->dtype);
-    const int64_t ts = common_stride(a->tokens, a->token_stride * ea, b->tokens,
-                                     b->token_stride * eb);
-    const int64_t hs = common_stride(a->heads, a->head_stride * ea, b->heads,
-                                     b->head_stride * eb);
+    const int64_t ts = common_stride(a->tokens, axis_bytes(a->tokens, a->token_stride, ea),
+                                     b->tokens, axis_bytes(b->tokens, b->token_stride, eb));
+    const int64_t hs = common_stride(a->heads, axis_bytes(a->heads, a->head_stride, ea), b->heads,
+                                     axis_bytes(b->heads, b->head_stride, eb));
     if (ts < 0 || hs < 0) return true; /* spans meet, strides differ */
     /* b is a translate of a's lattice by delta bytes: row x = t ts + h hs of
      * a ([x, x + La)) and row y = delta + t' ts + h' hs of b ([y, y + Lb))
