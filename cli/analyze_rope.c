@@ -230,6 +230,8 @@ int analyze_relativity(const cli_spec *spec, const cli_args *a, int format) {
         (rc = cli_get_range(a, "range", &start, &count)) || (rc = cli_get_choice(a, "layout", layouts, &layout)))
         return rc;
     if (count > 100000) return cli_usage_error(spec, "--range is limited to 10^5 offsets");
+    if (start == INT64_MIN) /* its mirror offset -k would not exist */
+        return cli_usage_error(spec, "--range must start above %lld", (long long)INT64_MIN);
     cli_freq_setup *fs = resolve(a, &rc);
     if (fs == NULL) return rc;
     const int64_t D = fs->head_dim;

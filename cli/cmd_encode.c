@@ -86,6 +86,10 @@ int cmd_encode(const cli_spec *spec, int argc, char **argv) {
         int64_t mx = 0;
         for (int64_t t = 0; t < count; t++)
             if (ids[t] > mx) mx = ids[t];
+        if (mx == INT64_MAX) { /* the length mx + 1 would overflow */
+            free(ids);
+            return cli_usage_error(spec, "position %lld leaves no length; give --length", (long long)mx);
+        }
         p.length = mx + 1;
     }
     if (!cli_has(&a, "dim")) {

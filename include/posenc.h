@@ -251,9 +251,22 @@ typedef struct {
  * above PE_MAX_ROTARY_DIM; base <= 0, 1 or non-finite. */
 int pe_freqs_default(int64_t rotary_dim, double base, pe_freqs *out);
 
-/* Check a hand-made pe_freqs (finite non-negative frequencies, finite
- * positive A). Every rotation calls this; exposed for callers that build
- * frequencies themselves. */
+/*
+ * Range rule (docs/RELIABILITY.md, Ranges): every frequency w'_i lies in
+ * [0, PE_MAX_INV_FREQ] and A in [1/PE_MAX_ATTENTION_FACTOR,
+ * PE_MAX_ATTENTION_FACTOR]. Then for EVERY int64 position p the angle p w'_i
+ * and each intermediate of its exact reduction stay finite (2^63 x 1e240 x
+ * 2^27 < DBL_MAX), so cos/sin caches are always finite and a rotation of
+ * finite inputs is finite wherever A (|x| + |y|) is below the largest value
+ * of the storage type. Generators refuse parameters that would leave this
+ * range (or give a zero or non-finite frequency where the scheme has none).
+ */
+#define PE_MAX_INV_FREQ 1e240
+#define PE_MAX_ATTENTION_FACTOR 1e9
+
+/* Check a hand-made pe_freqs against the range rule above (and low parts
+ * that are low parts). Every rotation calls this; exposed for callers that
+ * build frequencies themselves. */
 int pe_freqs_validate(const pe_freqs *freqs);
 
 /* ------------------------------------------------------------ RoPE rotation */

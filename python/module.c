@@ -234,6 +234,7 @@ PyObject *pya_zeros(pe_dtype dtype, int ndim, const int64_t *shape) {
 int pya_out(PyObject *out_arg, const char *name, pe_dtype dtype, int ndim, const int64_t *shape,
             pya *a, PyObject **result) {
     *result = NULL;
+    memset(a, 0, sizeof *a); /* releasable even when numpy cannot allocate */
     if (out_arg == NULL || out_arg == Py_None) {
         PyObject *arr = numpy_alloc("empty", dtype, ndim, shape);
         if (arr == NULL) return -1;
@@ -316,6 +317,7 @@ static int convert_array(PyObject *obj, const char *name, const char *kinds, con
     Py_XDECREF(dt);
     const char *k = kind ? PyUnicode_AsUTF8(kind) : NULL;
     int ok = k != NULL && k[0] != '\0' && strchr(kinds, k[0]) != NULL;
+    const char kind_c = ok ? k[0] : '\0'; /* k dies with `kind` below */
     if (k != NULL && !ok)
         PyErr_Format(PyExc_TypeError, "%s must hold %s, got dtype kind '%s'", name,
                      dtype == PE_I64 ? "integers" : "real numbers", k);
@@ -332,6 +334,16 @@ static int convert_array(PyObject *obj, const char *name, const char *kinds, con
         Py_DECREF(contig);
         return -1;
     }
+    /* unsigned integers above INT64_MAX wrap to negative int64 in the
+     * conversion: refuse them instead of moving 2^64 - 1 to position -1 */
+    if (dtype == PE_I64 && kind_c == 'u')
+        for (int64_t i = 0; i < a->size; i++)
+            if (((const int64_t *)a->view.buf)[i] < 0) {
+                PyErr_Format(PyExc_ValueError, "%s[%lld] is above INT64_MAX", name, (long long)i);
+                pya_release(a);
+                Py_DECREF(contig);
+                return -1;
+            }
     *owner = contig;
     return 0;
 }
