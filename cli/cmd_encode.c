@@ -115,18 +115,18 @@ int cmd_encode(const cli_spec *spec, int argc, char **argv) {
         if (dtype == 0) { /* f32: round each value once */
             float *f32 = malloc(n * sizeof(float) + 1);
             if (f32 == NULL) {
-                st = PE_ERR_NOMEM;
+                rc = cli_runtime_error(spec, "out of memory for %lld values", (long long)n);
             } else {
                 for (size_t i = 0; i < n; i++) f32[i] = (float)values[i];
-                st = pe_npy_write(path, PE_F32, 2, shape, f32);
+                rc = cli_write_npy(spec, path, PE_F32, 2, shape, f32);
                 free(f32);
             }
         } else {
-            st = pe_npy_write(path, PE_F64, 2, shape, values);
+            rc = cli_write_npy(spec, path, PE_F64, 2, shape, values);
         }
         free(ids);
         free(values);
-        return st == PE_OK ? CLI_OK : cli_lib_error(spec, st);
+        return rc;
     }
     FILE *f = cli_open_output(spec, path);
     if (f == NULL) {
