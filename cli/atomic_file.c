@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@ typedef struct {
     FILE *f;
     pe_output *out;
     const char *tmp;            /* pe_output_temp_path: NULL when in place */
+    char *path;                 /* the target, for messages */
     volatile sig_atomic_t live; /* the handler unlinks tmp while set */
 } slot;
 
@@ -70,8 +72,12 @@ FILE *atomic_open(const char *path, char *err, size_t errlen) {
     if (s == NULL) {
         snprintf(err, errlen, "cannot create %s: more than %d files open for writing", path,
                  ATOMIC_MAX_OPEN);
+    } else if ((s->path = strdup(path)) == NULL) {
+        snprintf(err, errlen, "cannot create %s: %s", path, strerror(ENOMEM));
     } else if (pe_output_open(path, &s->out) != PE_OK) {
         snprintf(err, errlen, "%s", pe_last_error());
+        free(s->path);
+        s->path = NULL;
     } else {
         f = s->f = pe_output_stream(s->out);
         s->tmp = pe_output_temp_path(s->out);
@@ -89,16 +95,31 @@ int atomic_close(FILE *f, bool keep, char *err, size_t errlen) {
         snprintf(err, errlen, "internal error: closing a stream atomic_open did not open");
         return -1;
     }
+    /* The long part of a commit, flushing and syncing the data, runs with
+     * the temporary still listed and the signals open: ^C during it
+     * removes the temporary and the old file stays (pe_output_close's own
+     * flush and sync then find nothing left to do, or the error flag). */
+    /* The first failed write's errno is gone by now (stdio keeps only a
+     * flag); flushing what is left says why when the disk is full. */
+    int werr = 0;
+    if (keep) {
+        errno = 0;
+        if (fflush(f) != 0 || ferror(f)) werr = errno ? errno : EIO;
+        else if (s->tmp != NULL && fsync(fileno(f)) != 0) werr = errno;
+    }
     sigset_t old;
     block(&old);
     /* Unlisted first: with the signals blocked nothing can run between
      * this and the rename or removal that ends the temporary's life. */
     s->live = 0;
-    const int st = pe_output_close(s->out, keep ? PE_OK : PE_ERR_IO);
-    if (keep && st != PE_OK) snprintf(err, errlen, "%s", pe_last_error());
+    const int st = pe_output_close(s->out, keep && werr == 0 ? PE_OK : PE_ERR_IO);
+    if (keep && werr != 0) snprintf(err, errlen, "error writing %s: %s", s->path, strerror(werr));
+    else if (keep && st != PE_OK) snprintf(err, errlen, "%s", pe_last_error());
+    free(s->path);
     s->f = NULL;
     s->out = NULL;
     s->tmp = NULL;
+    s->path = NULL;
     unblock(&old);
-    return keep && st != PE_OK ? -1 : 0;
+    return keep && (werr != 0 || st != PE_OK) ? -1 : 0;
 }

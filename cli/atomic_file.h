@@ -12,14 +12,16 @@
  * SIGINT, SIGTERM and SIGHUP handlers (installed at the first open, only
  * where the signal is not ignored) unlink every listed temporary with
  * async-signal-safe calls and then let the signal kill the process as it
- * would have. Opening and closing run with those signals blocked, so a
- * temporary is never unlisted while it exists. A temporary left by
+ * would have. Creating the temporary and listing it, and unlisting it and
+ * renaming or removing it, run with those signals blocked, so a temporary
+ * is never unlisted while it exists; the flush and fsync before the rename
+ * run unblocked, so ^C is never held up by a slow disk. A temporary left by
  * SIGKILL or a crash is removed by the next write to the same target
  * (pe_output_open removes those whose process is gone).
  *
  * tests/cli/reliability.sh checks all of this on a full tmpfs and with
- * signals; `make test` fails if a file is opened for writing anywhere else
- * (scripts/check-writes.sh).
+ * signals, and fails `make test` if a file is opened for writing anywhere
+ * else in the sources.
  */
 #ifndef PE_CLI_ATOMIC_FILE_H
 #define PE_CLI_ATOMIC_FILE_H

@@ -39,7 +39,8 @@ static const cli_opt opts[] = {
     {"length", "L", "wavelengths: context length to compare with (default 4096)"},
     {"bases", "LIST", "wavelengths: compare several bases (default scheme)"},
     {"offset", "K", "flip: the offset (default 32000)"},
-    {"max-offset", "N", "collisions: largest offset (default 100000)"},
+    {"max-offset", "N", "collisions: largest offset (default 100000); the scan is limited to 2^31 "
+                        "offsets x pairs (3.3e7 offsets at head_dim 128)"},
     {"min-offset", "N", "collisions: smallest offset (default 100: skip the near neighbourhood)"},
     {"top", "N", "collisions: how many offsets to report (default 10)"},
     {"layout", "interleaved|half", "relativity, similarity: RoPE pair layout (default half)"},

@@ -311,5 +311,9 @@ if "$POSENC" "${EXP_TINY[@]}" --threads 2 --format csv >"$TMP/e1.csv" 2>/dev/nul
     "$POSENC" "${EXP_TINY[@]}" --threads 1 --format csv >"$TMP/e2.csv" 2>/dev/null && cmp -s "$TMP/e1.csv" "$TMP/e2.csv"; then
     ok experiment_deterministic; else bad experiment_deterministic "the two runs differ"; fi
 
+# --- files, signals and bounded work (docs/RELIABILITY.md): their own script
+if bash "$(dirname "$0")/reliability.sh" "$POSENC"; then ok reliability; else
+    bad reliability "tests/cli/reliability.sh failed (its lines are above)"; fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
