@@ -7,10 +7,10 @@
 
 static const cli_opt opts[] = {
     {"output", "FILE", "where to write: .png or .svg (required; also -o FILE)"},
-    {"width", "W", "logical width in pixels (default 1200)"},
-    {"height", "H", "logical height in pixels (default 800)"},
-    {"scale", "S", "PNG pixels per logical pixel, e.g. 2 for hi-dpi (default 1)"},
-    {"dim", "D", "encoding / head dimension (each figure has its own default)"},
+    {"width", "W", "logical width in pixels (default 1200, at most 8192)"},
+    {"height", "H", "logical height in pixels (default 800, at most 8192)"},
+    {"scale", "S", "PNG pixels per logical pixel, e.g. 2 for hi-dpi (default 1, at most 8)"},
+    {"dim", "D", "encoding / head dimension (each figure has its own default; at most 4096)"},
     {"base", "B", "base (default 10000; scaling: 500000)"},
     {"range", "A:B", "positions A..B-1 (heatmap, waves, similarity, binary; rope-score: offsets +-B); "
                      "at most 20000 positions, within +-2^53"},

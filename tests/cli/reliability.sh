@@ -217,6 +217,13 @@ bounded plot_heatmap_near_2p53 0 '^$' -- \
 if [ ! -e "$TMP/never.png" ] && [ ! -e "$TMP/never.npy" ] && [ -s "$TMP/w.png" ] && [ -s "$TMP/h.svg" ] &&
     [ -z "$(temps "$TMP")" ]; then ok no_file_before_its_data; else
     bad no_file_before_its_data "$(ls -A "$TMP")"; fi
+# Every cap is stated in its command's --help.
+helps_ok=1
+for c in "encode:2^27" "bias:2^24" "analyze:2^31" "analyze:10^7 (binary)" "plot:+-2^53" "plot:20000 positions" \
+    "attention:at most 4096"; do
+    "$POSENC" "${c%%:*}" --help | grep -qF -- "${c#*:}" || { helps_ok=0; bad "help_states_cap" "${c%%:*} --help lacks '${c#*:}'"; }
+done
+[ "$helps_ok" -eq 1 ] && ok help_states_caps
 # plot never removes an existing figure when it fails.
 printf 'old figure\n' >"$TMP/keep.png"
 bounded plot_bad_dir 1 'cannot create' -- plot waves -o "$TMP/nodir/x.png"
