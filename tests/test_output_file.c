@@ -167,3 +167,19 @@ TEST(output_stream_writers_match_the_path_writers) {
     }
     rmdir(dir);
 }
+
+/* A 250-byte file name (NAME_MAX is 255): the temporary's copy of it is cut
+ * to 200 bytes so its own name still fits, and the write goes through. */
+TEST(output_long_file_name_fits_its_temporary) {
+    char dir[] = "/tmp/pe_out_XXXXXX", path[400];
+    CHECK(mkdtemp(dir) != NULL);
+    int n = snprintf(path, sizeof path, "%s/", dir);
+    for (int i = 0; i < 246; i++) path[n++] = 'a' + i % 26;
+    memcpy(path + n, ".npy", 5);
+    const float v[2] = {1, 2};
+    const int64_t shape[1] = {2};
+    CHECK_OK(pe_npy_write(path, PE_F32, 1, shape, v));
+    CHECK(file_size(path) > 0 && pe_test_dir_entries(dir) == 1);
+    unlink(path);
+    rmdir(dir);
+}

@@ -23,8 +23,9 @@ TMP=$(mktemp -d)
 MNT=""
 SIGMNT=""
 cleanup() {
-    [ -n "$MNT" ] && umount "$MNT" 2>/dev/null
-    [ -n "$SIGMNT" ] && umount "$SIGMNT" 2>/dev/null
+    local m
+    for m in "$TMP/disk" "$TMP/sig" "$TMP/ro"; do mountpoint -q "$m" 2>/dev/null && umount "$m"; done
+    chmod -R u+w "$TMP" 2>/dev/null
     rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -224,13 +225,29 @@ for c in "encode:2^27" "bias:2^24" "analyze:2^31" "analyze:10^7 (binary)" "plot:
     "$POSENC" "${c%%:*}" --help | grep -qF -- "${c#*:}" || { helps_ok=0; bad "help_states_cap" "${c%%:*} --help lacks '${c#*:}'"; }
 done
 [ "$helps_ok" -eq 1 ] && ok help_states_caps
-# plot never removes an existing figure when it fails.
-printf 'old figure\n' >"$TMP/keep.png"
-bounded plot_bad_dir 1 'cannot create' -- plot waves -o "$TMP/nodir/x.png"
-"$POSENC" plot waves --width 0 -o "$TMP/keep.png" >/dev/null 2>&1
+# plot never removes an existing figure when it fails: a directory that
+# refuses the temporary (read-only tmpfs as root, mode 555 otherwise).
+mkdir -p "$TMP/ro"
 printf 'old figure\n' >"$TMP/old.png"
-if cmp -s "$TMP/keep.png" "$TMP/old.png" || head -c 8 "$TMP/keep.png" | od -An -c | grep -q 'P   N   G'; then
-    ok plot_keeps_or_replaces_whole; else bad plot_keeps_or_replaces_whole "keep.png is neither old nor a PNG"; fi
+ro_ready=0
+if [ "$(id -u)" -eq 0 ]; then
+    if mount -t tmpfs -o size=64k tmpfs "$TMP/ro" 2>/dev/null; then
+        cp "$TMP/old.png" "$TMP/ro/f.png"
+        mount -o remount,ro "$TMP/ro" 2>/dev/null && ro_ready=1
+    fi
+else
+    cp "$TMP/old.png" "$TMP/ro/f.png" && chmod 555 "$TMP/ro" && ro_ready=1
+fi
+if [ "$ro_ready" -eq 1 ]; then
+    out=$("$POSENC" plot waves -o "$TMP/ro/f.png" 2>&1)
+    rc=$?
+    if [ "$rc" -eq 1 ] && grep -q "cannot create $TMP/ro/f.png" <<<"$out" && cmp -s "$TMP/ro/f.png" "$TMP/old.png"; then
+        ok plot_failure_keeps_figure; else bad plot_failure_keeps_figure "exit $rc: $out"; fi
+else
+    skip plot_failure_keeps_figure "no read-only directory to write into"
+fi
+mountpoint -q "$TMP/ro" && umount "$TMP/ro"
+chmod 755 "$TMP/ro"
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
