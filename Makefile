@@ -162,8 +162,9 @@ test-cli: $(POSENC)
 	bash tests/cli/run.sh $(POSENC)
 
 # The plotting layer alone: draws every element to PNG and SVG and checks the files.
-$(PLOT_TEST_BIN): $(PLOT_TEST_OBJ) $(PLOT_OBJ)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CAIRO_LIBS) -lm $(LDFLAGS)
+# plot_figure_save writes through cli/atomic_file.c, which uses the library's pe_output.
+$(PLOT_TEST_BIN): $(PLOT_TEST_OBJ) $(PLOT_OBJ) $(BUILD)/cli/atomic_file.o $(STATIC_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CAIRO_LIBS) $(LDLIBS_LIB) $(LDFLAGS)
 
 test-plot: $(PLOT_TEST_BIN)
 	$(PLOT_TEST_BIN)
@@ -284,7 +285,6 @@ python: $(PY_EXT)
 
 # The generic object rule does not see headers under src/io/.
 $(BUILD)/src/io/safetensors.o $(BUILD)/src/io/safetensors_write.o: src/io/safetensors_internal.h
-$(BUILD)/src/io/npy.o $(BUILD)/src/io/safetensors_write.o $(BUILD)/src/io/output_file.o: src/io/output_file.h
 $(BUILD)/src/io/gguf.o $(BUILD)/tests/test_gguf.o $(BUILD)/fuzz/fuzz_gguf.o: src/io/gguf.h
 
 $(PY_STAMP): scripts/setup-python.sh

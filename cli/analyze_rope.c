@@ -190,6 +190,20 @@ int analyze_collisions(const cli_spec *spec, const cli_args *a, int format) {
     if (top < 1 || top > 1000) return cli_usage_error(spec, "--top must be in [1, 1000]");
     cli_freq_setup *fs = resolve(a, &rc);
     if (fs == NULL) return rc;
+    /* Bounded work: every offset costs one cos/sin per pair, so the scan
+     * is refused above COLLISIONS_MAX_EVALS evaluations (about 7 s on
+     * one core) instead of running for years at --max-offset 2^63-1. */
+    const uint64_t pairs = (uint64_t)(fs->freqs.rotary_dim / 2);
+    if (max_off >= min_off && min_off >= 1 &&
+        (uint64_t)(max_off - min_off) + 1 > COLLISIONS_MAX_EVALS / (pairs ? pairs : 1)) {
+        free(fs);
+        return cli_usage_error(spec,
+                               "--min-offset %lld --max-offset %lld: %llu offsets x %llu pairs is more than the "
+                               "%llu cos/sin evaluations a scan is limited to; narrow the range",
+                               (long long)min_off, (long long)max_off,
+                               (unsigned long long)(max_off - min_off) + 1, (unsigned long long)pairs,
+                               (unsigned long long)COLLISIONS_MAX_EVALS);
+    }
     int64_t off[1000], found = 0, one = 1, f1 = 0;
     double dist[1000], d1 = 0;
     int st = pe_near_collisions(&fs->freqs, min_off, max_off, top, off, dist, &found);

@@ -206,11 +206,7 @@ int cmd_convert_qk(const cli_spec *spec, int argc, char **argv) {
     meta[m++] = LAYOUT_KEY;
     meta[m++] = target;
     meta[m] = NULL;
-    status = pe_safetensors_write(cli_get(&a, "out"), out, n, meta);
-    if (status != PE_OK) {
-        result = cli_lib_error(spec, status);
-        goto done;
-    }
+    if ((result = cli_write_safetensors(spec, cli_get(&a, "out"), out, n, meta)) != CLI_OK) goto done;
     printf("converted %lld of %lld tensors to the %s layout (heads %lld, kv_heads %lld, head_dim %lld, "
            "rotary_dim %lld)\n",
            (long long)n_sel, (long long)n, target, (long long)o.heads, (long long)o.kv_heads,

@@ -168,8 +168,8 @@ int cmd_rope(const cli_spec *spec, int argc, char **argv) {
     pe_tensor t = pe_tensor_dense(x.data, PE_F32, tokens, heads, D);
     st = pe_rope_apply(&f->freqs, (pe_rope_layout)layout, &p, &t, &t,
                            cli_has(&a, "inverse") ? PE_ROPE_INVERSE : PE_ROPE_FORWARD);
-    if (st == PE_OK) st = pe_npy_write(cli_get(&a, "out"), PE_F32, x.ndim, x.shape, x.data);
     if (st != PE_OK) result = cli_lib_error(spec, st);
+    else result = cli_write_npy(spec, cli_get(&a, "out"), PE_F32, x.ndim, x.shape, x.data);
 done:
     free(f);
     pe_npy_free(&x);

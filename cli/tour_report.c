@@ -2,6 +2,7 @@
  * static index.html that presents them (no script, no network). */
 #include "tour.h"
 
+#include "atomic_file.h"
 #include "figures.h"
 #include "posenc.h"
 
@@ -61,7 +62,8 @@ static void html_text(FILE *f, const char *s) {
 }
 
 int tour_write_html(const tour *t, const char *path) {
-    FILE *f = fopen(path, "w");
+    char err[1024];
+    FILE *f = atomic_open(path, err, sizeof err);
     if (f == NULL) return -1;
     fprintf(f,
             "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -120,7 +122,5 @@ int tour_write_html(const tour *t, const char *path) {
     fprintf(f, "<footer>posenc %s, kernels: %s. Regenerate with <code>posenc tour --out DIR</code>.</footer>\n"
                "</body>\n</html>\n",
             pe_version_string(), pe_kernels_name());
-    int bad = ferror(f);
-    if (fclose(f) != 0) bad = 1;
-    return bad ? -1 : 0;
+    return atomic_close(f, true, err, sizeof err);
 }

@@ -10,7 +10,6 @@
  * is an error, never an over-read.
  */
 #include "../internal.h"
-#include "output_file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -307,9 +306,10 @@ void pe_npy_free(pe_npy_array *a) {
     a->nbytes = 0;
 }
 
-int pe_npy_write(const char *path, pe_dtype dtype, int ndim, const int64_t *shape,
-                 const void *data) {
-    PE_CHECK_NULL(path);
+/* Validate, then write to path through a pe_output (path non-NULL) or to
+ * stream: one body for pe_npy_write and pe_npy_write_stream. */
+static int npy_write(const char *path, FILE *stream, pe_dtype dtype, int ndim,
+                     const int64_t *shape, const void *data) {
     const char *descr = dtype == PE_F32   ? "<f4"
                         : dtype == PE_F64 ? "<f8"
                         : dtype == PE_F16 ? "<f2"
@@ -347,13 +347,28 @@ int pe_npy_write(const char *path, pe_dtype dtype, int ndim, const int64_t *shap
     pre[7] = 0;
     pre[8] = (unsigned char)(hlen & 0xff);
     pre[9] = (unsigned char)(hlen >> 8);
-    pe__output out;
-    PE_TRY(pe__output_open(path, &out));
-    FILE *f = out.f;
+    pe_output *out = NULL;
+    if (path != NULL) PE_TRY(pe_output_open(path, &out));
+    FILE *f = out ? pe_output_stream(out) : stream;
     bool ok = fwrite(pre, 1, 10, f) == 10 && fwrite(dict, 1, (size_t)n, f) == (size_t)n;
     for (size_t i = 10 + (size_t)n; ok && i < padded - 1; i++) ok = fputc(' ', f) != EOF;
     ok = ok && fputc('\n', f) != EOF;
     ok = ok && (nbytes == 0 || fwrite(data, 1, nbytes, f) == nbytes);
-    const int status = ok ? PE_OK : pe__fail(PE_ERR_IO, "error writing %s", path);
-    return pe__output_close(path, &out, status);
+    ok = ok && fflush(f) == 0; /* a full disk is reported here, not at the caller's fclose */
+    const int status = ok ? PE_OK
+                          : pe__fail(PE_ERR_IO, "error writing %s: %s", path ? path : "the stream",
+                                     strerror(errno));
+    return out ? pe_output_close(out, status) : status;
+}
+
+int pe_npy_write(const char *path, pe_dtype dtype, int ndim, const int64_t *shape,
+                 const void *data) {
+    PE_CHECK_NULL(path);
+    return npy_write(path, NULL, dtype, ndim, shape, data);
+}
+
+int pe_npy_write_stream(FILE *f, pe_dtype dtype, int ndim, const int64_t *shape,
+                        const void *data) {
+    PE_CHECK_NULL(f);
+    return npy_write(NULL, f, dtype, ndim, shape, data);
 }

@@ -2,10 +2,9 @@
  * safetensors_write.c — writes safetensors files. The JSON header is
  * formatted by hand (cJSON prints large integers in exponent notation, which
  * the format's reference reader rejects); tensors are laid out largest
- * element size first so each sits aligned; the bytes go to a temporary file
- * that is renamed over the target only when complete.
+ * element size first so each sits aligned; the bytes go to a pe_output
+ * (io/output_file.c) or to the caller's stream.
  */
-#include "output_file.h"
 #include "safetensors_internal.h"
 
 #include <errno.h>
@@ -210,9 +209,9 @@ static int build_header(const pe_st_tensor *t, int64_t count, const write_slot *
     return PE_OK;
 }
 
-static int write_to(const char *path, pe__output *out, const strbuf *h,
-                    const pe_st_tensor *t, int64_t count, const write_slot *order) {
-    FILE *f = out->f;
+/* The header and the data, in file order, to f (path names it in errors). */
+static int write_to(const char *path, FILE *f, const strbuf *h, const pe_st_tensor *t,
+                    int64_t count, const write_slot *order) {
     unsigned char pre[8];
     for (int i = 0; i < 8; i++) pre[i] = (unsigned char)((uint64_t)h->len >> (8 * i));
     bool ok = fwrite(pre, 1, 8, f) == 8 && fwrite(h->s, 1, h->len, f) == h->len;
@@ -220,13 +219,15 @@ static int write_to(const char *path, pe__output *out, const strbuf *h,
         const pe_st_tensor *x = &t[order[k].index];
         ok = x->nbytes == 0 || fwrite(x->data, 1, x->nbytes, f) == x->nbytes;
     }
+    ok = ok && fflush(f) == 0; /* a full disk is reported here, not at the caller's fclose */
     if (!ok) return pe__fail(PE_ERR_IO, "error writing %s: %s", path, strerror(errno));
-    return pe__output_sync(path, out);
+    return PE_OK;
 }
 
-int pe_safetensors_write(const char *path, const pe_st_tensor *tensors, int64_t count,
-                         const char *const *metadata) {
-    PE_CHECK_NULL(path);
+/* Validate everything, then write to path through a pe_output (path
+ * non-NULL) or to stream: one body for both public writers. */
+static int st_write(const char *path, FILE *stream, const pe_st_tensor *tensors, int64_t count,
+                    const char *const *metadata) {
     if (count < 0)
         return pe__fail(PE_ERR_PARAM, "count=%lld must be >= 0", (long long)count);
     if (count > 0) PE_CHECK_NULL(tensors);
@@ -239,10 +240,26 @@ int pe_safetensors_write(const char *path, const pe_st_tensor *tensors, int64_t 
         qsort(order, (size_t)count, sizeof *order, by_size_then_index);
         status = build_header(tensors, count, order, metadata, &h);
     }
-    pe__output out;
-    if (status == PE_OK && (status = pe__output_open(path, &out)) == PE_OK)
-        status = pe__output_close(path, &out, write_to(path, &out, &h, tensors, count, order));
+    pe_output *out = NULL;
+    if (status == PE_OK && path != NULL) status = pe_output_open(path, &out);
+    if (status == PE_OK) {
+        status = write_to(path ? path : "the stream", out ? pe_output_stream(out) : stream, &h,
+                          tensors, count, order);
+        if (out != NULL) status = pe_output_close(out, status);
+    }
     free(h.s);
     free(order);
     return status;
+}
+
+int pe_safetensors_write(const char *path, const pe_st_tensor *tensors, int64_t count,
+                         const char *const *metadata) {
+    PE_CHECK_NULL(path);
+    return st_write(path, NULL, tensors, count, metadata);
+}
+
+int pe_safetensors_write_stream(FILE *f, const pe_st_tensor *tensors, int64_t count,
+                                const char *const *metadata) {
+    PE_CHECK_NULL(f);
+    return st_write(NULL, f, tensors, count, metadata);
 }

@@ -317,5 +317,9 @@ if "$POSENC" "${EXP_TINY[@]}" --threads 2 --format csv >"$TMP/e1.csv" 2>/dev/nul
 if bash "$(dirname "${BASH_SOURCE[0]}")/flags.sh" "$POSENC" >"$TMP/flags.log" 2>&1; then
     ok "flags.sh ($(tail -1 "$TMP/flags.log"))"; else bad flags.sh "$(grep -m5 FAIL "$TMP/flags.log")"; fi
 
+# --- files, signals and bounded work (docs/RELIABILITY.md): their own script
+if bash "$(dirname "$0")/reliability.sh" "$POSENC"; then ok reliability; else
+    bad reliability "tests/cli/reliability.sh failed (its lines are above)"; fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
