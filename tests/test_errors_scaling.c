@@ -69,7 +69,7 @@ TEST(errors_scaling) {
     s = scaling(PE_SCALING_YARN);
     s.beta_fast = 1;
     s.beta_slow = 32;
-    EXPECT("SCL-10", PE_ERR_PARAM, "beta_fast=1 must be > beta_slow=32", gen(&s));
+    EXPECT("SCL-10", PE_ERR_PARAM, "beta_fast=1 must be >= beta_slow=32", gen(&s));
     s.beta_slow = NAN;
     EXPECT("SCL-10", PE_ERR_PARAM, "beta_slow=nan and beta_fast=1 must be finite and > 0", gen(&s));
     s = scaling(PE_SCALING_YARN);
@@ -121,7 +121,7 @@ TEST(errors_scaling) {
     EXPECT("SCL-21", PE_ERR_PARAM, "yarn gives softmax multiplier inf (mscale_all_dim=1e+200)", gen(&s));
 
     double *lh = OUTD;
-    EXPECT("SCL-10", PE_ERR_PARAM, "beta_fast=1 must be > beta_slow=32",
+    EXPECT("SCL-10", PE_ERR_PARAM, "beta_fast=1 must be >= beta_slow=32",
            pe_yarn_correction_range(64, 1e4, 4096, 1, 32, 1, lh, lh + 1));
     EXPECT("SCL-3", PE_ERR_DIM, "rotary_dim=63 ", pe_yarn_correction_range(63, 1e4, 4096, 32, 1, 1, lh, lh + 1));
     EXPECT("SCL-4", PE_ERR_PARAM, "base=0 ", pe_yarn_correction_range(64, 0, 4096, 32, 1, 1, lh, lh + 1));
@@ -191,7 +191,7 @@ TEST(errors_config_parse) {
     EXPECT("CFG-2", PE_ERR_FORMAT, "'rope_theta' must be a number, not string",
            cfg("{\"head_dim\":64,\"rope_theta\":\"1e4\"}"));
     EXPECT("CFG-3", PE_ERR_FORMAT, "'rope_theta' is not a finite number", cfg("{\"head_dim\":64,\"rope_theta\":1e999}"));
-    EXPECT("CFG-4", PE_ERR_FORMAT, "'head_dim'=1.5 must be an integer of at most 2^53", cfg("{\"head_dim\":1.5}"));
+    EXPECT("CFG-4", PE_ERR_FORMAT, "'head_dim'=1.5 must be an integer below 2^53", cfg("{\"head_dim\":1.5}"));
     EXPECT("CFG-4", PE_ERR_FORMAT, "'max_position_embeddings'=1e+17 must be an integer",
            cfg("{\"head_dim\":64,\"max_position_embeddings\":1e17}"));
     EXPECT("CFG-5", PE_ERR_FORMAT, "'rope_interleave' must be true or false, not number",
@@ -221,8 +221,11 @@ TEST(errors_config_parse) {
     EXPECT("CFG-12", PE_ERR_FORMAT, "'rope_scaling' and 'rope_parameters' are both given and differ",
            cfg("{\"head_dim\":64,\"rope_scaling\":{\"rope_type\":\"linear\",\"factor\":2},"
                "\"rope_parameters\":{\"rope_type\":\"linear\",\"factor\":4}}"));
-    EXPECT("CFG-13", PE_ERR_UNSUPPORTED, "'rope_parameters.full_attention': per-layer-type RoPE parameters",
-           cfg("{\"head_dim\":64,\"rope_parameters\":{\"full_attention\":{\"rope_type\":\"default\"}}}"));
+    EXPECT("CFG-13", PE_ERR_UNSUPPORTED, "the layers differ: sliding_attention (1 layers from 0: default base 10000), "
+           "full_attention (1 layers from 1: linear base 10000); ask for a layer",
+           cfg("{\"head_dim\":64,\"num_hidden_layers\":2,\"layer_types\":[\"sliding_attention\",\"full_attention\"],"
+               "\"rope_parameters\":{\"full_attention\":{\"rope_type\":\"linear\",\"factor\":2},"
+               "\"sliding_attention\":{\"rope_type\":\"default\"}}}"));
     EXPECT("CFG-14", PE_ERR_FORMAT, "'rope_scaling.rope_type'='yarn' and 'rope_scaling.type'='linear' disagree",
            cfg("{\"head_dim\":64,\"rope_scaling\":{\"rope_type\":\"yarn\",\"type\":\"linear\"}}"));
     EXPECT("CFG-15", PE_ERR_FORMAT, "'rope_scaling.type'='cubic' is not a known RoPE type",
@@ -263,7 +266,10 @@ TEST(errors_config_parse) {
     EXPECT("CFG-30", PE_ERR_FORMAT, "'rope_scaling.factor' is required for rope_type 'linear'",
            cfg("{\"head_dim\":64,\"rope_scaling\":{\"type\":\"linear\"}}"));
     EXPECT("CFG-31", PE_ERR_FORMAT, "'rope_scaling.factor' is missing and max_position_embeddings is absent",
-           cfg("{\"head_dim\":64,\"rope_scaling\":{\"type\":\"yarn\",\"original_max_position_embeddings\":4096}}"));
+           cfg("{\"head_dim\":64,\"rope_scaling\":{\"type\":\"longrope\",\"original_max_position_embeddings\":4096}}"));
+    EXPECT("CFG-30", PE_ERR_FORMAT, "'rope_scaling.factor' is required for rope_type 'yarn'",
+           cfg("{\"head_dim\":64,\"max_position_embeddings\":8192,\"rope_scaling\":{\"type\":\"yarn\","
+               "\"original_max_position_embeddings\":4096}}"));
     EXPECT("CFG-32", PE_ERR_FORMAT, "'rope_scaling.factor'=-1 must be > 0",
            cfg("{\"head_dim\":64,\"rope_scaling\":{\"type\":\"linear\",\"factor\":-1}}"));
     EXPECT("CFG-33", PE_ERR_FORMAT, "'rope_scaling.attention_factor'=0 must be > 0",
