@@ -48,7 +48,8 @@ static int read_type(pe__scope block, pe_scaling_type *type) {
 }
 
 /* D of the rotated head, by the first key family the file has. */
-static int read_head_dim(pe__scope top, int64_t *head_dim, const char **from) {
+static int read_head_dim(pe__scope top, const pe__family *fam, int64_t *head_dim,
+                         const char **from) {
     int64_t v = 0, a = 0, b = 0;
     bool has, has_a, has_b;
     PE_TRY(pe__json_int(top, "qk_rope_head_dim", &v, &has));
@@ -56,6 +57,10 @@ static int read_head_dim(pe__scope top, int64_t *head_dim, const char **from) {
     if (!has) {
         PE_TRY(pe__json_int(top, "head_dim", &v, &has));
         *from = "head_dim";
+    }
+    if (!has && fam != NULL && fam->head_dim > 0) {
+        v = fam->head_dim; /* the class's head_dim default (Gemma: 256) */
+        has = true;
     }
     if (has) {
         if (v <= 0)
@@ -238,7 +243,7 @@ int pe__read_rope(const pe__rope_source *src, pe_rope_config *c, pe__rope_extras
         s->head_dim = src->head_dim;
         head_from = src->head_key;
     } else {
-        PE_TRY(read_head_dim(top, &s->head_dim, &head_from));
+        PE_TRY(read_head_dim(top, fam, &s->head_dim, &head_from));
     }
     PE_TRY(read_rotary_dim(src, scaling.obj ? scaling : block, type, s->head_dim,
                            &s->rotary_dim, &rot_from));

@@ -226,6 +226,19 @@ static int assign_types(reader *r, pe_plan *p, const int *use_rope) {
             p->layers[i].type = (i + 1) % pattern != 0 ? sliding : full;
         return PE_OK;
     }
+    if (r->flags & PE__FAM_LINEAR_INTERVAL) {
+        /* Qwen3-Next / Qwen3.5: gated-delta-net layers with a full-attention
+         * layer every full_attention_interval. */
+        int32_t linear;
+        PE_TRY(pe__json_int(r->top, "full_attention_interval", &pattern, &has));
+        if (pattern < 1)
+            return pe__fail(PE_ERR_FORMAT, "'%sfull_attention_interval'=%lld must be >= 1",
+                            r->top.prefix, (long long)pattern);
+        PE_TRY(type_index(p, "linear_attention", &linear));
+        for (int64_t i = 0; i < p->n_layers; i++)
+            p->layers[i].type = (i + 1) % pattern != 0 ? linear : full;
+        return PE_OK;
+    }
     if (r->flags & PE__FAM_ALTERNATE) {
         PE_TRY(type_index(p, "sliding_attention", &sliding));
         for (int64_t i = 0; i < p->n_layers; i++)
@@ -406,7 +419,7 @@ static int warn_top_keys(reader *r, pe_plan *p) {
         "qk_rope_head_dim", "no_rope_layers", "no_rope_layer_interval", "rope_interleave",
         "attn_temperature_tuning", "position_embedding_type", "mrope_section",
         "max_position_embeddings", "original_max_position_embeddings", "floor_scale",
-        "attn_scale"};
+        "attn_scale", "rotary", "qk_nope_head_dim", "full_attention_interval"};
     static const char *const hints[] = {"rope", "rotary", "nope", "yarn", "alibi",
                                         "temperature", "position_embedding"};
     for (const cJSON *c = r->top.obj->child; c != NULL; c = c->next) {
@@ -427,6 +440,17 @@ static int warn_top_keys(reader *r, pe_plan *p) {
     return PE_OK;
 }
 
+/* Beside per-layer-type blocks, plain keys are not read by HF (it indexes
+ * the dict by layer type); null ones are how v5 writes "unset". */
+static int warn_per_type_plain(reader *r, pe_plan *p) {
+    if (!r->per_type) return PE_OK;
+    for (const cJSON *c = r->block.obj->child; c != NULL; c = c->next)
+        if (!cJSON_IsObject(c) && !cJSON_IsNull(c))
+            PE_TRY(warn(p, "'%s%s': beside per-layer-type blocks; ignored", r->block_prefix,
+                        c->string ? c->string : "?"));
+    return PE_OK;
+}
+
 /* The RoPE source of layers of type `type`. */
 static int kind_for_type(reader *r, pe_plan *p, const char *type, int32_t *index,
                          char *prefix_buf, size_t prefix_cap) {
@@ -442,6 +466,9 @@ static int kind_for_type(reader *r, pe_plan *p, const char *type, int32_t *index
         if (b == NULL)
             return pe__fail(PE_ERR_FORMAT, "'%.*s' has no block for layer type '%.60s'",
                             (int)strlen(r->block_prefix) - 1, r->block_prefix, type);
+        if (!cJSON_IsObject(b))
+            return pe__fail(PE_ERR_FORMAT, "'%s%.60s' must be an object, not %s",
+                            r->block_prefix, type, pe__json_type_name(b));
         snprintf(prefix_buf, prefix_cap, "%s%s.", r->block_prefix, type);
         src.block = (pe__scope){b, prefix_buf};
     } else if (sliding && (r->flags & PE__FAM_SLIDING_LOCAL_BASE)) {
@@ -499,12 +526,9 @@ static int find_block(reader *r) {
     r->block = (pe__scope){rp != NULL ? rp : rs, r->block_prefix};
     if (r->block.obj == NULL) PE_TRY(default_block(r));
     /* v5 per-layer-type form: every member an object keyed by layer type. */
-    int objects = 0, plain = 0;
+    int objects = 0;
     for (const cJSON *c = r->block.obj ? r->block.obj->child : NULL; c; c = c->next)
-        cJSON_IsObject(c) ? objects++ : plain++;
-    if (objects > 0 && plain > 0)
-        return pe__fail(PE_ERR_FORMAT, "'%.*s' mixes per-layer-type blocks with plain "
-                        "keys", (int)strlen(r->block_prefix) - 1, r->block_prefix);
+        if (cJSON_IsObject(c)) objects++;
     r->per_type = objects > 0;
     return PE_OK;
 }
@@ -604,13 +628,15 @@ static int build(const cJSON *root, pe_plan *p) {
     if (status == PE_OK) status = read_nope_mask(&r, p, use_rope);
     if (status == PE_OK) status = assign_types(&r, p, use_rope);
     if (status == PE_OK) status = warn_top_keys(&r, p);
+    if (status == PE_OK) status = warn_per_type_plain(&r, p);
 
     /* position_embedding_type: "rope" (or absent) rotates; "nope" and the
      * non-rotary kinds do not. */
     bool all_nope = false;
     const char *pet = NULL;
     if (status == PE_OK) status = pe__json_string(r.top, "position_embedding_type", &pet);
-    if (status == PE_OK && pet != NULL && strcmp(pet, "rope") != 0) {
+    /* Cohere writes "rope_gptj": any "rope..." spelling rotates. */
+    if (status == PE_OK && pet != NULL && strncmp(pet, "rope", 4) != 0) {
         all_nope = true;
         if (strcmp(pet, "nope") != 0)
             status = warn(p, "'%sposition_embedding_type'='%.40s': not rotary; no layer "

@@ -26,6 +26,7 @@ enum {
     PE__FAM_PATTERN = 1u << 12,         /* no layer_types: sliding unless (i+1) % pattern == 0 */
     PE__FAM_QWEN_WINDOW = 1u << 13,     /* use_sliding_window + max_window_layers (Qwen 2/3) */
     PE__FAM_CHUNKED_ROPE = 1u << 14,    /* rope layers are chunked_attention (Llama 4) */
+    PE__FAM_LINEAR_INTERVAL = 1u << 15, /* no layer_types: linear_attention unless (i+1) % full_attention_interval == 0 */
 };
 
 typedef struct {
@@ -33,8 +34,9 @@ typedef struct {
     double rope_theta;      /* class default; 0: the generic 10000 */
     double partial_rotary;  /* class default; 0: 1 (whole head) */
     int64_t max_position;   /* class default; 0: none */
+    int64_t head_dim;       /* class default head_dim; 0: hidden_size / num_attention_heads */
     double local_base;      /* sliding layers' base default (SLIDING_LOCAL_BASE) */
-    int64_t pattern;        /* sliding_window_pattern default (PATTERN) */
+    int64_t pattern;        /* sliding_window_pattern (PATTERN) or full_attention_interval (LINEAR_INTERVAL) default */
     int64_t nope_interval;  /* no_rope_layer_interval default (NOPE_MASK) */
     pe_rope_layout layout;
     unsigned flags;
