@@ -885,11 +885,17 @@ static int describe(const pe_plan *p, char *buf, size_t cap) {
 }
 
 int pe__plan_uniform_config(const pe_plan *p, pe_rope_config *out) {
-    bool uniform = p->n_kinds == 1;
-    for (int64_t i = 0; uniform && i < p->n_layers; i++)
-        if (p->layers[i].kind != 0 || p->layers[i].temperature.active) uniform = false;
+    bool uniform = p->n_kinds == 1, scaled = false;
+    for (int64_t i = 0; i < p->n_layers; i++) {
+        if (p->layers[i].kind != 0) uniform = false;
+        if (p->layers[i].temperature.active) scaled = true;
+    }
     if (p->n_kinds == 0)
         return pe__fail(PE_ERR_UNSUPPORTED, "no layer of this config rotates");
+    if (uniform && scaled)
+        return pe__fail(PE_ERR_UNSUPPORTED, "model_type '%s': a query scale (Llama 4 "
+                        "temperature) applies after RoPE; read it from the plan "
+                        "(pe_plan_layer_query_scale)", p->model_type);
     if (!uniform) {
         char what[320];
         what[0] = '\0';
