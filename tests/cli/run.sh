@@ -311,5 +311,8 @@ if "$POSENC" "${EXP_TINY[@]}" --threads 2 --format csv >"$TMP/e1.csv" 2>/dev/nul
     "$POSENC" "${EXP_TINY[@]}" --threads 1 --format csv >"$TMP/e2.csv" 2>/dev/null && cmp -s "$TMP/e1.csv" "$TMP/e2.csv"; then
     ok experiment_deterministic; else bad experiment_deterministic "the two runs differ"; fi
 
+# --- plan, and --layer in freqs / rope
+. "$(dirname "$0")/plan.sh"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
