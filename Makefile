@@ -189,7 +189,7 @@ asan:
 # links them with libFuzzer under ASan+UBSan (clang) and fuzzes each for N
 # seconds, keeping what it learns in build/fuzz/corpus-<target>/ and
 # crashing inputs in build/fuzz/artifacts-<target>/.
-FUZZ_TARGETS := npy config args safetensors
+FUZZ_TARGETS := npy config args safetensors gguf
 FUZZ_SECONDS ?= 60
 FUZZ_OBJ := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%.o) $(BUILD)/fuzz/replay.o
 FUZZ_REPLAY := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
@@ -270,6 +270,7 @@ python: $(PY_EXT)
 # The generic object rule does not see headers under src/io/.
 $(BUILD)/src/io/safetensors.o $(BUILD)/src/io/safetensors_write.o: src/io/safetensors_internal.h
 $(BUILD)/src/io/npy.o $(BUILD)/src/io/safetensors_write.o $(BUILD)/src/io/output_file.o: src/io/output_file.h
+$(BUILD)/src/io/gguf.o $(BUILD)/tests/test_gguf.o $(BUILD)/fuzz/fuzz_gguf.o: src/io/gguf.h
 
 $(PY_STAMP): scripts/setup-python.sh
 	@mkdir -p $(BUILD)
