@@ -513,7 +513,11 @@ typedef struct {
 /* Parse config.json text (len bytes, need not be NUL-terminated). Malformed
  * JSON, wrong types, unknown rope types, missing keys and inconsistent
  * values are PE_ERR_FORMAT naming the key (PE_ERR_DIM for impossible
- * dimensions, PE_ERR_UNSUPPORTED for per-layer-type rope_parameters). */
+ * dimensions). Read through the per-layer plan below: a config whose
+ * layers differ (local/global bases, NoPE layers, a query scale, PhiMoE
+ * mscales) is PE_ERR_UNSUPPORTED naming the layer types, never one
+ * layer's answer; use pe_plan_* for it. softmax_scale_multiplier is 1
+ * except for DeepSeek-family attention. */
 int pe_config_parse(const char *json, size_t len, pe_rope_config *out);
 /* pe_config_parse on a file (PE_ERR_IO if it cannot be read). */
 int pe_config_read(const char *path, pe_rope_config *out);
