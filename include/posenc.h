@@ -578,6 +578,7 @@ typedef struct {
     int64_t sliding_window;   /* tokens, 0: attends to everything */
     int64_t chunk_size;       /* Llama 4 chunked attention, 0: none */
     pe_plan_temperature temperature;
+    const char *f32_inputs;   /* GGUF: the inputs stored as float32 ("" if none, or from a config) */
 } pe_plan_layer;
 
 /* Build a plan from config.json text (len bytes, need not be NUL-terminated)
@@ -589,8 +590,11 @@ int pe_plan_from_config_json(const char *json, size_t len, pe_plan **out);
 int pe_plan_from_config_file(const char *path, pe_plan **out);
 void pe_plan_free(pe_plan *plan);
 
-/* model_type of the decoder config read ("" if none). */
+/* model_type of the decoder config read ("" if none); for a GGUF file,
+ * its general.architecture. */
 const char *pe_plan_model_type(const pe_plan *plan);
+/* "config" or "gguf". */
+const char *pe_plan_source(const pe_plan *plan);
 /* Number of decoder layers (num_hidden_layers; 1 if the config has none). */
 int64_t pe_plan_num_layers(const pe_plan *plan);
 /* Number of distinct RoPE kinds (0: no layer rotates). */
@@ -614,6 +618,35 @@ int pe_plan_layer_freqs(const pe_plan *plan, int64_t layer, int64_t seq_len,
 /* The layer's query scale at position (>= 0): 1 where it has none. */
 int pe_plan_layer_query_scale(const pe_plan *plan, int64_t layer, int64_t position,
                               double *scale);
+
+/*
+ * The plan of a llama.cpp GGUF file, from its header, metadata and the
+ * small rope tensors only (the weights are never read): {arch}.block_count,
+ * key_length (or embedding_length / head_count), rope.dimension_count,
+ * rope.freq_base, rope.freq_base_swa (sliding layers), rope.scaling.* (type,
+ * factor, original_context_length, attn_factor, yarn_beta_*,
+ * yarn_log_multiplier), attention.sliding_window(_pattern),
+ * no_rope_layer_step, rope.dimension_sections, and the rope_freqs.weight
+ * divisors of Llama 3 conversions (EXPLICIT scaling) or the
+ * rope_factors_long/short lists of LongRoPE ones. Values are read back into
+ * the Hugging Face parameters they were converted from; each layer's
+ * f32_inputs names what went through float32. Pair layout: llama.cpp's
+ * rope type of the architecture (its conversion permutes Llama-family q/k
+ * weights to adjacent pairs). Unknown positional keys are warnings.
+ */
+int pe_plan_from_gguf(const char *path, pe_plan **out);
+
+/* Differences between two plans of one model (a config.json and a GGUF,
+ * say), layer by layer at seq_len: layer count, rotation, types, dims,
+ * layout, windows, query scales, and frequencies / magnitude / softmax
+ * multiplier beyond 4 ulps (with the largest relative difference and the
+ * float32-stored inputs that explain it). Lines group the layers that share
+ * a difference. *out: pe_plan_diff_free. */
+typedef struct pe_plan_diff pe_plan_diff;
+int pe_plan_compare(const pe_plan *a, const pe_plan *b, int64_t seq_len, pe_plan_diff **out);
+int64_t pe_plan_diff_count(const pe_plan_diff *diff);
+const char *pe_plan_diff_line(const pe_plan_diff *diff, int64_t index);
+void pe_plan_diff_free(pe_plan_diff *diff);
 
 /* --------------------------------------------- M-RoPE (rope_mrope.c) */
 

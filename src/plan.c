@@ -16,43 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* More decoder layers than any released model by two orders of magnitude;
- * bounds the per-layer allocation a hostile file can cause. */
-#define PE_PLAN_MAX_LAYERS 65536
-/* Distinct layer-type names a plan keeps (real models use two or three). */
-#define PE_PLAN_MAX_TYPES 32
-#define PE_PLAN_MAX_WARNINGS 64
-
-typedef struct {
-    pe_rope_scaling s; /* list pointers NULL; the lists are below */
-    double *short_factor, *long_factor;
-    pe__rope_extras x;
-    pe_rope_layout layout;
-    int layout_known;
-    bool deepseek_softmax;
-} rope_kind;
-
-typedef struct {
-    int32_t type; /* index into names */
-    int32_t kind; /* -1: no RoPE */
-    int attention;
-    int64_t head_dim;
-    int64_t sliding_window, chunk;
-    pe_plan_temperature temperature;
-} layer_rec;
-
-struct pe_plan {
-    char model_type[64];
-    int64_t n_layers;
-    layer_rec *layers;
-    rope_kind *kinds;
-    int64_t n_kinds;
-    char *names[PE_PLAN_MAX_TYPES];
-    int64_t n_names;
-    char *warnings[PE_PLAN_MAX_WARNINGS];
-    int64_t n_warnings;
-};
-
 /* ------------------------------------------------------------ helpers */
 
 static char *dup_str(const char *s) {
@@ -62,10 +25,7 @@ static char *dup_str(const char *s) {
     return d;
 }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static int warn(pe_plan *p, const char *fmt, ...) {
+int pe__plan_warn(pe_plan *p, const char *fmt, ...) {
     char buf[320];
     va_list ap;
     va_start(ap, fmt);
@@ -81,7 +41,7 @@ static int warn(pe_plan *p, const char *fmt, ...) {
     return PE_OK;
 }
 
-static int type_index(pe_plan *p, const char *name, int32_t *out) {
+int pe__plan_type_index(pe_plan *p, const char *name, int32_t *out) {
     for (int64_t i = 0; i < p->n_names; i++)
         if (strcmp(p->names[i], name) == 0) {
             *out = (int32_t)i;
@@ -100,12 +60,15 @@ static int type_index(pe_plan *p, const char *name, int32_t *out) {
     return PE_OK;
 }
 
+static void kind_release(pe__rope_kind *k) {
+    free(k->short_factor);
+    free(k->long_factor);
+    free(k->divisors);
+}
+
 void pe_plan_free(pe_plan *plan) {
     if (plan == NULL) return;
-    for (int64_t i = 0; i < plan->n_kinds; i++) {
-        free(plan->kinds[i].short_factor);
-        free(plan->kinds[i].long_factor);
-    }
+    for (int64_t i = 0; i < plan->n_kinds; i++) kind_release(&plan->kinds[i]);
     free(plan->kinds);
     free(plan->layers);
     for (int64_t i = 0; i < plan->n_names; i++) free(plan->names[i]);
@@ -197,7 +160,7 @@ static int assign_types(reader *r, pe_plan *p, const int *use_rope) {
                 return pe__fail(PE_ERR_FORMAT, "'%slayer_types'[%lld] must be a string, "
                                 "not %s", r->top.prefix, (long long)i,
                                 pe__json_type_name(c));
-            if (i < p->n_layers) PE_TRY(type_index(p, c->valuestring, &p->layers[i].type));
+            if (i < p->n_layers) PE_TRY(pe__plan_type_index(p, c->valuestring, &p->layers[i].type));
         }
         if (i != p->n_layers)
             return pe__fail(PE_ERR_FORMAT, "'%slayer_types' has %lld entries but "
@@ -206,7 +169,7 @@ static int assign_types(reader *r, pe_plan *p, const int *use_rope) {
         return PE_OK;
     }
     int32_t full, sliding, chunked;
-    PE_TRY(type_index(p, "full_attention", &full));
+    PE_TRY(pe__plan_type_index(p, "full_attention", &full));
     bool has;
     int64_t pattern = r->fam != NULL ? r->fam->pattern : 0, window = 0, mwl = 0;
     PE_TRY(pe__json_int(r->top, "sliding_window", &window, &has));
@@ -221,7 +184,7 @@ static int assign_types(reader *r, pe_plan *p, const int *use_rope) {
         if (pattern < 1)
             return pe__fail(PE_ERR_FORMAT, "'%ssliding_window_pattern'=%lld must be >= 1",
                             r->top.prefix, (long long)pattern);
-        PE_TRY(type_index(p, "sliding_attention", &sliding));
+        PE_TRY(pe__plan_type_index(p, "sliding_attention", &sliding));
         for (int64_t i = 0; i < p->n_layers; i++)
             p->layers[i].type = (i + 1) % pattern != 0 ? sliding : full;
         return PE_OK;
@@ -234,19 +197,19 @@ static int assign_types(reader *r, pe_plan *p, const int *use_rope) {
         if (pattern < 1)
             return pe__fail(PE_ERR_FORMAT, "'%sfull_attention_interval'=%lld must be >= 1",
                             r->top.prefix, (long long)pattern);
-        PE_TRY(type_index(p, "linear_attention", &linear));
+        PE_TRY(pe__plan_type_index(p, "linear_attention", &linear));
         for (int64_t i = 0; i < p->n_layers; i++)
             p->layers[i].type = (i + 1) % pattern != 0 ? linear : full;
         return PE_OK;
     }
     if (r->flags & PE__FAM_ALTERNATE) {
-        PE_TRY(type_index(p, "sliding_attention", &sliding));
+        PE_TRY(pe__plan_type_index(p, "sliding_attention", &sliding));
         for (int64_t i = 0; i < p->n_layers; i++)
             p->layers[i].type = i % 2 == 0 ? sliding : full;
         return PE_OK;
     }
     if (r->flags & PE__FAM_CHUNKED_ROPE) {
-        PE_TRY(type_index(p, "chunked_attention", &chunked));
+        PE_TRY(pe__plan_type_index(p, "chunked_attention", &chunked));
         for (int64_t i = 0; i < p->n_layers; i++)
             p->layers[i].type = use_rope[i] ? chunked : full;
         return PE_OK;
@@ -255,7 +218,7 @@ static int assign_types(reader *r, pe_plan *p, const int *use_rope) {
     PE_TRY(pe__json_bool(r->top, "use_sliding_window", &use_window, &has));
     if (!has && (r->flags & PE__FAM_QWEN_WINDOW)) use_window = false; /* Qwen's default */
     if (has_window && use_window) {
-        PE_TRY(type_index(p, "sliding_attention", &sliding));
+        PE_TRY(pe__plan_type_index(p, "sliding_attention", &sliding));
         PE_TRY(pe__json_int(r->top, "max_window_layers", &mwl, &has));
         if (!(r->flags & PE__FAM_QWEN_WINDOW)) mwl = 0;
         for (int64_t i = 0; i < p->n_layers; i++)
@@ -278,14 +241,14 @@ static int read_nope_mask(reader *r, pe_plan *p, int *use_rope) {
     if (list == NULL && !has_interval && !(r->flags & PE__FAM_NOPE_MASK)) return PE_OK;
     if (!(r->flags & PE__FAM_NOPE_MASK)) {
         if (r->fam != NULL) {
-            if (list != NULL) PE_TRY(warn(p, "'%sno_rope_layers': model_type '%s' does not "
+            if (list != NULL) PE_TRY(pe__plan_warn(p, "'%sno_rope_layers': model_type '%s' does not "
                                           "read it; ignored", r->top.prefix, p->model_type));
-            if (has_interval) PE_TRY(warn(p, "'%sno_rope_layer_interval': model_type '%s' "
+            if (has_interval) PE_TRY(pe__plan_warn(p, "'%sno_rope_layer_interval': model_type '%s' "
                                           "does not read it; ignored", r->top.prefix,
                                           p->model_type));
             return PE_OK;
         }
-        PE_TRY(warn(p, "'%sno_rope_layers': applied as in Llama 4 / SmolLM3 (1 = the "
+        PE_TRY(pe__plan_warn(p, "'%sno_rope_layers': applied as in Llama 4 / SmolLM3 (1 = the "
                     "layer rotates); model_type unknown", r->top.prefix));
     }
     if (list != NULL && !cJSON_IsArray(list))
@@ -315,7 +278,7 @@ static int read_nope_mask(reader *r, pe_plan *p, int *use_rope) {
 
 /* ------------------------------------------------------- RoPE kinds */
 
-static bool kind_equal(const rope_kind *a, const rope_kind *b) {
+static bool kind_equal(const pe__rope_kind *a, const pe__rope_kind *b) {
     const pe_rope_scaling *x = &a->s, *y = &b->s;
     if (x->type != y->type || x->head_dim != y->head_dim || x->rotary_dim != y->rotary_dim ||
         x->base != y->base || x->original_max_position != y->original_max_position ||
@@ -324,7 +287,8 @@ static bool kind_equal(const rope_kind *a, const rope_kind *b) {
         x->mscale != y->mscale || x->mscale_all_dim != y->mscale_all_dim ||
         x->low_freq_factor != y->low_freq_factor ||
         x->high_freq_factor != y->high_freq_factor ||
-        x->n_short_factor != y->n_short_factor || x->n_long_factor != y->n_long_factor)
+        x->n_short_factor != y->n_short_factor || x->n_long_factor != y->n_long_factor ||
+        x->n_divisors != y->n_divisors)
         return false;
     if (!(x->factor == y->factor || (isnan(x->factor) && isnan(y->factor)))) return false;
     if (!(x->attention_factor == y->attention_factor ||
@@ -334,6 +298,8 @@ static bool kind_equal(const rope_kind *a, const rope_kind *b) {
         if (a->short_factor[i] != b->short_factor[i]) return false;
     for (int64_t i = 0; i < x->n_long_factor; i++)
         if (a->long_factor[i] != b->long_factor[i]) return false;
+    for (int64_t i = 0; i < x->n_divisors; i++)
+        if (a->divisors[i] != b->divisors[i]) return false;
     const pe__rope_extras *u = &a->x, *v = &b->x;
     if (u->n_mrope_section != v->n_mrope_section ||
         u->mrope_interleaved != v->mrope_interleaved || u->has_mscales != v->has_mscales ||
@@ -343,42 +309,48 @@ static bool kind_equal(const rope_kind *a, const rope_kind *b) {
         return false;
     for (int64_t i = 0; i < u->n_mrope_section; i++)
         if (u->mrope_section[i] != v->mrope_section[i]) return false;
-    return a->layout == b->layout && a->deepseek_softmax == b->deepseek_softmax;
+    return a->layout == b->layout && a->deepseek_softmax == b->deepseek_softmax &&
+           strcmp(a->f32_note, b->f32_note) == 0;
 }
 
-/* Copy a read kind into the plan (lists on the heap), reusing an equal
- * one. */
-static int add_kind(pe_plan *p, const pe_rope_config *c, const pe__rope_extras *x,
-                    bool deepseek, int32_t *index) {
-    rope_kind k;
+static double *copy_list(const double *v, int64_t n, bool *failed) {
+    if (n <= 0 || v == NULL) return NULL;
+    double *d = malloc((size_t)n * sizeof(double));
+    if (d == NULL) *failed = true;
+    else memcpy(d, v, (size_t)n * sizeof(double));
+    return d;
+}
+
+int pe__plan_add_kind(pe_plan *p, const pe_rope_scaling *s, const pe__rope_extras *x,
+                      pe_rope_layout layout, int layout_known, bool deepseek,
+                      const char *f32_note, int32_t *index) {
+    pe__rope_kind k;
     memset(&k, 0, sizeof k);
-    k.s = c->scaling;
-    k.s.short_factor = k.s.long_factor = NULL;
+    k.s = *s;
+    k.s.seq_len = 0;
+    k.s.short_factor = k.s.long_factor = k.s.divisors = NULL;
     k.x = *x;
-    k.layout = c->layout;
-    k.layout_known = c->layout_known;
+    k.layout = layout;
+    k.layout_known = layout_known;
     k.deepseek_softmax = deepseek;
-    size_t ns = (size_t)k.s.n_short_factor, nl = (size_t)k.s.n_long_factor;
-    if (ns > 0) k.short_factor = malloc(ns * sizeof(double));
-    if (nl > 0) k.long_factor = malloc(nl * sizeof(double));
-    if ((ns > 0 && k.short_factor == NULL) || (nl > 0 && k.long_factor == NULL)) {
-        free(k.short_factor);
-        free(k.long_factor);
-        return pe__fail(PE_ERR_NOMEM, "no memory for a plan's LongRoPE lists");
+    snprintf(k.f32_note, sizeof k.f32_note, "%s", f32_note ? f32_note : "");
+    bool failed = false;
+    k.short_factor = copy_list(s->short_factor, s->n_short_factor, &failed);
+    k.long_factor = copy_list(s->long_factor, s->n_long_factor, &failed);
+    k.divisors = copy_list(s->divisors, s->n_divisors, &failed);
+    if (failed) {
+        kind_release(&k);
+        return pe__fail(PE_ERR_NOMEM, "no memory for a plan's RoPE lists");
     }
-    if (ns > 0) memcpy(k.short_factor, c->short_factor, ns * sizeof(double));
-    if (nl > 0) memcpy(k.long_factor, c->long_factor, nl * sizeof(double));
     for (int64_t i = 0; i < p->n_kinds; i++)
         if (kind_equal(&p->kinds[i], &k)) {
-            free(k.short_factor);
-            free(k.long_factor);
+            kind_release(&k);
             *index = (int32_t)i;
             return PE_OK;
         }
-    rope_kind *grown = realloc(p->kinds, (size_t)(p->n_kinds + 1) * sizeof *grown);
+    pe__rope_kind *grown = realloc(p->kinds, (size_t)(p->n_kinds + 1) * sizeof *grown);
     if (grown == NULL) {
-        free(k.short_factor);
-        free(k.long_factor);
+        kind_release(&k);
         return pe__fail(PE_ERR_NOMEM, "no memory for a plan's RoPE kinds");
     }
     p->kinds = grown;
@@ -394,7 +366,7 @@ static int warn_block_keys(reader *r, pe_plan *p, pe__scope block) {
     for (const cJSON *c = block.obj->child; c != NULL; c = c->next) {
         const char *k = c->string ? c->string : "?";
         if (!pe__rope_key_known(k)) {
-            PE_TRY(warn(p, "'%s%s': not understood; ignored", block.prefix, k));
+            PE_TRY(pe__plan_warn(p, "'%s%s': not understood; ignored", block.prefix, k));
             continue;
         }
         struct { const char *key; unsigned flag; const char *who; } only[] = {
@@ -405,7 +377,7 @@ static int warn_block_keys(reader *r, pe_plan *p, pe__scope block) {
         };
         for (size_t i = 0; i < sizeof only / sizeof *only; i++)
             if (strcmp(k, only[i].key) == 0 && !(r->flags & only[i].flag))
-                PE_TRY(warn(p, "'%s%s': only %s's code reads it (model_type '%s'); "
+                PE_TRY(pe__plan_warn(p, "'%s%s': only %s's code reads it (model_type '%s'); "
                             "ignored", block.prefix, k, only[i].who, p->model_type));
     }
     return PE_OK;
@@ -430,12 +402,12 @@ static int warn_top_keys(reader *r, pe_plan *p) {
         for (size_t i = 0; i < sizeof hints / sizeof *hints; i++)
             if (strstr(k, hints[i]) != NULL) looks = true;
         if (looks && !is_known)
-            PE_TRY(warn(p, "'%s%s': not understood; ignored", r->top.prefix, k));
+            PE_TRY(pe__plan_warn(p, "'%s%s': not understood; ignored", r->top.prefix, k));
     }
     const cJSON *j;
     PE_TRY(pe__json_find(r->top, "rope_local_base_freq", &j));
     if (j != NULL && !(r->flags & PE__FAM_SLIDING_LOCAL_BASE) && !r->per_type)
-        PE_TRY(warn(p, "'%srope_local_base_freq': model_type '%s' does not read it; "
+        PE_TRY(pe__plan_warn(p, "'%srope_local_base_freq': model_type '%s' does not read it; "
                     "ignored", r->top.prefix, p->model_type));
     return PE_OK;
 }
@@ -446,7 +418,7 @@ static int warn_per_type_plain(reader *r, pe_plan *p) {
     if (!r->per_type) return PE_OK;
     for (const cJSON *c = r->block.obj->child; c != NULL; c = c->next)
         if (!cJSON_IsObject(c) && !cJSON_IsNull(c))
-            PE_TRY(warn(p, "'%s%s': beside per-layer-type blocks; ignored", r->block_prefix,
+            PE_TRY(pe__plan_warn(p, "'%s%s': beside per-layer-type blocks; ignored", r->block_prefix,
                         c->string ? c->string : "?"));
     return PE_OK;
 }
@@ -495,8 +467,13 @@ static int kind_for_type(reader *r, pe_plan *p, const char *type, int32_t *index
     pe__rope_extras x;
     int st = pe__read_rope(&src, c, &x);
     if (st == PE_OK) st = warn_block_keys(r, p, src.block);
-    if (st == PE_OK)
-        st = add_kind(p, c, &x, (r->flags & PE__FAM_DEEPSEEK_SOFTMAX) != 0, index);
+    if (st == PE_OK) {
+        pe_rope_scaling sc = c->scaling;
+        sc.short_factor = c->short_factor;
+        sc.long_factor = c->long_factor;
+        st = pe__plan_add_kind(p, &sc, &x, c->layout, c->layout_known,
+                               (r->flags & PE__FAM_DEEPSEEK_SOFTMAX) != 0, NULL, index);
+    }
     free(c);
     return st;
 }
@@ -557,10 +534,10 @@ static int read_model_type(reader *r, pe_plan *p, const char *text_name) {
     if (r->fam == NULL) {
         const cJSON *theta;
         PE_TRY(pe__json_find(r->top, "rope_theta", &theta));
-        PE_TRY(warn(p, "model_type '%s': class defaults unknown; rope_theta %s",
+        PE_TRY(pe__plan_warn(p, "model_type '%s': class defaults unknown; rope_theta %s",
                     p->model_type, theta != NULL ? "read from the file"
                                                  : "10000 assumed (HF's generic default)"));
-        PE_TRY(warn(p, "model_type '%s': pair layout unknown; half (rotate_half) assumed",
+        PE_TRY(pe__plan_warn(p, "model_type '%s': pair layout unknown; half (rotate_half) assumed",
                     p->model_type));
     }
     return PE_OK;
@@ -639,7 +616,7 @@ static int build(const cJSON *root, pe_plan *p) {
     if (status == PE_OK && pet != NULL && strncmp(pet, "rope", 4) != 0) {
         all_nope = true;
         if (strcmp(pet, "nope") != 0)
-            status = warn(p, "'%sposition_embedding_type'='%.40s': not rotary; no layer "
+            status = pe__plan_warn(p, "'%sposition_embedding_type'='%.40s': not rotary; no layer "
                           "rotates", r.top.prefix, pet);
     }
     int64_t window = 0, chunk = 0;
@@ -659,7 +636,7 @@ static int build(const cJSON *root, pe_plan *p) {
     for (int i = 0; i < PE_PLAN_MAX_TYPES; i++) type_kind[i] = -2; /* -2: not read */
     char prefix[PE_PLAN_MAX_TYPES][160];
     for (int64_t i = 0; status == PE_OK && i < p->n_layers; i++) {
-        layer_rec *L = &p->layers[i];
+        pe__layer_rec *L = &p->layers[i];
         const char *type = p->names[L->type];
         L->attention = is_attention_type(type);
         bool rope = L->attention && use_rope[i] && !all_nope;
@@ -674,7 +651,7 @@ static int build(const cJSON *root, pe_plan *p) {
         }
         if (status != PE_OK) break;
         if (L->kind >= 0) {
-            const rope_kind *k = &p->kinds[L->kind];
+            const pe__rope_kind *k = &p->kinds[L->kind];
             L->head_dim = k->s.head_dim;
             if (k->x.has_beta)
                 L->temperature = (pe_plan_temperature){1, k->x.llama4_beta, k->x.llama4_span, 0};
@@ -686,7 +663,7 @@ static int build(const cJSON *root, pe_plan *p) {
     }
     /* A NoPE layer's head: the model's D (read once, without a RoPE kind). */
     for (int64_t i = 0; status == PE_OK && i < p->n_layers; i++) {
-        layer_rec *L = &p->layers[i];
+        pe__layer_rec *L = &p->layers[i];
         if (L->kind >= 0 || !L->attention) continue;
         int64_t d = 0;
         bool h;
@@ -715,6 +692,7 @@ int pe_plan_from_config_json(const char *json, size_t len, pe_plan **out) {
         cJSON_Delete(root);
         return pe__fail(PE_ERR_NOMEM, "no memory for a plan");
     }
+    snprintf(p->source, sizeof p->source, "config");
     int status = build(root, p);
     cJSON_Delete(root);
     if (status != PE_OK) {
@@ -741,6 +719,7 @@ int pe_plan_from_config_file(const char *path, pe_plan **out) {
 const char *pe_plan_model_type(const pe_plan *plan) {
     return plan != NULL ? plan->model_type : "";
 }
+const char *pe_plan_source(const pe_plan *plan) { return plan != NULL ? plan->source : ""; }
 int64_t pe_plan_num_layers(const pe_plan *plan) { return plan != NULL ? plan->n_layers : 0; }
 int64_t pe_plan_num_rope_kinds(const pe_plan *plan) {
     return plan != NULL ? plan->n_kinds : 0;
@@ -764,7 +743,7 @@ static int check_layer(const pe_plan *plan, int64_t layer) {
 int pe_plan_layer_info(const pe_plan *plan, int64_t layer, pe_plan_layer *out) {
     PE_TRY(check_layer(plan, layer));
     PE_CHECK_NULL(out);
-    const layer_rec *L = &plan->layers[layer];
+    const pe__layer_rec *L = &plan->layers[layer];
     pe_plan_layer v;
     memset(&v, 0, sizeof v);
     v.layer_type = plan->names[L->type];
@@ -777,8 +756,9 @@ int pe_plan_layer_info(const pe_plan *plan, int64_t layer, pe_plan_layer *out) {
     v.temperature = L->temperature;
     v.factor = NAN;
     v.layout = PE_ROPE_HALF;
+    v.f32_inputs = "";
     if (L->kind >= 0) {
-        const rope_kind *k = &plan->kinds[L->kind];
+        const pe__rope_kind *k = &plan->kinds[L->kind];
         v.rotary_dim = k->s.rotary_dim;
         v.layout = k->layout;
         v.layout_known = k->layout_known;
@@ -790,18 +770,19 @@ int pe_plan_layer_info(const pe_plan *plan, int64_t layer, pe_plan_layer *out) {
         v.n_mrope_section = k->x.n_mrope_section;
         for (int i = 0; i < 4; i++) v.mrope_section[i] = k->x.mrope_section[i];
         v.mrope_interleaved = k->x.mrope_interleaved;
+        v.f32_inputs = k->f32_note;
     }
     *out = v;
     return PE_OK;
 }
 
 static int layer_kind(const pe_plan *plan, int64_t layer, int64_t seq_len,
-                      const rope_kind **k) {
+                      const pe__rope_kind **k) {
     PE_TRY(check_layer(plan, layer));
     if (seq_len < 0)
         return pe__fail(PE_ERR_PARAM, "seq_len=%lld must be >= 0 (0: not stated)",
                         (long long)seq_len);
-    const layer_rec *L = &plan->layers[layer];
+    const pe__layer_rec *L = &plan->layers[layer];
     if (L->kind < 0)
         return pe__fail(PE_ERR_PARAM, "layer %lld (%s) does not rotate: %s",
                         (long long)layer, plan->names[L->type],
@@ -812,13 +793,14 @@ static int layer_kind(const pe_plan *plan, int64_t layer, int64_t seq_len,
 
 int pe_plan_layer_scaling(const pe_plan *plan, int64_t layer, int64_t seq_len,
                           pe_rope_scaling *out) {
-    const rope_kind *k = NULL;
+    const pe__rope_kind *k = NULL;
     PE_TRY(layer_kind(plan, layer, seq_len, &k));
     PE_CHECK_NULL(out);
     *out = k->s;
     out->seq_len = seq_len;
     out->short_factor = k->short_factor;
     out->long_factor = k->long_factor;
+    out->divisors = k->divisors;
     return PE_OK;
 }
 
@@ -826,7 +808,7 @@ int pe_plan_layer_freqs(const pe_plan *plan, int64_t layer, int64_t seq_len,
                         pe_freqs *out, double *interp_weight) {
     pe_rope_scaling s;
     PE_TRY(pe_plan_layer_scaling(plan, layer, seq_len, &s));
-    const rope_kind *k = &plan->kinds[plan->layers[layer].kind];
+    const pe__rope_kind *k = &plan->kinds[plan->layers[layer].kind];
     PE_CHECK_NULL(out);
     PE_TRY(pe_freqs_from_scaling(&s, out, interp_weight));
     if (!k->deepseek_softmax) out->softmax_scale_multiplier = 1.0;
@@ -861,7 +843,7 @@ static int describe(const pe_plan *p, char *buf, size_t cap) {
     size_t used = 0;
     /* One entry per (layer type, kind) with its count and first layer. */
     for (int64_t i = 0; i < p->n_layers && used + 1 < cap; i++) {
-        const layer_rec *L = &p->layers[i];
+        const pe__layer_rec *L = &p->layers[i];
         bool seen = false;
         for (int64_t j = 0; j < i; j++)
             if (p->layers[j].type == L->type && p->layers[j].kind == L->kind) seen = true;
@@ -903,7 +885,7 @@ int pe__plan_uniform_config(const pe_plan *p, pe_rope_config *out) {
         return pe__fail(PE_ERR_UNSUPPORTED, "the layers differ: %s; ask for a layer "
                         "(pe_plan_layer_freqs, --layer N)", what);
     }
-    const rope_kind *k = &p->kinds[0];
+    const pe__rope_kind *k = &p->kinds[0];
     if (k->x.has_mscales)
         return pe__fail(PE_ERR_UNSUPPORTED, "model_type '%s': short_mscale/long_mscale "
                         "set the magnitude; read it from the plan (pe_plan_layer_freqs)",

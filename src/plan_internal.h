@@ -79,6 +79,58 @@ typedef struct {
  * key with its place. */
 int pe__read_rope(const pe__rope_source *src, pe_rope_config *out, pe__rope_extras *extras);
 
+/* More decoder layers than any released model by two orders of magnitude;
+ * bounds the per-layer allocation a hostile file can cause. */
+#define PE_PLAN_MAX_LAYERS 65536
+/* Distinct layer-type names a plan keeps (real models use two or three). */
+#define PE_PLAN_MAX_TYPES 32
+#define PE_PLAN_MAX_WARNINGS 64
+
+/* One distinct RoPE: its parameters (list pointers NULL in `s`; the lists
+ * are owned below) and what else the model's code does with it. */
+typedef struct {
+    pe_rope_scaling s;
+    double *short_factor, *long_factor, *divisors;
+    pe__rope_extras x;
+    pe_rope_layout layout;
+    int layout_known;
+    bool deepseek_softmax;
+    char f32_note[128]; /* GGUF: the inputs that were stored as float32 */
+} pe__rope_kind;
+
+typedef struct {
+    int32_t type; /* index into names */
+    int32_t kind; /* -1: no RoPE */
+    int attention;
+    int64_t head_dim;
+    int64_t sliding_window, chunk;
+    pe_plan_temperature temperature;
+} pe__layer_rec;
+
+struct pe_plan {
+    char model_type[64];
+    char source[16];              /* "config" or "gguf" */
+    int64_t n_layers;
+    pe__layer_rec *layers;
+    pe__rope_kind *kinds;
+    int64_t n_kinds;
+    char *names[PE_PLAN_MAX_TYPES];
+    int64_t n_names;
+    char *warnings[PE_PLAN_MAX_WARNINGS];
+    int64_t n_warnings;
+};
+
+/* Builders shared by the config and GGUF readers. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+int pe__plan_warn(pe_plan *p, const char *fmt, ...);
+int pe__plan_type_index(pe_plan *p, const char *name, int32_t *out);
+/* Store a RoPE kind (lists copied from s's pointers), reusing an equal one. */
+int pe__plan_add_kind(pe_plan *p, const pe_rope_scaling *s, const pe__rope_extras *x,
+                      pe_rope_layout layout, int layout_known, bool deepseek,
+                      const char *f32_note, int32_t *index);
+
 /* The single RoPE kind of a plan whose rotating layers all agree (what
  * pe_config_* return); PE_ERR_UNSUPPORTED naming the layer types when they
  * differ or the model's semantics need the plan. */
