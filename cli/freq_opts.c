@@ -188,11 +188,48 @@ static const char *const manual_opts[] = {
     "mscale", "mscale-all-dim", "attention-factor", "low-freq-factor", "high-freq-factor",
     "short-factor", "long-factor", "divisors", NULL};
 
+/* --config with --layer N: that layer of the per-layer plan. */
+static int from_plan_layer(const cli_args *a, int64_t seq_len, cli_freq_setup *out) {
+    int64_t layer = 0;
+    int rc = cli_get_int64(a, "layer", &layer);
+    if (rc) return rc;
+    pe_plan *plan = NULL;
+    int st = pe_plan_from_config_file(cli_get(a, "config"), &plan);
+    if (st != PE_OK) return cli_lib_error(a->spec, st);
+    pe_plan_layer info;
+    if (layer < 0 || layer >= pe_plan_num_layers(plan)) {
+        rc = cli_usage_error(a->spec, "--layer %lld: %s has layers 0 to %lld", (long long)layer,
+                             cli_get(a, "config"), (long long)pe_plan_num_layers(plan) - 1);
+        pe_plan_free(plan);
+        return rc;
+    }
+    st = pe_plan_layer_info(plan, layer, &info);
+    if (st == PE_OK) st = pe_plan_layer_freqs(plan, layer, seq_len, &out->freqs, out->interp);
+    if (st == PE_OK) {
+        out->type = info.scaling;
+        out->head_dim = info.head_dim;
+        out->layout_known = info.layout_known;
+        out->layout = info.layout;
+        snprintf(out->model_type, sizeof out->model_type, "%s", pe_plan_model_type(plan));
+        st = pe_freqs_default(info.rotary_dim, info.base, &out->unscaled);
+        if (st == PE_OK && info.scaling == PE_SCALING_PROPORTIONAL) {
+            /* proportional: the exponent runs over the whole head */
+            pe_rope_scaling plain = pe_rope_scaling_defaults(PE_SCALING_PROPORTIONAL, info.head_dim);
+            plain.rotary_dim = info.rotary_dim;
+            plain.base = info.base;
+            st = pe_freqs_from_scaling(&plain, &out->unscaled, NULL);
+        }
+    }
+    pe_plan_free(plan);
+    return st == PE_OK ? CLI_OK : cli_lib_error(a->spec, st);
+}
+
 static int from_config(const cli_args *a, int64_t seq_len, cli_freq_setup *out) {
     for (int i = 0; manual_opts[i]; i++)
         if (cli_has(a, manual_opts[i]))
             return cli_usage_error(a->spec, "--config gives the frequencies; drop --%s",
                                    manual_opts[i]);
+    if (cli_has(a, "layer")) return from_plan_layer(a, seq_len, out);
     pe_rope_config *cfg = malloc(sizeof *cfg);
     if (cfg == NULL) return cli_runtime_error(a->spec, "out of memory");
     int st = pe_config_read(cli_get(a, "config"), cfg);
@@ -233,6 +270,7 @@ int cli_freq_setup_resolve_from(const cli_args *a, int64_t default_head_dim, con
     if ((rc = cli_get_int64(a, "seq-len", &seq_len))) return rc;
     if (seq_len < 0) return cli_usage_error(a->spec, "--seq-len must be >= 0 (got %lld)", (long long)seq_len);
     if (cli_has(a, "config")) return from_config(a, seq_len, out);
+    if (cli_has(a, "layer")) return cli_usage_error(a->spec, "--layer N needs --config config.json");
 
     pe_scaling_type type = PE_SCALING_DEFAULT;
     const char *name = cli_get(a, "scaling");

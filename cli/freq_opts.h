@@ -16,6 +16,7 @@
     {"partial-rotary-factor", "F", "rotary_dim = int(D * F) (instead of --rotary-dim)"},       \
     {"base", "B", "RoPE base theta (default 10000)"},                                          \
     {"config", "config.json", "read everything from a Hugging Face config.json"},              \
+    {"layer", "N", "with --config: the decoder layer whose RoPE to use (needed when layers differ)"}, \
     {"scaling", "TYPE",                                                                        \
      "default|linear|ntk|dynamic|yarn|llama3|longrope|proportional|explicit"},                 \
     {"factor", "F", "scaling factor f"},                                                       \

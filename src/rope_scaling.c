@@ -128,8 +128,10 @@ static int check_betas(double fast, double slow) {
     if (!(slow > 0.0) || !isfinite(slow) || !isfinite(fast))
         return pe__fail(PE_ERR_PARAM, "beta_slow=%g and beta_fast=%g must be finite "
                         "and > 0", slow, fast);
-    if (!(fast > slow))
-        return pe__fail(PE_ERR_PARAM, "beta_fast=%g must be > beta_slow=%g", fast,
+    /* Equal betas are allowed, as in HF (Kimi K2 ships 1 and 1): the ramp
+     * then nudges its end by 0.001. */
+    if (!(fast >= slow))
+        return pe__fail(PE_ERR_PARAM, "beta_fast=%g must be >= beta_slow=%g", fast,
                         slow);
     return PE_OK;
 }

@@ -321,5 +321,8 @@ if bash "$(dirname "${BASH_SOURCE[0]}")/flags.sh" "$POSENC" >"$TMP/flags.log" 2>
 if bash "$(dirname "$0")/reliability.sh" "$POSENC"; then ok reliability; else
     bad reliability "tests/cli/reliability.sh failed (its lines are above)"; fi
 
+# --- plan, and --layer in freqs / rope
+. "$(dirname "$0")/plan.sh"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
