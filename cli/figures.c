@@ -23,7 +23,7 @@ const figure_entry figure_table[] = {
     {"relativity", "RoPE score vs offset for queries at m = 0, 1000, 10^6: one curve", fig_relativity},
     {"direction", "RoPE score at +k and -k, against the symmetric sinusoidal dot product", fig_direction},
     {"locality", "the score of aligned q and k falling with the offset", fig_locality},
-    {"flip", "a slow pair (w = 1e-4) past 180 degrees at offset 32000", fig_flip},
+    {"flip", "a slow pair (w = 1e-4) past a half turn at offset 32000", fig_flip},
     {"aliasing", "every pair's angle and turns at offset 44: pair 0 is back near 0", fig_aliasing},
     {"collisions", "how close the code comes back to offset 0, D = 8 and D = 128", fig_collisions},
     {"scaling", "Llama 3, YaRN and dynamic NTK frequencies, one panel each", fig_scaling},

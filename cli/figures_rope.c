@@ -242,12 +242,6 @@ int fig_direction(const figure_opts *o, const char *path, char *err, size_t errl
     else st = fig_begin(o, 2, 1, "Direction: offset +7 against -7, RoPE above, the sinusoidal dot product below", &fig,
                         err, errlen);
     if (st == PE_OK) {
-        double lo = INFINITY, hi = -INFINITY;
-        for (int64_t j = 0; j < n; j++) {
-            lo = fmin(lo, fmin(s[j], c[j]));
-            hi = fmax(hi, fmax(s[j], c[j]));
-        }
-        const double pad = 0.08 * (hi - lo);
         for (int panel = 0; panel < 2; panel++) {
             const double *y = panel ? c : s;
             plot_axes *a = plot_figure_axes(fig, panel, 0);
@@ -256,8 +250,8 @@ int fig_direction(const figure_opts *o, const char *path, char *err, size_t errl
                                    : "RoPE ⟨R(m)q, R(m+k)k⟩, the claim's q, k at m = 100: +k and -k differ",
                              panel ? "offset k" : NULL, panel ? "dot product" : "score");
             plot_axes_options(a, PLOT_INT_X);
-            plot_axes_xlim(a, (double)-K, (double)K); /* one x axis for both panels */
-            plot_axes_ylim(a, lo - pad, hi + pad);    /* and one y axis */
+            /* one x axis for both panels; y differs (a score, a dot product) */
+            plot_axes_xlim(a, (double)-K, (double)K);
             plot_line(a, x, y, (size_t)n, &(plot_style){.color = PLOT_PALETTE(panel)});
             plot_vline(a, 0, NULL);
             if (7 <= K) {
@@ -355,12 +349,12 @@ int fig_flip(const figure_opts *o, const char *path, char *err, size_t errlen) {
     if (st == PE_OK) st = pe_pair_periods(&one, k, NULL, NULL, &phase, &turns);
     plot_figure *fig = NULL;
     char title[160];
-    snprintf(title, sizeof title, "A slow pair (ω = 10^{-4}) at offset %lld: %.2f rad = %.1f°, past 180°",
-             (long long)k, phase, phase * 180 / PI);
+    snprintf(title, sizeof title, "A slow pair (ω = 10^{-4}) at offset %lld: %.2f rad = %.1f°, its term %s",
+             (long long)k, phase, phase * 180 / PI, cos(phase) < 0 ? "reversed" : "not reversed");
     if (st != PE_OK) fig_lib_error(st, err, errlen);
     else st = fig_begin(o, 2, 1, title, &fig, err, errlen);
     if (st == PE_OK) {
-        const double flip_at = PI / one.inv_freq[0], xmax = x[n - 1];
+        const double flip_at = PI / one.inv_freq[0], sign_at = flip_at / 2, xmax = x[n - 1];
         plot_axes *a = plot_figure_axes(fig, 0, 0);
         plot_axes_labels(a, "the pair's angle k·ω mod 360°", NULL, "degrees");
         plot_axes_xlim(a, 0, xmax);
@@ -371,15 +365,18 @@ int fig_flip(const figure_opts *o, const char *path, char *err, size_t errlen) {
         snprintf(note, sizeof note, "k = %lld: %.1f°", (long long)k, phase * 180 / PI);
         mark(a, (double)k, phase * 180 / PI, note, PLOT_AT_SE);
         plot_axes *b = plot_figure_axes(fig, 1, 0);
-        plot_axes_labels(b, "its term in the score, cos(k·ω) for q = k = (1, 0): negative past the flip",
+        plot_axes_labels(b, "its term in the score, cos(k·ω) for q = k = (1, 0): negative from 90° to 270°",
                          "offset k", "cos(k·ω)");
         plot_axes_xlim(b, 0, xmax);
         plot_axes_ylim(b, -1.1, 1.1);
         plot_line(b, x, c, (size_t)n, &(plot_style){.color = PLOT_PALETTE(1)});
         plot_hline(b, 0, &(plot_style){.color = PLOT_GREY, .dash = PLOT_SOLID, .width = 1});
-        snprintf(note, sizeof note, "flip at π/ω = %.0f", flip_at);
+        snprintf(note, sizeof note, "half turn π/ω = %.0f", flip_at);
         plot_vline(a, flip_at, NULL);
         plot_vline(b, flip_at, &(plot_style){.label = note});
+        snprintf(note, sizeof note, "sign change π/2ω = %.0f", sign_at);
+        plot_vline(a, sign_at, &(plot_style){.dash = PLOT_DOTTED});
+        plot_vline(b, sign_at, &(plot_style){.label = note, .dash = PLOT_DOTTED});
         snprintf(note, sizeof note, "k = %lld: cos = %.4f", (long long)k, cos(phase));
         mark(b, (double)k, cos(phase), note, PLOT_AT_NE);
         st = fig_finish(fig, path, err, errlen);

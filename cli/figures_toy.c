@@ -53,8 +53,11 @@ int fig_bag_of_words(const figure_opts *o, const char *path, char *err, size_t e
 }
 
 /* Four logit terms and their sum as bars, each labelled with its value. */
+/* shifted (nullable): the position-position term with m and n both moved
+ * by the same amount, drawn as a ringed dot on that bar. */
 static int terms_figure(const figure_opts *o, const char *path, const char *title, const char *subtitle,
-                        const pe_logit_terms *lt, char *err, size_t errlen) {
+                        const pe_logit_terms *lt, const double *shifted, const char *shifted_note, char *err,
+                        size_t errlen) {
     plot_figure *fig;
     int st = fig_begin(o, 1, 1, title, &fig, err, errlen);
     if (st) return st;
@@ -73,6 +76,13 @@ static int terms_figure(const figure_opts *o, const char *path, const char *titl
         char v[32];
         snprintf(v, sizeof v, fabs(y[i]) >= 100 ? "%.0f" : "%.3f", y[i]);
         plot_text(ax, at[i], y[i], v, y[i] >= 0 ? PLOT_AT_N : PLOT_AT_S, PLOT_AUTO);
+    }
+    if (shifted) {
+        const double x3 = 3;
+        lo = fmin(lo, *shifted);
+        hi = fmax(hi, *shifted);
+        plot_scatter(ax, &x3, shifted, 1, &(plot_style){.color = PLOT_BLACK, .marker = PLOT_DIAMOND, .marker_size = 12});
+        plot_text(ax, x3 + 0.32, *shifted, shifted_note, PLOT_AT_E, PLOT_AUTO);
     }
     const double pad = 0.15 * (hi - lo);
     plot_axes_ylim(ax, lo - pad, hi + pad);
@@ -97,7 +107,7 @@ int fig_toy_terms(const figure_opts *o, const char *path, char *err, size_t errl
     snprintf(sub, sizeof sub, "D = %d, query at m = %d, key at n = %d, random Q, K, e (the claim's inputs)", D,
              TOUR_TOY_M, TOUR_TOY_N);
     return terms_figure(o, path, "Raw positions p_{m} = m·1: the position-position term swamps the content",
-                        sub, &lt, err, errlen);
+                        sub, &lt, NULL, NULL, err, errlen);
 }
 
 int fig_entanglement(const figure_opts *o, const char *path, char *err, size_t errlen) {
@@ -112,21 +122,28 @@ int fig_entanglement(const figure_opts *o, const char *path, char *err, size_t e
     pe_additive_params p = pe_additive_defaults(PE_ADD_SINUSOIDAL, D);
     const int64_t mn[2] = {TOUR_ENT_M, TOUR_ENT_N};
     pe_positions pos = pe_positions_list(mn);
+    const int64_t mn2[2] = {TOUR_ENT_M + 100, TOUR_ENT_N + 100};
+    pe_positions pos2 = pe_positions_list(mn2);
     double rows[2 * D];
-    pe_logit_terms lt;
+    pe_logit_terms lt, far;
     int st = pe_additive_encode(&p, &pos, 2, rows, PE_F64);
     if (st == PE_OK) {
         memcpy(pm, rows, sizeof(double) * D);
         memcpy(pn, rows + D, sizeof(double) * D);
         st = pe_logit_terms_compute(D, Q, K, em, en, pm, pn, &lt);
     }
+    if (st == PE_OK) st = pe_additive_encode(&p, &pos2, 2, rows, PE_F64);
+    if (st == PE_OK) st = pe_logit_terms_compute(D, Q, K, em, en, rows, rows + D, &far);
     free(Q);
     if (st != PE_OK) return fig_lib_error(st, err, errlen);
     char sub[128];
     snprintf(sub, sizeof sub, "sinusoidal codes, D = %d, m = %d, n = %d, random Q, K, e (the claim's inputs)", D,
              TOUR_ENT_M, TOUR_ENT_N);
+    char note[96];
+    snprintf(note, sizeof note, "m = %d, n = %d (same offset): %.3f", TOUR_ENT_M + 100, TOUR_ENT_N + 100,
+             far.position_position);
     return terms_figure(o, path, "Sinusoidal codes added to tokens: four terms, position weighs as much as content",
-                        sub, &lt, err, errlen);
+                        sub, &lt, &far.position_position, note, err, errlen);
 }
 
 int fig_toy_drift(const figure_opts *o, const char *path, char *err, size_t errlen) {

@@ -204,10 +204,10 @@ static int judge(tour *t, const ex_results *r) {
     }
     snprintf(say, sizeof say,
              "Rescaling RoPE's frequencies at inference, without retraining, %s whole answers past training (exact "
-             "match at n = %d: %.1f%% plain, %.1f%% at best rescaled). It does move single tokens: %s keeps the most "
-             "right (%.1f%%), %s the fewest (%.1f%%)%s.",
+             "match at n = %d: %.1f%% plain, %.1f%% at best rescaled). It does move single tokens: against plain "
+             "RoPE's %.1f%% of tokens right, %s keeps the most (%.1f%%) and %s the fewest (%.1f%%)%s.",
              rescued ? "DOES rescue" : "does not rescue", c->lengths[past], e[0],
-             fmax(fmax(e[1], e[2]), e[3]), rows[most] >= 0 ? label_of(c, rows[most]) : "rope", tk[most],
+             fmax(fmax(e[1], e[2]), e[3]), tk[0], rows[most] >= 0 ? label_of(c, rows[most]) : "rope", tk[most],
              rows[fewest] >= 0 ? label_of(c, rows[fewest]) : "rope", tk[fewest],
              most == 0 ? ": no rescaling beats plain RoPE" : "");
     if ((st = tour_claim(t, "experiment", "ex-rescaled", !rescued, NULL, say,

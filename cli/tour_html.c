@@ -46,7 +46,8 @@ static const char *const style =
     "figure{margin:.8rem 0} img{max-width:100%;height:auto;border:1px solid #eee}\n"
     "nav ol{columns:2;font-size:.95rem;padding-left:1.4rem} footer{margin-top:3rem;color:#666;font-size:.9rem}\n"
     "@media (max-width:600px){body{margin:1rem auto;padding:0 .6rem} nav ol{columns:1}"
-    " header h1{font-size:1.45rem} .formula{font-size:1rem} .num{font-size:.8rem} table{font-size:.75rem}}\n";
+    " header h1{font-size:1.45rem} .formula{font-size:1rem} .num{font-size:.8rem} table{font-size:.75rem}"
+    " .say{display:block} .n,.verdict{display:inline-block;margin-right:.4rem}}\n";
 
 static void write_table(FILE *f, const tour_table *tb) {
     fputs("<div class=\"tablewrap\"><table>\n", f);
@@ -73,11 +74,14 @@ static void write_claim(FILE *f, const tour_item *it, int number) {
     fputs("</div>\n", f);
     if (it->table.rows > 0) write_table(f, &it->table);
     if (it->figure[0]) {
-        fputs("<figure><img src=\"", f);
+        /* the image links to itself: on a phone, tap for full size */
+        fputs("<figure><a href=\"", f);
+        html_text(f, it->figure);
+        fputs("\"><img src=\"", f);
         html_text(f, it->figure);
         fputs("\" alt=\"", f);
         html_text(f, it->claim);
-        fputs("\" loading=\"lazy\"></figure>\n", f);
+        fputs("\" loading=\"lazy\"></a></figure>\n", f);
     }
     fputs("</div>\n", f);
 }

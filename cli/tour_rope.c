@@ -136,15 +136,19 @@ static int flip(tour *t) {
     double v[1], turns;
     TRY(pe_pair_periods(&one, 32000, NULL, NULL, &v[0], &turns));
     tour_inputs(t, "flip", v, 1);
-    const int holds = v[0] > PI && cos(v[0]) < 0;
+    /* cos turns negative at a quarter turn; past a half turn the pair's term
+     * is near its most negative: full strength against the score */
+    const int holds = v[0] > PI && cos(v[0]) < -0.9;
     char say[640];
     snprintf(say, sizeof say,
-             "Even a slow pair flips: with ω = 10^-4, offset 32000 turns it by %.2f rad (%.1f°), %s a half turn, "
-             "so its term in the score %s sign (cos = %.3f).",
-             v[0], v[0] * 180 / PI, v[0] > PI ? "past" : "NOT past", cos(v[0]) < 0 ? "changes" : "keeps its",
-             cos(v[0]));
-    return tour_claim(t, "rope", "flip", holds, "flip", say, "phase at k = 32000: %.4f rad = %.2f°; cos = %.4f",
-                      v[0], v[0] * 180 / PI, cos(v[0]));
+             "Even a slow pair turns against the score: with ω = 10^-4, offset 32000 turns it by %.2f rad (%.1f°), "
+             "%s a half turn, so its term, full strength at offset 0, is %s (cos = %.3f). It changed sign already "
+             "at a quarter turn, offset %.0f.",
+             v[0], v[0] * 180 / PI, v[0] > PI ? "past" : "NOT past",
+             cos(v[0]) < -0.9 ? "now almost fully reversed" : "NOT reversed", cos(v[0]), PI / 2 / one.inv_freq[0]);
+    return tour_claim(t, "rope", "flip", holds, "flip", say,
+                      "phase at k = 32000: %.4f rad = %.2f°; cos = %.4f; cos < 0 for k in (%.0f, %.0f)", v[0],
+                      v[0] * 180 / PI, cos(v[0]), PI / 2 / one.inv_freq[0], 1.5 * PI / one.inv_freq[0]);
 }
 
 static int aliasing(tour *t) {
