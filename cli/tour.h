@@ -41,6 +41,7 @@ typedef struct {
 typedef struct {
     tour_item items[TOUR_MAX_ITEMS];
     int n, failed;
+    FILE *out;          /* where claims are printed; NULL: stdout */
     const char *dir;    /* output directory for figures and index.html */
     int draw;           /* 0: numbers only (--no-figures) */
     int experiment;     /* 1: train the --quick experiment (about a minute) */

@@ -7,11 +7,10 @@
  * written from the numbers. Draws exact match and token accuracy against
  * the test length, the claim's number marked.
  */
-#include "tour.h"
+#include "tour_experiment.h"
 
 #include "plot.h"
 #include "posenc.h"
-#include "../experiment/experiment.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -51,11 +50,11 @@ static void fill_table(tour_table *tb, const ex_results *r, ex_metric_kind k, in
 }
 
 /* The same table as text, for the terminal. */
-static void print_table(const tour_table *tb) {
+static void print_table(FILE *out, const tour_table *tb) {
     for (int r = 0; r < tb->rows; r++) {
-        printf("    %-18s", tb->cell[r][0]);
-        for (int c = 1; c < tb->cols; c++) printf("%s%8s", c == tb->split ? " |" : "", tb->cell[r][c]);
-        printf("\n");
+        fprintf(out, "    %-18s", tb->cell[r][0]);
+        for (int c = 1; c < tb->cols; c++) fprintf(out, "%s%8s", c == tb->split ? " |" : "", tb->cell[r][c]);
+        fprintf(out, "\n");
     }
 }
 
@@ -105,11 +104,11 @@ static int draw(tour *t, const ex_results *r, ex_metric_kind k, int mark_row, in
     plot_figure_free(fig);
     if (st != PLOT_OK) return -1;
     snprintf(tour_last(t)->figure, sizeof tour_last(t)->figure, "%s", file);
-    printf("    figure: %s\n", path);
+    fprintf(t->out ? t->out : stdout, "    figure: %s\n", path);
     return 0;
 }
 
-static int judge(tour *t, const ex_results *r) {
+int tour_experiment_judge(tour *t, const ex_results *r) {
     const ex_config *c = &r->cfg;
     int past = -1, last_in = -1;
     for (int L = 0; L < c->n_lengths; L++) {
@@ -187,7 +186,7 @@ static int judge(tour *t, const ex_results *r) {
                          label_of(c, second), v[second])))
         return st;
     fill_table(&tour_last(t)->table, r, EX_EXACT, past);
-    print_table(&tour_last(t)->table);
+    print_table(t->out ? t->out : stdout, &tour_last(t)->table);
     if ((st = draw(t, r, EX_EXACT, best, past, "experiment-exact.png"))) return st;
     /* 4. rescaled RoPE: exact match not rescued; token accuracy ordering */
     int rows[4] = {rope, row_of(c, EX_ROPE_LINEAR), row_of(c, EX_ROPE_NTK), row_of(c, EX_ROPE_YARN)};
@@ -216,7 +215,7 @@ static int judge(tour *t, const ex_results *r) {
                          c->lengths[past], e[0], tk[0], e[1], tk[1], e[2], tk[2], e[3], tk[3])))
         return st;
     fill_table(&tour_last(t)->table, r, EX_TOKEN_ACC, past);
-    print_table(&tour_last(t)->table);
+    print_table(t->out ? t->out : stdout, &tour_last(t)->table);
     return draw(t, r, EX_TOKEN_ACC, rows[most] >= 0 ? rows[most] : rope, past, "experiment-tokens.png");
 }
 
@@ -231,7 +230,7 @@ int tour_experiment_claims(tour *t) {
         snprintf(t->err, sizeof t->err, "the experiment failed: %s", r.error);
         return st;
     }
-    st = judge(t, &r);
+    st = tour_experiment_judge(t, &r);
     ex_results_free(&r);
     return st;
 }

@@ -49,6 +49,7 @@ int tour_claim(tour *t, const char *section, const char *key, int holds, const c
         snprintf(t->err, sizeof t->err, "too many claims (raise TOUR_MAX_ITEMS)");
         return -1;
     }
+    FILE *out = t->out ? t->out : stdout;
     tour_item *it = &t->items[t->n];
     memset(it, 0, sizeof *it);
     it->section = section;
@@ -61,11 +62,11 @@ int tour_claim(tour *t, const char *section, const char *key, int holds, const c
     va_end(ap);
     if (t->n == 0 || strcmp(t->items[t->n - 1].section, section) != 0) {
         const tour_section *ts = tour_section_find(section);
-        printf("\n%s\n", ts ? ts->title : section);
+        fprintf(out, "\n%s\n", ts ? ts->title : section);
     }
     t->n++;
     if (!it->holds) t->failed++;
-    printf("[%d] %s%s\n    %s\n", t->n, it->holds ? "" : "FAILED: ", it->claim, it->number);
+    fprintf(out, "[%d] %s%s\n    %s\n", t->n, it->holds ? "" : "FAILED: ", it->claim, it->number);
     if (figure && t->draw) {
         const figure_entry *fe = figure_find(figure);
         if (fe == NULL) {
@@ -78,9 +79,9 @@ int tour_claim(tour *t, const char *section, const char *key, int holds, const c
         figure_opts o;
         memset(&o, 0, sizeof o);
         if (fe->draw(&o, path, t->err, sizeof t->err) != 0) return -1;
-        printf("    figure: %s\n", path);
+        fprintf(out, "    figure: %s\n", path);
     }
-    fflush(stdout);
+    fflush(out);
     return 0;
 }
 
