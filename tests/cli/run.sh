@@ -179,26 +179,8 @@ expect attention_causal 0 'scheme rope, causal' -- attention --causal
 expect attention_bad_dim 2 '--dim in \[2, 4096\]' -- attention --dim 0
 expect attention_partial_files 2 'give all of --q, --k and --v' -- attention --q "$TMP/x.npy"
 expect attention_files 0 'attention output \(6 tokens x 8' -- attention --q "$TMP/x.npy" --k "$TMP/x.npy" --v "$TMP/x.npy"
-expect tour_golden 0 'PE\(7\) = \(0\.65699, 0\.75390, 0\.06994, 0\.99755\)' -- tour --no-figures --no-experiment
-expect tour_remark 0 '0\.0698; sin\(0\.07\) = 0\.069942847 rounds to 0\.0699' -- tour --no-figures --no-experiment
-expect tour_relativity 0 'largest difference [0-9.]+e-1[0-9]\)' -- tour --no-figures --no-experiment
-expect tour_direction 0 'RoPE: score\(\+7\) - score\(-7\) = [0-9.]+; sinusoidal .*: -?[0-9.e-]+$' -- tour --no-figures --no-experiment
-expect tour_flip 0 'phase at k = 32000: 3\.2000 rad = 183\.35°' -- tour --no-figures --no-experiment
-expect tour_learned 0 'position 512 -> refused' -- tour --no-figures --no-experiment
-expect tour_html 0 'claims checked; open .*/index\.html' -- tour --no-experiment --out "$TMP/tour"
-# the page references only files that exist, and holds every claim line
-missing=""
-for img in $(grep -o 'src="[^"]*"' "$TMP/tour/index.html" | sed 's/src="//; s/"$//'); do
-    [ -s "$TMP/tour/$img" ] || missing="$missing $img"
-done
-nclaims=$("$POSENC" tour --no-figures --no-experiment | grep -c '^\[[0-9]*\] ')
-nhtml=$(grep -c 'class="claim"' "$TMP/tour/index.html")
-if [ -z "$missing" ] && [ "$nclaims" -gt 15 ] && [ "$nclaims" -eq "$nhtml" ] && ! grep -q '<script' "$TMP/tour/index.html"; then
-    ok tour_html_complete
-else
-    bad tour_html_complete "missing:$missing; claims $nclaims, in html $nhtml"
-fi
-expect tour_bad_out 1 'cannot create' -- tour --no-experiment --out /nonexistent/dir/tour
+# tour: its own file
+. "$(dirname "${BASH_SOURCE[0]}")/tour.sh"
 
 # --- plot: every figure writes a PNG of the requested size that is not blank
 png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{printf "%d %d", ($1*16777216)+($2*65536)+($3*256)+$4, ($5*16777216)+($6*65536)+($7*256)+$8}'; }
