@@ -57,7 +57,7 @@ expect rotary_exceeds 1 'error: invalid dimension: --rotary-dim 16 exceeds --hea
 expect base_typed 1 'error: invalid parameter value: --base -5 must be finite, positive and not 1' -- freqs --head-dim 8 --base -5
 expect base_as_typed 1 '--base 1e0 must be' -- freqs --head-dim 8 --base 1e0
 expect factor_typed 1 '--factor -2 must be finite and > 0' -- freqs --head-dim 8 --scaling linear --factor -2
-expect betas_typed 1 '--beta-fast 1 must be > --beta-slow 2' \
+expect betas_typed 1 '--beta-fast 1 must be >= --beta-slow 2' \
     -- freqs --head-dim 16 --scaling yarn --factor 4 --original-max-position 64 --beta-fast 1 --beta-slow 2
 expect divisors_count 1 '--divisors 1,2 has 2 entries, rotary_dim/2 = 8' -- freqs --head-dim 16 --scaling explicit --divisors 1,2
 expect ntk_tiny 1 "--head-dim 2: NTK's exponent d/(d-2) needs d > 2" -- freqs --head-dim 2 --scaling ntk --factor 2
