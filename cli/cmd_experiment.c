@@ -213,14 +213,13 @@ static int write_file(const cli_spec *spec, const char *dir, const char *name, c
                       const char *machine, int what) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    if (f == NULL) return cli_runtime_error(spec, "cannot create %s: %s", path, strerror(errno));
+    FILE *f = cli_open_output(spec, path);
+    if (f == NULL) return CLI_RUNTIME;
     if (what == 0) ex_print_table(f, r, machine);
     else if (what == 1) ex_print_csv(f, r);
     else if (what == 2) ex_print_json(f, r, machine);
     else ex_print_curves_csv(f, r);
-    if (ferror(f) | fclose(f)) return cli_runtime_error(spec, "error writing %s", path);
-    return CLI_OK;
+    return cli_close_output(spec, f, path);
 }
 
 int cmd_experiment(const cli_spec *spec, int argc, char **argv) {

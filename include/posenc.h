@@ -23,6 +23,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h> /* FILE, for pe_output and the stream writers */
 
 #ifdef __cplusplus
 extern "C" {
@@ -78,8 +79,8 @@ const char *pe_last_error(void);
 typedef enum {
     PE_F32 = 0, /* IEEE binary32 */
     PE_F64 = 1, /* IEEE binary64 */
-    PE_F16 = 2, /* IEEE binary16 (reserved for the fast kernels) */
-    PE_BF16 = 3, /* bfloat16 (reserved for the fast kernels) */
+    PE_F16 = 2, /* IEEE binary16: RoPE storage (pe_rope_apply*), .npy and safetensors */
+    PE_BF16 = 3, /* bfloat16: RoPE storage (pe_rope_apply*) and safetensors */
     PE_I64 = 4  /* int64 (positions, in files) */
 } pe_dtype;
 
@@ -251,9 +252,22 @@ typedef struct {
  * above PE_MAX_ROTARY_DIM; base <= 0, 1 or non-finite. */
 int pe_freqs_default(int64_t rotary_dim, double base, pe_freqs *out);
 
-/* Check a hand-made pe_freqs (finite non-negative frequencies, finite
- * positive A). Every rotation calls this; exposed for callers that build
- * frequencies themselves. */
+/*
+ * Range rule (docs/RELIABILITY.md, Ranges): every frequency w'_i lies in
+ * [0, PE_MAX_INV_FREQ] and A in [1/PE_MAX_ATTENTION_FACTOR,
+ * PE_MAX_ATTENTION_FACTOR]. Then for EVERY int64 position p the angle p w'_i
+ * and each intermediate of its exact reduction stay finite (2^63 x 1e240 x
+ * 2^27 < DBL_MAX), so cos/sin caches are always finite and a rotation of
+ * finite inputs is finite wherever A (|x| + |y|) is below the largest value
+ * of the storage type. Generators refuse parameters that would leave this
+ * range (or give a zero or non-finite frequency where the scheme has none).
+ */
+#define PE_MAX_INV_FREQ 1e240
+#define PE_MAX_ATTENTION_FACTOR 1e9
+
+/* Check a hand-made pe_freqs against the range rule above (and low parts
+ * that are low parts). Every rotation calls this; exposed for callers that
+ * build frequencies themselves. */
 int pe_freqs_validate(const pe_freqs *freqs);
 
 /* ------------------------------------------------------------ RoPE rotation */
@@ -893,6 +907,11 @@ int pe_npy_read(const char *path, pe_npy_array *out);
  * and symlinks are written in place. */
 int pe_npy_write(const char *path, pe_dtype dtype, int ndim,
                  const int64_t *shape, const void *data);
+/* The same bytes to an open stream (a pe_output's, a pipe): the caller
+ * owns where they go. PE_ERR_IO "error writing the stream" when a write
+ * fails; nothing is written when the arguments are refused. */
+int pe_npy_write_stream(FILE *f, pe_dtype dtype, int ndim,
+                        const int64_t *shape, const void *data);
 void pe_npy_free(pe_npy_array *array);
 
 /* ------------------------------------------------------- safetensors I/O */
@@ -966,6 +985,40 @@ const char *pe_safetensors_metadata_get(const pe_safetensors *st, const char *ke
  */
 int pe_safetensors_write(const char *path, const pe_st_tensor *tensors,
                          int64_t count, const char *const *metadata);
+/* The same bytes to an open stream (see pe_npy_write_stream). */
+int pe_safetensors_write_stream(FILE *f, const pe_st_tensor *tensors,
+                                int64_t count, const char *const *metadata);
+
+/* ------------------------------------------------------------ output files */
+
+/*
+ * How every file is written (pe_npy_write, pe_safetensors_write,
+ * pe_learned_save, and each file the posenc CLI writes). pe_output_open
+ * creates a temporary file in path's directory named
+ * ".NAME.posenc-tmp-PID-XXXXXX" (NAME: path's last component, cut to 200
+ * bytes; PID: the writer's process id) with the mode of the file it will
+ * replace (0644 for a new one), and first removes the temporaries of the
+ * same target left by processes that no longer exist (a crash). The caller
+ * writes to pe_output_stream(o). pe_output_close(o, PE_OK) flushes, fsyncs
+ * and renames the temporary over path; with any other status, or when a
+ * write, the flush or the sync failed (a full disk), it removes the
+ * temporary and path keeps the old file untouched. Either way o is freed.
+ * Devices, pipes, symlinks (anything but a regular file) are written in
+ * place: renaming would replace the node itself; pe_output_temp_path is
+ * then NULL. The library installs no signal handler: a program that must
+ * not leave the temporary behind when SIGINT/SIGTERM kills it unlinks
+ * pe_output_temp_path(o) from its own handler (the posenc CLI does).
+ * Errors: PE_ERR_NULL, PE_ERR_NOMEM, PE_ERR_IO ("cannot create <path>",
+ * "error writing <path>", "cannot rename <tmp> to <path>") with strerror.
+ */
+typedef struct pe_output pe_output;
+int pe_output_open(const char *path, pe_output **out);
+FILE *pe_output_stream(const pe_output *o);
+/* The temporary's name, valid until pe_output_close; NULL in place. */
+const char *pe_output_temp_path(const pe_output *o);
+/* status: PE_OK to put the file in place, an error status to discard it
+ * (returned unchanged). Returns the final status. */
+int pe_output_close(pe_output *o, int status);
 
 /*
  * Checkpoint q/k layout conversion. A q or k projection (weight (rows, cols)
