@@ -232,6 +232,10 @@ if [ "$(tailbytes "$TMP/back.st" 14)" = "$(tailbytes "$TMP/meta.st" 14)" ]; then
     bad convert_round_trip "$(tailbytes "$TMP/back.st" 14 2>&1)"; fi
 expect convert_twice_refused 1 'already in the half layout' -- convert-qk --in "$TMP/hf.st" --out "$TMP/x.st" --to half --heads 2 --kv-heads 1
 expect convert_partial_rotary 0 'rotary_dim 2\)' -- convert-qk --in "$TMP/meta.st" --out "$TMP/p.st" --to half --heads 2 --kv-heads 1 --rotary-dim 2
+# issue 13: sizes from absurd arguments are checked, never wrapped (UBSan-clean)
+expect convert_huge_head_dim 2 'x --head-dim 4611686018427387904 overflows int64' -- convert-qk --in "$TMP/meta.st" --out "$TMP/h.st" --to half --heads 2 --kv-heads 1 --head-dim 4611686018427387904
+expect encode_position_int64_max 2 'position 9223372036854775807 leaves no length' -- encode binary --positions 9223372036854775807
+expect relativity_int64_min 2 'range must start above -9223372036854775808' -- analyze relativity --range -9223372036854775808:-9223372036854775800
 expect convert_odd_rotary 1 'rotary_dim=3 must be even' -- convert-qk --in "$TMP/meta.st" --out "$TMP/x.st" --to half --heads 2 --kv-heads 1 --rotary-dim 3
 expect convert_bad_heads 1 "cannot infer --head-dim: 'l.q_proj.weight' has 8 rows, not a multiple of --heads 3" \
     -- convert-qk --in "$TMP/meta.st" --out "$TMP/x.st" --to half --heads 3 --kv-heads 1
