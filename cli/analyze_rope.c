@@ -244,6 +244,9 @@ int analyze_relativity(const cli_spec *spec, const cli_args *a, int format) {
         (rc = cli_get_range(a, "range", &start, &count)) || (rc = cli_get_choice(a, "layout", layouts, &layout)))
         return rc;
     if (count > 100000) return cli_usage_error(spec, "--range is limited to 10^5 offsets");
+    /* Each offset k is also scored at -k, which -2^63 does not have. */
+    if (start == INT64_MIN)
+        return cli_usage_error(spec, "--range %s: offset -2^63 has no negation", cli_get(a, "range"));
     cli_freq_setup *fs = resolve(a, &rc);
     if (fs == NULL) return rc;
     const int64_t D = fs->head_dim;

@@ -157,13 +157,13 @@ interrupted() {
 }
 # On a RAM disk when root (no fsync of hundreds of MB on a shared disk).
 mkdir -p "$TMP/sig"
-if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=600m tmpfs "$TMP/sig" 2>/dev/null; then SIGMNT=$TMP/sig; else SIGMNT=""; fi
+if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=200m tmpfs "$TMP/sig" 2>/dev/null; then SIGMNT=$TMP/sig; else SIGMNT=""; fi
 interrupted int_csv INT "$TMP/sig/big.csv" -- encode sinusoidal --dim 64 --range 0:32768 --format csv \
     -o "$TMP/sig/big.csv"
 interrupted term_table TERM "$TMP/sig/big.txt" -- encode sinusoidal --dim 64 --range 0:32768 -o "$TMP/sig/big.txt"
 interrupted term_json TERM "$TMP/sig/big.json" -- encode sinusoidal --dim 64 --range 0:32768 --format json \
     -o "$TMP/sig/big.json"
-interrupted int_npy INT "$TMP/sig/big.npy" -- encode sinusoidal --dim 128 --range 0:262144 --format npy \
+interrupted int_npy INT "$TMP/sig/big.npy" -- encode sinusoidal --dim 128 --range 0:65536 --format npy \
     --dtype f64 -o "$TMP/sig/big.npy"
 [ -n "$SIGMNT" ] && umount "$SIGMNT"
 
@@ -206,6 +206,8 @@ bounded encode_range_int64 2 'more than the 134217728 values encode is limited t
 bounded encode_range_times_dim 2 'positions x --dim 128 are more than' -- \
     encode sinusoidal --dim 128 --range 0:2000000 --format npy -o "$TMP/never.npy"
 bounded encode_binary_default_dim 2 'more than the 134217728 values' -- encode binary --range 0:100000000
+bounded relativity_int64_min 2 'offset -2\^63 has no negation' -- \
+    analyze relativity --range -9223372036854775808:-9223372036854775800
 bounded bias_alibi_cube 2 'bias values, more than the 16777216' -- bias alibi --heads 4096 --queries 4096 --keys 4096
 bounded plot_range_past_2p53 2 'limited to \+-2\^53' -- \
     plot waves --range 9007199254740992:9007199254741000 -o "$TMP/never.png"
