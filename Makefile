@@ -118,8 +118,11 @@ $(POSENC): $(CLI_OBJ) $(EXP_OBJ) $(STATIC_LIB)
 $(TEST_BIN): $(TEST_OBJ) $(STATIC_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJ) $(STATIC_LIB) $(LDLIBS_LIB) $(LDFLAGS)
 
+# Tour options pass through: make run ARGS="--no-experiment" (or TOUR_ARGS=...).
+ARGS ?=
+TOUR_ARGS ?=
 run: $(POSENC)
-	$(POSENC) tour
+	$(POSENC) tour $(ARGS) $(TOUR_ARGS)
 
 # Each case against its baseline, measured in the same run (posenc bench --help).
 bench: $(POSENC)
@@ -138,6 +141,14 @@ test-install:
 	  $(LDFLAGS)
 	$(BUILD)/rope_example_installed
 	$(STAGE)/bin/posenc --version
+	# The static archive with cJSON shared, as posenc.pc and the README say.
+	PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig pkg-config --static --libs posenc | grep -- '-pthread' | grep -q -- '-lcjson'
+	$(CC) $(WARNFLAGS) $(CFLAGS) -o $(BUILD)/rope_example_static examples/rope_example.c \
+	  $$(PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig pkg-config --cflags posenc) \
+	  $$(PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig pkg-config --variable=archive posenc) \
+	  $$(pkg-config --libs libcjson) -lm -pthread $(LDFLAGS)
+	$(BUILD)/rope_example_static
+	! ldd $(BUILD)/rope_example_static | grep -q libposenc
 
 # The README's C example must build against the installed-style header and run.
 test-example: $(STATIC_LIB)
@@ -190,7 +201,7 @@ asan:
 # links them with libFuzzer under ASan+UBSan (clang) and fuzzes each for N
 # seconds, keeping what it learns in build/fuzz/corpus-<target>/ and
 # crashing inputs in build/fuzz/artifacts-<target>/.
-FUZZ_TARGETS := npy config args safetensors
+FUZZ_TARGETS := npy config args safetensors gguf api
 FUZZ_SECONDS ?= 60
 FUZZ_OBJ := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%.o) $(BUILD)/fuzz/replay.o
 FUZZ_REPLAY := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
@@ -219,8 +230,12 @@ tsan:
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 allocator_may_return_null=1" \
 	  build/tsan/posenc_tests
 
-.PHONY: test-fuzz fuzz fuzz-bins tsan
-test: test-fuzz
+.PHONY: test-fuzz fuzz fuzz-bins tsan test-readme
+test: test-fuzz test-readme
+
+# Every `posenc ...` line of the README's fenced blocks, run as written.
+test-readme: $(POSENC)
+	bash tests/readme_examples.sh $(POSENC)
 
 $(FUZZ_OBJ): fuzz/fuzz.h
 
@@ -270,6 +285,7 @@ python: $(PY_EXT)
 
 # The generic object rule does not see headers under src/io/.
 $(BUILD)/src/io/safetensors.o $(BUILD)/src/io/safetensors_write.o: src/io/safetensors_internal.h
+$(BUILD)/src/io/gguf.o $(BUILD)/tests/test_gguf.o $(BUILD)/fuzz/fuzz_gguf.o: src/io/gguf.h
 
 $(PY_STAMP): scripts/setup-python.sh
 	@mkdir -p $(BUILD)
@@ -287,8 +303,24 @@ test-python: $(PY_EXT) $(POSENC) | $(PY_STAMP)
 	PYTHONPATH=$(BUILD)/python PYTHONDONTWRITEBYTECODE=1 POSENC=$(POSENC) \
 	  $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
 
+# `pip install .` as the README says it, offline (no index, no machine
+# pip settings): into a fresh venv that sees Debian's numpy, setuptools and
+# wheel, built from the sources by setup.py; then import it and call it.
+PIP_VENV := $(BUILD)/pip-venv
+.PHONY: test-pip
+test-pip: | $(PY_STAMP)
+	rm -rf $(PIP_VENV)
+	$(PYTHON) -m venv --system-site-packages --without-pip $(PIP_VENV)
+	env -u PIP_FIND_LINKS PIP_NO_INDEX=1 PIP_CONFIG_FILE=/dev/null \
+	  $(PIP_VENV)/bin/python -m pip install -q --no-build-isolation .
+	cd $(PIP_VENV) && bin/python -c "import sys, numpy as np, posenc; \
+	  assert posenc.__file__.startswith(sys.prefix), posenc.__file__; \
+	  y = posenc.rope_apply(np.ones((2, 3, 4, 8), np.float32), posenc.freqs_default(8), token_axis=1); \
+	  assert y.shape == (2, 3, 4, 8) and np.array_equal(y[0], y[1]); \
+	  print('pip-installed posenc', posenc.__version__, posenc.kernels_name(), 'in', sys.prefix)"
+
 ifeq ($(findstring -fsanitize,$(EXTRA_CFLAGS)),)
-test: test-python
+test: test-python test-pip
 endif
 
 install: lib cli
@@ -309,3 +341,18 @@ uninstall:
 
 clean:
 	rm -rf build
+
+# The tour's experiment claims judged on made-up tables, and its fault hook
+# (tests/cli/test_tour.c): the tour's, figures' and plot objects, no main.
+TOUR_TEST_BIN := $(BUILD)/tour_tests
+TOUR_TEST_OBJ := $(BUILD)/tests/cli/test_tour.o
+$(BUILD)/cli/tour_experiment.o $(TOUR_TEST_OBJ): $(wildcard experiment/*.h)
+$(TOUR_TEST_BIN): $(TOUR_TEST_OBJ) $(BUILD)/tests/runner.o $(STATIC_LIB) $(EXP_OBJ) \
+  $(filter $(BUILD)/cli/tour%.o $(BUILD)/cli/figures%.o $(BUILD)/cli/plot%.o $(BUILD)/cli/random.o,$(CLI_OBJ))
+	$(CC) $(ALL_CFLAGS) -o $@ $(TOUR_TEST_OBJ) $(BUILD)/tests/runner.o \
+	  $(filter $(BUILD)/cli/tour%.o $(BUILD)/cli/figures%.o $(BUILD)/cli/plot%.o $(BUILD)/cli/random.o,$(CLI_OBJ)) \
+	  $(EXP_OBJ) $(STATIC_LIB) $(LDLIBS_LIB) $(CAIRO_LIBS) $(EXP_LIBS) $(LDFLAGS)
+.PHONY: test-tour
+test-tour: $(TOUR_TEST_BIN)
+	$(TOUR_TEST_BIN)
+test: test-tour

@@ -182,7 +182,7 @@ int cmd_attention(const cli_spec *spec, int argc, char **argv) {
     if (st == PE_OK) st = permutation_gap(&none, q, k, v, &gap_none);
     if (st == PE_OK) st = permutation_gap(&s, q, k, v, &gap_scheme);
     if (st != PE_OK) {
-        result = cli_lib_error(spec, st);
+        result = cli_opts_error(&a, st);
         goto done;
     }
     /* Float rounding of sums taken in another order is ~1e-7; anything above

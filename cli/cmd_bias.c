@@ -72,7 +72,7 @@ static int run_alibi(const cli_spec *spec, const cli_args *a, int format) {
     if (st != PE_OK) {
         free(slopes);
         free(bias);
-        return cli_lib_error(spec, st);
+        return cli_opts_error(a, st);
     }
     if (format == OUT_JSON) {
         printf("{\"type\": \"alibi\", \"heads\": %lld, \"causal\": %s, \"slopes\": ", (long long)heads,
@@ -130,7 +130,7 @@ static int run_t5(const cli_spec *spec, const cli_args *a, int format) {
     int st = pe_t5_buckets(start, count, bidirectional, nb, maxd, b);
     if (st != PE_OK) {
         free(b);
-        return cli_lib_error(spec, st);
+        return cli_opts_error(a, st);
     }
     if (format == OUT_JSON) {
         printf("{\"type\": \"t5\", \"bidirectional\": %s, \"num_buckets\": %lld, \"max_distance\": %lld, "

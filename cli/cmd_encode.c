@@ -91,7 +91,11 @@ int cmd_encode(const cli_spec *spec, int argc, char **argv) {
         int64_t mx = ids ? 0 : (start + count - 1 > 0 ? start + count - 1 : 0);
         for (int64_t t = 0; ids && t < count; t++)
             if (ids[t] > mx) mx = ids[t];
-        p.length = mx < INT64_MAX ? mx + 1 : INT64_MAX; /* INT64_MAX: refused by the library */
+        if (mx == INT64_MAX) { /* the length mx + 1 would overflow */
+            free(ids);
+            return cli_usage_error(spec, "position %lld leaves no length; give --length", (long long)mx);
+        }
+        p.length = mx + 1;
     }
     if (!cli_has(&a, "dim")) {
         if (scheme != PE_ADD_BINARY) {
@@ -123,7 +127,7 @@ int cmd_encode(const cli_spec *spec, int argc, char **argv) {
     if (st != PE_OK) {
         free(ids);
         free(values);
-        return cli_lib_error(spec, st);
+        return cli_opts_error(&a, st);
     }
     const char *path = cli_get(&a, "output");
     if (format == OUT_NPY) {

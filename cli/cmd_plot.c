@@ -12,10 +12,10 @@ static const cli_opt opts[] = {
     {"scale", "S", "PNG pixels per logical pixel, e.g. 2 for hi-dpi (default 1, at most 8)"},
     {"dim", "D", "encoding / head dimension (each figure has its own default; at most 4096)"},
     {"base", "B", "base (default 10000; scaling: 500000)"},
-    {"range", "A:B", "positions A..B-1 (heatmap, waves, similarity, binary; rope-score: offsets +-B); "
+    {"range", "A:B", "positions A..B-1 (heatmap, waves, similarity; relativity, direction: offsets +-B); "
                      "at most 20000 positions, within +-2^53"},
-    {"offset", "K", "flip: the offset (default 32000)"},
-    {"seed", "S", "seed of random vectors (rope-score, toy-drift; default 1)"},
+    {"offset", "K", "flip, aliasing: the offset (default 32000, 44)"},
+    {"seed", "S", "seed of random q, k (rotation, relativity, direction; default: the tour's)"},
     {NULL, NULL, NULL},
 };
 
@@ -40,7 +40,8 @@ const cli_spec cmd_plot_spec = {
 int cmd_plot(const cli_spec *spec, int argc, char **argv) {
     if (description[0] == '\0') {
         size_t n = (size_t)snprintf(description, sizeof description,
-                                    "Draws one figure with axes, labels, legends and colour bars. NAME is:\n");
+                                    "Draws one figure with axes, labels, legends and colour bars. Without options\n"
+                                    "each draws the inputs of its claim in `posenc tour`. NAME is:\n");
         for (size_t i = 0; i < figure_count && n < sizeof description; i++)
             n += (size_t)snprintf(description + n, sizeof description - n, "  %-19s %s\n",
                                   figure_table[i].name, figure_table[i].summary);

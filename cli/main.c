@@ -6,6 +6,7 @@
 static const cli_command commands[] = {
     {&cmd_encode_spec, cmd_encode},
     {&cmd_freqs_spec, cmd_freqs},
+    {&cmd_plan_spec, cmd_plan},
     {&cmd_rope_spec, cmd_rope},
     {&cmd_bias_spec, cmd_bias},
     {&cmd_attention_spec, cmd_attention},
@@ -24,7 +25,8 @@ static void print_main_help(FILE *f) {
             "Usage: posenc COMMAND [OPTIONS]\n\n"
             "posenc computes, inspects and compares transformer positional encodings:\n"
             "additive (raw, normalized, binary, sinusoidal, learned), rotary (RoPE) and\n"
-            "attention biases, exactly as SPEC.md defines them.\n\nCommands:\n");
+            "attention biases. The formulas and the error list are in the repository's docs/\n"
+            "(SCALING.md, BIASES.md, MROPE.md, ERRORS.md, PYTHON.md).\n\nCommands:\n");
     for (size_t i = 0; i < n_commands; i++)
         fprintf(f, "  %-12s %s\n", commands[i].spec->command, commands[i].spec->summary);
     fprintf(f,

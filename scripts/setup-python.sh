@@ -12,4 +12,9 @@ set -euo pipefail
 
 # The install logic lives in setup-deps.sh, which takes extra packages as
 # arguments (it also checks the build's own packages, which costs nothing).
-exec bash "$(dirname "$0")/setup-deps.sh" python3-dev python3-numpy python3-pytest "$@"
+# python3-venv, -pip, -setuptools, -wheel: `pip install .` of the package into
+# a venv, offline (make test-pip; README "Python"); python3-wheel-whl puts
+# the wheel package in /usr/share/python-wheels next to pip's and
+# setuptools', so a plain venv can build with pip's isolation too.
+exec bash "$(dirname "$0")/setup-deps.sh" python3-dev python3-numpy python3-pytest \
+    python3-venv python3-pip python3-setuptools python3-wheel python3-wheel-whl "$@"

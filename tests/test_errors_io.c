@@ -165,7 +165,7 @@ TEST(errors_npy_files_learned_qk) {
     EXPECT("ROPE-1", PE_ERR_DIM, "rotary_dim=3 must be even", pe_qk_permute_rows(rows, OUT, 8, 16, 4, 3, PE_ROPE_HALF));
     EXPECT("QK-6", PE_ERR_NULL, "in must not be NULL", pe_qk_permute_rows(NULL, OUT, 8, 16, 4, 4, PE_ROPE_HALF));
     EXPECT("QK-6", PE_ERR_NULL, "out must not be NULL", pe_qk_permute_rows(rows, NULL, 8, 16, 4, 4, PE_ROPE_HALF));
-    EXPECT("QK-7", PE_ERR_SHAPE, "out overlaps in (128 bytes each)",
+    EXPECT("QK-7", PE_ERR_SHAPE, "out overlaps in (128 and 128 bytes)",
            pe_qk_permute_rows(OUT_AT(64), OUT, 8, 16, 4, 4, PE_ROPE_INTERLEAVED));
 }
 

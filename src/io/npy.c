@@ -4,10 +4,10 @@
  * A file is: the magic "\x93NUMPY", a major and minor version byte, a
  * little-endian header length (2 bytes in 1.0, 4 in 2.0/3.0), an ASCII
  * Python dict literal {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }
- * padded with spaces and a newline, then the raw C-order data. The parser
- * reads only that dict grammar and checks every length against the buffer
- * before it looks, so a truncated or lying file is an error, never an
- * over-read.
+ * padded with spaces and ended by a newline, then the raw C-order data. The
+ * parser reads only that dict grammar and that padding, and checks every
+ * length against the buffer before it looks, so a truncated or lying file
+ * is an error, never an over-read.
  */
 #include "../internal.h"
 
@@ -125,6 +125,15 @@ static int parse_header(const char *h, size_t len, pe_npy_array *out) {
             break;
         }
     }
+    /* NumPy pads the dict with spaces and ends the header with one '\n':
+     * anything else after the dict (garbage, a NUL, another line) is a
+     * file NumPy did not write, refused rather than carried along */
+    while (c.p < c.end && *c.p == ' ') c.p++;
+    if (c.end - c.p != 1 || *c.p != '\n')
+        return pe__fail(PE_ERR_FORMAT,
+                        "npy header: the dict must be followed by spaces and one newline "
+                        "(byte %zu of %zu is 0x%02x)",
+                        (size_t)(c.p - h), len, c.p < c.end ? (unsigned)(unsigned char)*c.p : 0u);
     if (!have_descr || !have_order || !have_shape)
         return pe__fail(PE_ERR_FORMAT, "npy header lacks %s",
                         !have_descr ? "descr" : !have_order ? "fortran_order" : "shape");
@@ -177,15 +186,14 @@ static int parse_meta(const unsigned char *b, size_t len, pe_npy_array *a,
                         hlen, len);
     memset(a, 0, sizeof *a);
     PE_TRY(parse_header((const char *)b + hstart, hlen, a));
-    size_t count = 1;
+    size_t bytes = pe_dtype_size(a->dtype), end;
     for (int i = 0; i < a->ndim; i++)
-        if (!pe__mul_size((int64_t)count, a->shape[i], &count))
+        if (a->shape[i] < 0 || !pe__size_mul(bytes, (size_t)a->shape[i], &bytes))
             return pe__fail(PE_ERR_FORMAT, "npy shape overflows size_t");
-    size_t esz = pe_dtype_size(a->dtype);
-    if (count > SIZE_MAX / esz || count * esz > SIZE_MAX - (hstart + hlen))
+    if (!pe__size_add(bytes, hstart + hlen, &end))
         return pe__fail(PE_ERR_FORMAT, "npy shape overflows size_t");
     *data_start = hstart + hlen;
-    *need = count * esz;
+    *need = bytes;
     return PE_OK;
 }
 
@@ -318,16 +326,16 @@ static int npy_write(const char *path, FILE *stream, pe_dtype dtype, int ndim,
                      "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
     size_t count = 1;
     for (int i = 0; i < ndim; i++) {
-        if (!pe__mul_size((int64_t)count, shape[i], &count))
+        if (shape[i] < 0 || !pe__size_mul(count, (size_t)shape[i], &count))
             return pe__fail(PE_ERR_SHAPE, "shape[%d]=%lld is negative or overflows", i,
                             (long long)shape[i]);
         n += snprintf(dict + n, sizeof dict - (size_t)n, "%lld%s", (long long)shape[i],
                       ndim == 1 ? "," : (i + 1 < ndim ? ", " : ""));
     }
     n += snprintf(dict + n, sizeof dict - (size_t)n, "), }");
-    if (count > SIZE_MAX / pe_dtype_size(dtype))
+    size_t nbytes;
+    if (!pe__size_mul(count, pe_dtype_size(dtype), &nbytes))
         return pe__fail(PE_ERR_OVERFLOW, "array size overflows size_t");
-    size_t nbytes = count * pe_dtype_size(dtype);
     if (nbytes > 0) PE_CHECK_NULL(data);
     /* Pad magic(6) + version(2) + length(2) + dict + '\n' to a multiple of 64. */
     size_t total = 10 + (size_t)n + 1;

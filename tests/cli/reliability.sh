@@ -206,8 +206,6 @@ bounded encode_range_int64 2 'more than the 134217728 values encode is limited t
 bounded encode_range_times_dim 2 'positions x --dim 128 are more than' -- \
     encode sinusoidal --dim 128 --range 0:2000000 --format npy -o "$TMP/never.npy"
 bounded encode_binary_default_dim 2 'more than the 134217728 values' -- encode binary --range 0:100000000
-bounded relativity_int64_min 2 'offset -2\^63 has no negation' -- \
-    analyze relativity --range -9223372036854775808:-9223372036854775800
 bounded bias_alibi_cube 2 'bias values, more than the 16777216' -- bias alibi --heads 4096 --queries 4096 --keys 4096
 bounded plot_range_past_2p53 2 'limited to \+-2\^53' -- \
     plot waves --range 9007199254740992:9007199254741000 -o "$TMP/never.png"
