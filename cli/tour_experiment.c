@@ -174,12 +174,19 @@ int tour_experiment_judge(tour *t, const ex_results *r) {
     for (int i = 0; i < c->n_schemes; i++)
         if (i != best && (second < 0 || v[i] > v[second])) second = i;
     const double far = pct(r, best, c->n_lengths - 1, EX_EXACT);
+    /* ties at the top of the rest are common (all 0 %): name the runner-up
+     * only when it stands alone */
+    int tied = 0;
+    for (int i = 0; i < c->n_schemes; i++) tied += i != best && v[i] == v[second];
+    char rest[96];
+    if (tied > 1)
+        snprintf(rest, sizeof rest, "no other scheme gets above %.1f%%", v[second]);
+    else
+        snprintf(rest, sizeof rest, "%.1f%% for the next best (%s)", v[second], label_of(c, second));
     snprintf(say, sizeof say,
-             "The scheme that keeps whole answers longest is %s: %.1f%% exact at n = %d against %.1f%% for the next "
-             "best (%s), and %.1f%% at n = %d%s",
-             label_of(c, best), v[best], c->lengths[past], v[second], label_of(c, second), far,
-             c->lengths[c->n_lengths - 1],
-             best == alibi ? ": a bias that grows with distance extrapolates where rotations did not."
+             "The scheme that keeps whole answers longest is %s: %.1f%% exact at n = %d, while %s; %.1f%% at n = %d%s",
+             label_of(c, best), v[best], c->lengths[past], rest, far, c->lengths[c->n_lengths - 1],
+             best == alibi ? ". A bias that grows with distance extrapolates where rotations did not."
                            : ". The notes expect ALiBi here: this run does NOT bear that out.");
     if ((st = tour_claim(t, "experiment", "ex-alibi", best == alibi, NULL, say,
                          "exact match at n = %d: %s %.1f%%, %s %.1f%%", c->lengths[past], label_of(c, best), v[best],
