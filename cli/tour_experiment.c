@@ -63,7 +63,7 @@ static void print_table(FILE *out, const tour_table *tb) {
 static int draw(tour *t, const ex_results *r, ex_metric_kind k, int mark_row, int past, const char *file) {
     if (!t->draw) return 0;
     const ex_config *c = &r->cfg;
-    char title[200], path[1024];
+    char title[256], path[1024];
     snprintf(title, sizeof title, "Train short (n ≤ %d), test long: %s, posenc experiment --quick (seed 1, %d steps)",
              c->train_max, k == EX_EXACT ? "exact match" : "token accuracy", c->steps);
     snprintf(path, sizeof path, "%s/%s", t->dir, file);
@@ -89,7 +89,7 @@ static int draw(tour *t, const ex_results *r, ex_metric_kind k, int mark_row, in
                   &(plot_style){.label = label_of(c, i), .color = PLOT_PALETTE(i), .marker = markers[i % 5],
                                 .dash = variant ? PLOT_DASHED : PLOT_SOLID});
     }
-    char vl[48], note[96];
+    char vl[96], note[96];
     snprintf(vl, sizeof vl, "trained up to n = %d", c->train_max);
     plot_vline(ax, c->train_max, &(plot_style){.label = vl});
     if (mark_row >= 0) {
@@ -178,7 +178,7 @@ int tour_experiment_judge(tour *t, const ex_results *r) {
      * only when it stands alone */
     int tied = 0;
     for (int i = 0; i < c->n_schemes; i++) tied += i != best && v[i] == v[second];
-    char rest[96];
+    char rest[160];
     if (tied > 1)
         snprintf(rest, sizeof rest, "no other scheme gets above %.1f%%", v[second]);
     else
