@@ -59,13 +59,14 @@ PLOT_OBJ := $(filter $(BUILD)/cli/plot%.o,$(CLI_OBJ))
 PLOT_TEST_OBJ := $(BUILD)/tests/plot/test_plot.o
 # `posenc experiment` (experiment/): the trainer, a client of the public API,
 # linked into the CLI and into its own test binary, never into the library.
-# Its matrix products go through OpenBLAS (Debian libopenblas-dev), one
-# thread per job.
+# Its matrix products are its own (experiment/matmul.c: one fixed order of
+# operations, so results do not depend on the CPU's BLAS kernel); one thread
+# per job.
 EXP_SRC := $(wildcard experiment/*.c)
 EXP_OBJ := $(EXP_SRC:%.c=$(BUILD)/%.o)
 EXP_TEST_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/experiment/*.c))
 EXP_TEST_BIN := $(BUILD)/experiment_tests
-EXP_LIBS := -lopenblas -lpthread
+EXP_LIBS := -lpthread
 
 STATIC_LIB := $(BUILD)/libposenc.a
 SHARED_LIB := $(BUILD)/libposenc.so.$(VERSION)

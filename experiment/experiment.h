@@ -70,6 +70,8 @@ typedef struct {
     double wall_seconds;
     double train_tokens_per_s; /* per thread: all training tokens / all training time */
     double threads_used;
+    char kernels[16];          /* libposenc kernel set the run used ("scalar") */
+    char matmul[16];           /* ex_matmul_path(): code path of the matrix products */
     char error[256];           /* on failure: what went wrong (the rest is freed) */
 } ex_results;
 
