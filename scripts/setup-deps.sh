@@ -8,8 +8,20 @@ set -euo pipefail
 # libcairo2-dev: the CLI's PNG/SVG figures (cli/plot*.c only; never the library).
 packages=(libcjson-dev libcairo2-dev)
 # Packages a make target asks for on top of the build's own, as arguments
-# (make fuzz: clang libclang-rt-14-dev; make valgrind: valgrind).
-packages+=("$@")
+# (make fuzz: clang libclang-rt-14-dev; make valgrind: valgrind). --web: the
+# explorer's toolchain and browser test (make explorer, make test-browser):
+# emscripten, chromium, and node + npm unless a node is already on PATH
+# (e.g. NodeSource's nodejs, which bundles npm; Debian 12's npm is a package
+# of its own).
+for a in "$@"; do
+    if [ "$a" = --web ]; then
+        packages+=(emscripten chromium)
+        command -v node >/dev/null 2>&1 || packages+=(nodejs)
+        command -v npm >/dev/null 2>&1 || packages+=(npm)
+    else
+        packages+=("$a")
+    fi
+done
 
 missing=()
 for p in "${packages[@]}"; do
