@@ -335,7 +335,13 @@ $(EXPLORER): explorer/index.html explorer/app.js explorer/explorer.css explorer/
 	node explorer/bundle.mjs explorer/index.html $@ explorer $(BUILD)/explorer node_modules/uplot/dist
 
 BROWSER_OUT := $(BUILD)/browser
-test-browser: $(EXPLORER) $(POSENC) $(NPM_STAMP)
+BROWSER_STAMP := $(BUILD)/.browser-deps-ok
+$(BROWSER_STAMP): scripts/setup-deps.sh
+	@mkdir -p $(BUILD)
+	bash scripts/setup-deps.sh --browser
+	@touch $@
+
+test-browser: $(EXPLORER) $(POSENC) $(NPM_STAMP) | $(BROWSER_STAMP)
 	rm -rf $(BROWSER_OUT) && mkdir -p $(BROWSER_OUT)
 	$(POSENC) tour --no-experiment --out $(BROWSER_OUT)/tour >/dev/null
 	mkdir -p $(BROWSER_OUT)/tour/explorer && cp $(EXPLORER) $(BROWSER_OUT)/tour/explorer/index.html

@@ -88,7 +88,10 @@ typedef struct {
 typedef void (*ex_progress_fn)(void *ctx, const ex_progress *p);
 
 /* Returns 0, or a pe_status with out->error saying what failed (the library's
- * detail when a library call did) and nothing else to free. */
+ * detail when a library call did) and nothing else to free. Selects
+ * libposenc's scalar kernel set for the process while it runs (the same
+ * bits on every CPU) and restores the one before: do not run it beside
+ * other library work that must keep its own kernel set. */
 int ex_run_all(const ex_config *c, ex_progress_fn progress, void *ctx, ex_results *out);
 void ex_results_free(ex_results *r);
 const ex_run_result *ex_result_at(const ex_results *r, int scheme_index, int seed_index);

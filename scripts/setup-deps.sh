@@ -9,15 +9,17 @@ set -euo pipefail
 packages=(libcjson-dev libcairo2-dev)
 # Packages a make target asks for on top of the build's own, as arguments
 # (make fuzz: clang libclang-rt-14-dev; make valgrind: valgrind). --web: the
-# explorer's toolchain and browser test (make explorer, make test-browser):
-# emscripten, chromium, and node + npm unless a node is already on PATH
-# (e.g. NodeSource's nodejs, which bundles npm; Debian 12's npm is a package
-# of its own).
+# explorer's toolchain (make explorer, make run): emscripten, and nodejs and
+# npm unless node and npm are already on PATH (NodeSource's nodejs bundles
+# npm; Debian 12's npm is a package of its own). --browser: chromium for
+# make test-browser.
 for a in "$@"; do
     if [ "$a" = --web ]; then
-        packages+=(emscripten chromium)
+        packages+=(emscripten)
         command -v node >/dev/null 2>&1 || packages+=(nodejs)
         command -v npm >/dev/null 2>&1 || packages+=(npm)
+    elif [ "$a" = --browser ]; then
+        packages+=(chromium)
     else
         packages+=("$a")
     fi
