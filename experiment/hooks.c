@@ -3,10 +3,8 @@
  * cli/tour_experiment.c). */
 #include "experiment.h"
 
-void openblas_set_num_threads(int num_threads);
 
 int ex_bench_train_step(int steps, double *train_tokens_per_s, double *forward_tokens_per_s) {
-    openblas_set_num_threads(1); /* one thread, as each experiment job runs */
     ex_arch a;
     ex_config c;
     ex_config_default(&c);

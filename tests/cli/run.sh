@@ -298,6 +298,16 @@ if "$POSENC" "${EXP_TINY[@]}" --out "$TMP/exp" --plot "$TMP/em.svg" >/dev/null 2
 if "$POSENC" "${EXP_TINY[@]}" --threads 2 --format csv >"$TMP/e1.csv" 2>/dev/null &&
     "$POSENC" "${EXP_TINY[@]}" --threads 1 --format csv >"$TMP/e2.csv" 2>/dev/null && cmp -s "$TMP/e1.csv" "$TMP/e2.csv"; then
     ok experiment_deterministic; else bad experiment_deterministic "the two runs differ"; fi
+# Same numbers whatever BLAS kernel or libposenc kernel set the machine would
+# pick (issue 14: OpenBLAS's Haswell and SkylakeX sgemm gave different tables).
+# 60 steps: enough for a last-bit difference to show in the CSV's 17 digits.
+EXP_SMALL=(experiment --schemes rope,alibi --seeds 1 --steps 60 --train-max 4 --test-lengths 4,8
+           --examples 20)
+if OPENBLAS_CORETYPE=Haswell PE_ISA=avx2 "$POSENC" "${EXP_SMALL[@]}" --format csv >"$TMP/k1.csv" 2>/dev/null &&
+    OPENBLAS_CORETYPE=SkylakeX PE_ISA=scalar "$POSENC" "${EXP_SMALL[@]}" --format csv >"$TMP/k2.csv" 2>/dev/null &&
+    cmp -s "$TMP/k1.csv" "$TMP/k2.csv"; then
+    ok experiment_machine_independent; else bad experiment_machine_independent "the two runs differ"; fi
+expect experiment_header_says_how 0 "^RoPE by libposenc's scalar kernels; matrix products posenc's own, fixed order \\((avx512|avx2|sse2|portable) code\\), no BLAS\\.$" -- "${EXP_TINY[@]}"
 
 # Errors in the flags' words, no-effect options refused: tests/cli/flags.sh.
 if bash "$(dirname "${BASH_SOURCE[0]}")/flags.sh" "$POSENC" >"$TMP/flags.log" 2>&1; then
