@@ -301,9 +301,11 @@ $(BUILD)/python/obj/%.o: python/%.c python/posenc_py.h include/posenc.h | $(PY_S
 $(PY_EXT): $(PY_OBJ) $(STATIC_LIB)
 	$(CC) -shared $(THREADFLAGS) -o $@ $(PY_OBJ) $(STATIC_LIB) -Wl,--exclude-libs,ALL $(LDLIBS_LIB) $(LDFLAGS)
 
+# -P: the current directory stays off sys.path, so a posenc*.so that
+# `pip install -e .` left at the top of the tree cannot shadow the build's.
 test-python: $(PY_EXT) $(POSENC) | $(PY_STAMP)
 	PYTHONPATH=$(BUILD)/python PYTHONDONTWRITEBYTECODE=1 POSENC=$(POSENC) \
-	  $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
+	  $(PYTHON) -P -m pytest -q -p no:cacheprovider python/tests
 
 # `pip install .` as the README says it, offline (no index, no machine
 # pip settings): into a fresh venv that sees Debian's numpy, setuptools and
@@ -400,6 +402,7 @@ uninstall:
 
 clean:
 	rm -rf build
+	rm -f posenc.*.so  # left by `pip install -e .` (setup.py)
 
 # The tour's experiment claims judged on made-up tables, and its fault hook
 # (tests/cli/test_tour.c): the tour's, figures' and plot objects, no main.
