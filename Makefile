@@ -204,7 +204,7 @@ asan:
 # links them with libFuzzer under ASan+UBSan (clang) and fuzzes each for N
 # seconds, keeping what it learns in build/fuzz/corpus-<target>/ and
 # crashing inputs in build/fuzz/artifacts-<target>/.
-FUZZ_TARGETS := npy config args safetensors gguf api
+FUZZ_TARGETS := npy config args safetensors gguf api plan
 FUZZ_SECONDS ?= 60
 FUZZ_OBJ := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%.o) $(BUILD)/fuzz/replay.o
 FUZZ_REPLAY := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)

@@ -838,10 +838,11 @@ int pe_plan_layer_query_scale(const pe_plan *plan, int64_t layer, int64_t positi
         *scale = 1.0;
         return PE_OK;
     }
-    /* floor((p + offset) / span) in integers: exact for every position. */
+    /* floor((p + offset) / span) in integers (offset is 0 or 1), exact for
+     * every position and free of overflow at INT64_MAX. */
     int64_t q = position / t->span, rem = position % t->span;
-    if (rem + t->offset >= t->span) q++;
-    *scale = 1.0 + t->beta * log1p((double)q);
+    double steps = (double)q + (rem + t->offset >= t->span ? 1.0 : 0.0);
+    *scale = 1.0 + t->beta * log1p(steps);
     return PE_OK;
 }
 
