@@ -119,9 +119,13 @@ $(POSENC): $(CLI_OBJ) $(EXP_OBJ) $(STATIC_LIB)
 $(TEST_BIN): $(TEST_OBJ) $(STATIC_LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJ) $(STATIC_LIB) $(LDLIBS_LIB) $(LDFLAGS)
 
-run: $(POSENC) $(EXPLORER)
-	$(POSENC) tour
+# Tour options pass through: make run ARGS="--no-experiment" (or TOUR_ARGS=...).
+ARGS ?=
+TOUR_ARGS ?=
+# The explorer goes in first, so the tour's page links to it.
+run: $(POSENC) explorer
 	mkdir -p tour/explorer && cp $(EXPLORER) tour/explorer/index.html
+	$(POSENC) tour $(ARGS) $(TOUR_ARGS)
 
 # Each case against its baseline, measured in the same run (posenc bench --help).
 bench: $(POSENC)
@@ -140,6 +144,14 @@ test-install:
 	  $(LDFLAGS)
 	$(BUILD)/rope_example_installed
 	$(STAGE)/bin/posenc --version
+	# The static archive with cJSON shared, as posenc.pc and the README say.
+	PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig pkg-config --static --libs posenc | grep -- '-pthread' | grep -q -- '-lcjson'
+	$(CC) $(WARNFLAGS) $(CFLAGS) -o $(BUILD)/rope_example_static examples/rope_example.c \
+	  $$(PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig pkg-config --cflags posenc) \
+	  $$(PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig pkg-config --variable=archive posenc) \
+	  $$(pkg-config --libs libcjson) -lm -pthread $(LDFLAGS)
+	$(BUILD)/rope_example_static
+	! ldd $(BUILD)/rope_example_static | grep -q libposenc
 
 # The README's C example must build against the installed-style header and run.
 test-example: $(STATIC_LIB)
@@ -153,8 +165,9 @@ test-cli: $(POSENC)
 	bash tests/cli/run.sh $(POSENC)
 
 # The plotting layer alone: draws every element to PNG and SVG and checks the files.
-$(PLOT_TEST_BIN): $(PLOT_TEST_OBJ) $(PLOT_OBJ)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CAIRO_LIBS) -lm $(LDFLAGS)
+# plot_figure_save writes through cli/atomic_file.c, which uses the library's pe_output.
+$(PLOT_TEST_BIN): $(PLOT_TEST_OBJ) $(PLOT_OBJ) $(BUILD)/cli/atomic_file.o $(STATIC_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CAIRO_LIBS) $(LDLIBS_LIB) $(LDFLAGS)
 
 test-plot: $(PLOT_TEST_BIN)
 	$(PLOT_TEST_BIN)
@@ -191,7 +204,7 @@ asan:
 # links them with libFuzzer under ASan+UBSan (clang) and fuzzes each for N
 # seconds, keeping what it learns in build/fuzz/corpus-<target>/ and
 # crashing inputs in build/fuzz/artifacts-<target>/.
-FUZZ_TARGETS := npy config args safetensors
+FUZZ_TARGETS := npy config args safetensors gguf api
 FUZZ_SECONDS ?= 60
 FUZZ_OBJ := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%.o) $(BUILD)/fuzz/replay.o
 FUZZ_REPLAY := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
@@ -220,8 +233,12 @@ tsan:
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 allocator_may_return_null=1" \
 	  build/tsan/posenc_tests
 
-.PHONY: test-fuzz fuzz fuzz-bins tsan
-test: test-fuzz
+.PHONY: test-fuzz fuzz fuzz-bins tsan test-readme
+test: test-fuzz test-readme
+
+# Every `posenc ...` line of the README's fenced blocks, run as written.
+test-readme: $(POSENC)
+	bash tests/readme_examples.sh $(POSENC)
 
 $(FUZZ_OBJ): fuzz/fuzz.h
 
@@ -271,7 +288,7 @@ python: $(PY_EXT)
 
 # The generic object rule does not see headers under src/io/.
 $(BUILD)/src/io/safetensors.o $(BUILD)/src/io/safetensors_write.o: src/io/safetensors_internal.h
-$(BUILD)/src/io/npy.o $(BUILD)/src/io/safetensors_write.o $(BUILD)/src/io/output_file.o: src/io/output_file.h
+$(BUILD)/src/io/gguf.o $(BUILD)/tests/test_gguf.o $(BUILD)/fuzz/fuzz_gguf.o: src/io/gguf.h
 
 $(PY_STAMP): scripts/setup-python.sh
 	@mkdir -p $(BUILD)
@@ -285,12 +302,30 @@ $(BUILD)/python/obj/%.o: python/%.c python/posenc_py.h include/posenc.h | $(PY_S
 $(PY_EXT): $(PY_OBJ) $(STATIC_LIB)
 	$(CC) -shared $(THREADFLAGS) -o $@ $(PY_OBJ) $(STATIC_LIB) -Wl,--exclude-libs,ALL $(LDLIBS_LIB) $(LDFLAGS)
 
+# -P: the current directory stays off sys.path, so a posenc*.so that
+# `pip install -e .` left at the top of the tree cannot shadow the build's.
 test-python: $(PY_EXT) $(POSENC) | $(PY_STAMP)
 	PYTHONPATH=$(BUILD)/python PYTHONDONTWRITEBYTECODE=1 POSENC=$(POSENC) \
-	  $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
+	  $(PYTHON) -P -m pytest -q -p no:cacheprovider python/tests
+
+# `pip install .` as the README says it, offline (no index, no machine
+# pip settings): into a fresh venv that sees Debian's numpy, setuptools and
+# wheel, built from the sources by setup.py; then import it and call it.
+PIP_VENV := $(BUILD)/pip-venv
+.PHONY: test-pip
+test-pip: | $(PY_STAMP)
+	rm -rf $(PIP_VENV)
+	$(PYTHON) -m venv --system-site-packages --without-pip $(PIP_VENV)
+	env -u PIP_FIND_LINKS PIP_NO_INDEX=1 PIP_CONFIG_FILE=/dev/null \
+	  $(PIP_VENV)/bin/python -m pip install -q --no-build-isolation .
+	cd $(PIP_VENV) && bin/python -c "import sys, numpy as np, posenc; \
+	  assert posenc.__file__.startswith(sys.prefix), posenc.__file__; \
+	  y = posenc.rope_apply(np.ones((2, 3, 4, 8), np.float32), posenc.freqs_default(8), token_axis=1); \
+	  assert y.shape == (2, 3, 4, 8) and np.array_equal(y[0], y[1]); \
+	  print('pip-installed posenc', posenc.__version__, posenc.kernels_name(), 'in', sys.prefix)"
 
 ifeq ($(findstring -fsanitize,$(EXTRA_CFLAGS)),)
-test: test-python
+test: test-python test-pip
 endif
 
 # -------------------------------------------------------------- explorer
@@ -307,7 +342,7 @@ EMCC ?= emcc
 # Debian's emcc runs its optimizer under this machine's node, which finds
 # Debian's JavaScript modules only here.
 EM_ENV := NODE_PATH=/usr/share/nodejs
-EM_SRC := $(filter-out src/config.c,$(wildcard src/*.c)) \
+EM_SRC := $(filter-out src/config%.c src/plan%.c src/check.c,$(wildcard src/*.c)) \
           $(addprefix src/kernels/,dispatch.c scalar.c half.c parallel.c) cli/random.c explorer/explorer.c
 EM_FLAGS := $(WARNFLAGS) $(FPFLAGS) $(PE_CPPFLAGS) -O2 -sSINGLE_FILE=1 -sMODULARIZE=1 \
             -sEXPORT_NAME=createPosenc -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web,node \
@@ -343,8 +378,8 @@ $(BROWSER_STAMP): scripts/setup-deps.sh
 
 test-browser: $(EXPLORER) $(POSENC) $(NPM_STAMP) | $(BROWSER_STAMP)
 	rm -rf $(BROWSER_OUT) && mkdir -p $(BROWSER_OUT)
-	$(POSENC) tour --no-experiment --out $(BROWSER_OUT)/tour >/dev/null
 	mkdir -p $(BROWSER_OUT)/tour/explorer && cp $(EXPLORER) $(BROWSER_OUT)/tour/explorer/index.html
+	$(POSENC) tour --no-experiment --out $(BROWSER_OUT)/tour >/dev/null
 	node tests/browser/run.mjs --posenc $(POSENC) --tour $(BROWSER_OUT)/tour --out $(BROWSER_OUT)
 
 .PHONY: explorer test-browser
@@ -368,3 +403,19 @@ uninstall:
 
 clean:
 	rm -rf build
+	rm -f posenc.*.so  # left by `pip install -e .` (setup.py)
+
+# The tour's experiment claims judged on made-up tables, and its fault hook
+# (tests/cli/test_tour.c): the tour's, figures' and plot objects, no main.
+TOUR_TEST_BIN := $(BUILD)/tour_tests
+TOUR_TEST_OBJ := $(BUILD)/tests/cli/test_tour.o
+$(BUILD)/cli/tour_experiment.o $(TOUR_TEST_OBJ): $(wildcard experiment/*.h)
+$(TOUR_TEST_BIN): $(TOUR_TEST_OBJ) $(BUILD)/tests/runner.o $(STATIC_LIB) $(EXP_OBJ) \
+  $(filter $(BUILD)/cli/tour%.o $(BUILD)/cli/figures%.o $(BUILD)/cli/plot%.o $(BUILD)/cli/random.o $(BUILD)/cli/atomic_file.o,$(CLI_OBJ))
+	$(CC) $(ALL_CFLAGS) -o $@ $(TOUR_TEST_OBJ) $(BUILD)/tests/runner.o \
+	  $(filter $(BUILD)/cli/tour%.o $(BUILD)/cli/figures%.o $(BUILD)/cli/plot%.o $(BUILD)/cli/random.o $(BUILD)/cli/atomic_file.o,$(CLI_OBJ)) \
+	  $(EXP_OBJ) $(STATIC_LIB) $(LDLIBS_LIB) $(CAIRO_LIBS) $(EXP_LIBS) $(LDFLAGS)
+.PHONY: test-tour
+test-tour: $(TOUR_TEST_BIN)
+	$(TOUR_TEST_BIN)
+test: test-tour

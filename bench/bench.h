@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 typedef struct {
-    int quick; /* fewer repeats and sampled error checks: the run < 60 s */
+    int quick; /* fewer repeats and sampled error checks: about 20 s, < 60 s */
     int json;  /* one JSON object instead of the table */
 } bench_opts;
 
@@ -25,7 +25,15 @@ typedef struct {
     double ns_per_elem, gbps;
     char baseline[48];
     double baseline_ns_per_elem, ratio, target, max_abs_err;
+    /* The baseline's own spread over its samples: interquartile range /
+     * median. A ratio past its target by less than this is "noisy", not a
+     * miss: the yardstick itself moved that much. */
+    double baseline_spread;
 } bench_result;
+
+/* Verdict of a result against its target. */
+typedef enum { BENCH_NO_TARGET, BENCH_MET, BENCH_MISSED, BENCH_NOISY } bench_verdict;
+bench_verdict bench_verdict_of(const bench_result *r);
 
 /* Runs every case and prints the report to out; 0 on success, -1 (with a
  * message on stderr) if memory or the library failed. */
@@ -36,9 +44,13 @@ int bench_run(const bench_opts *opts, FILE *out);
 typedef void (*bench_fn)(void *ctx);
 
 /* Median seconds per call of a and of b, measured alternately after a
- * warm-up (bench.c). */
-void bench_measure(bench_fn a, void *actx, bench_fn b, void *bctx, int quick,
-                   double *sec_a, double *sec_b);
+ * warm-up (bench.c), and the baseline's spread (IQR / median). A case whose
+ * baseline varied by more than BENCH_STEADY, or whose ratio is past
+ * `target` (> 0), is measured again with more samples (up to three rounds
+ * in all), so one busy moment neither fails nor passes it. */
+#define BENCH_STEADY 0.03
+void bench_measure(bench_fn a, void *actx, bench_fn b, void *bctx, int quick, double target,
+                   double *sec_a, double *sec_b, double *spread_b);
 
 /* Split [0, n) into parts like the library does (no more threads than
  * `threads`, none below 2 MiB of traffic per part); run fn on each part,

@@ -162,7 +162,7 @@ static double cossin_error(const pe_freqs *f, const float *c, const float *s, in
 
 /* ------------------------------------------------------------ cases */
 
-static void add(bench_result *r, const char *name, int threads, double sec, double base_sec,
+static void add(bench_result *r, const char *name, int threads, double sec, double base_sec, double spread,
                 const char *baseline, double elems, double bytes, double target, double err) {
     snprintf(r->name, sizeof r->name, "%s%s", name, threads > 1 ? "_2t" : "");
     r->threads = threads;
@@ -173,6 +173,7 @@ static void add(bench_result *r, const char *name, int threads, double sec, doub
     r->ratio = sec / base_sec;
     r->target = target;
     r->max_abs_err = err;
+    r->baseline_spread = spread;
 }
 
 static uint16_t to16(float v, pe_dtype dt) {
@@ -213,7 +214,7 @@ int bench_cases(const bench_opts *o, const bench_baselines *base, bench_result *
     memset(y, 0, bytes);
     memset(c, 0, (size_t)CS_POS * PAIRS * 4), memset(s, 0, (size_t)CS_POS * PAIRS * 4);
     const pe_rope_options one = pe_rope_options_default();
-    double ta, tb;
+    double ta, tb, spread;
     for (int thr = 1; thr <= 2; thr++) {
         job r = {f, pe_positions_range(0), pe_tensor_dense(x, PE_F32, TOK, HEADS, HD),
                  pe_tensor_dense(x, PE_F32, TOK, HEADS, HD), one, base, x, NULL, n, PE_F32, thr,
@@ -222,21 +223,21 @@ int bench_cases(const bench_opts *o, const bench_baselines *base, bench_result *
         job b = r;
         /* in place, 4096 tokens */
         memcpy(x, x0, bytes);
-        bench_measure(rope_call, &r, scale_call, &b, o->quick, &ta, &tb);
+        bench_measure(rope_call, &r, scale_call, &b, o->quick, 1.10, &ta, &tb, &spread);
         if (thr == 1) *scale_f32_sec = tb;
         memcpy(x, x0, bytes);
         rope_call(&r);
-        add(&res[k++], "rope_inplace_4096", thr, ta, tb, "scale_inplace_f32", (double)n, 2.0 * (double)bytes,
+        add(&res[k++], "rope_inplace_4096", thr, ta, tb, spread, "scale_inplace_f32", (double)n, 2.0 * (double)bytes,
             1.10, rope_error(f, 0, TOK, x0, x, PE_F32, step));
         if (thr == 1) { /* the naive scalar reference on the same case */
             char saved[16];
             snprintf(saved, sizeof saved, "%s", pe_kernels_name());
             pe_kernels_select("scalar");
             const bench_opts few = {1, 0};
-            bench_measure(rope_call, &r, scale_call, &b, few.quick, &ta, &tb);
+            bench_measure(rope_call, &r, scale_call, &b, few.quick, 0, &ta, &tb, &spread);
             memcpy(x, x0, bytes);
             rope_call(&r);
-            add(&res[k++], "rope_inplace_4096_scalar", 1, ta, tb, "scale_inplace_f32", (double)n,
+            add(&res[k++], "rope_inplace_4096_scalar", 1, ta, tb, spread, "scale_inplace_f32", (double)n,
                 2.0 * (double)bytes, 0, rope_error(f, 0, TOK, x0, x, PE_F32, step));
             pe_kernels_select(saved);
         }
@@ -244,38 +245,38 @@ int bench_cases(const bench_opts *o, const bench_baselines *base, bench_result *
         r.in = pe_tensor_dense(x0, PE_F32, TOK, HEADS, HD);
         r.out = pe_tensor_dense(y, PE_F32, TOK, HEADS, HD);
         b.buf = y, b.src = x0;
-        bench_measure(rope_call, &r, copy_call, &b, o->quick, &ta, &tb);
+        bench_measure(rope_call, &r, copy_call, &b, o->quick, 1.15, &ta, &tb, &spread);
         rope_call(&r); /* the baseline ran last: y holds a copy */
-        add(&res[k++], "rope_outofplace_4096", thr, ta, tb, "copy_nontemporal_f32", (double)n,
+        add(&res[k++], "rope_outofplace_4096", thr, ta, tb, spread, "copy_nontemporal_f32", (double)n,
             2.0 * (double)bytes, 1.15, rope_error(f, 0, TOK, x0, y, PE_F32, step));
         /* in place, 512 tokens (8 MiB) */
         const size_t ns = (size_t)TOK_SMALL * HEADS * HD;
         r.in = r.out = pe_tensor_dense(x, PE_F32, TOK_SMALL, HEADS, HD);
         b.buf = x, b.n = ns;
-        bench_measure(rope_call, &r, scale_call, &b, o->quick, &ta, &tb);
+        bench_measure(rope_call, &r, scale_call, &b, o->quick, 1.20, &ta, &tb, &spread);
         memcpy(x, x0, ns * 4);
         rope_call(&r);
-        add(&res[k++], "rope_inplace_512", thr, ta, tb, "scale_inplace_f32", (double)ns, 8.0 * (double)ns,
+        add(&res[k++], "rope_inplace_512", thr, ta, tb, spread, "scale_inplace_f32", (double)ns, 8.0 * (double)ns,
             1.20, rope_error(f, 0, TOK_SMALL, x0, x, PE_F32, 1));
         /* decode: one token at position 131071 */
         const size_t nd = (size_t)HEADS * HD;
         r.in = r.out = pe_tensor_dense(x, PE_F32, 1, HEADS, HD);
         r.pos = pe_positions_range(DECODE_POS);
         b.n = nd;
-        bench_measure(rope_call, &r, scale_call, &b, o->quick, &ta, &tb);
+        bench_measure(rope_call, &r, scale_call, &b, o->quick, (thr == 1 ? 2.0 : 0), &ta, &tb, &spread);
         memcpy(x, x0, nd * 4);
         rope_call(&r);
-        add(&res[k++], "rope_decode_1", thr, ta, tb, "scale_inplace_f32", (double)nd, 8.0 * (double)nd,
+        add(&res[k++], "rope_decode_1", thr, ta, tb, spread, "scale_inplace_f32", (double)nd, 8.0 * (double)nd,
             thr == 1 ? 2.0 : 0, rope_error(f, DECODE_POS, 1, x0, x, PE_F32, 1));
         /* exact cos/sin table */
         float wf[PAIRS];
         for (int i = 0; i < PAIRS; i++) wf[i] = (float)f->inv_freq[i];
         r.pos = pe_positions_range(0);
         r.c = b.c = c, r.s = b.s = s, r.count = b.count = CS_POS, b.wf = wf;
-        bench_measure(cossin_call, &r, naive_call, &b, o->quick, &ta, &tb);
+        bench_measure(cossin_call, &r, naive_call, &b, o->quick, 0.33, &ta, &tb, &spread);
         cossin_call(&r);
         const double pairs = (double)CS_POS * PAIRS;
-        add(&res[k++], "cossin_table_32768", thr, ta, tb, "libm_sinf_cosf_f32", pairs, 8.0 * pairs, 0.33,
+        add(&res[k++], "cossin_table_32768", thr, ta, tb, spread, "libm_sinf_cosf_f32", pairs, 8.0 * pairs, 0.33,
             cossin_error(f, c, s, CS_POS, step));
         if (r.status != PE_OK) status = r.status;
     }
@@ -288,10 +289,10 @@ int bench_cases(const bench_opts *o, const bench_baselines *base, bench_result *
                  NULL, NULL, NULL, 0, PE_OK};
         job b = r;
         memcpy(h, h0, n * 2);
-        bench_measure(rope_call, &r, scale_call, &b, o->quick, &ta, &tb);
+        bench_measure(rope_call, &r, scale_call, &b, o->quick, 1.20, &ta, &tb, &spread);
         memcpy(h, h0, n * 2);
         rope_call(&r);
-        add(&res[k++], bf ? "rope_inplace_4096_bf16" : "rope_inplace_4096_f16", 1, ta, tb,
+        add(&res[k++], bf ? "rope_inplace_4096_bf16" : "rope_inplace_4096_f16", 1, ta, tb, spread,
             bf ? "scale_inplace_bf16" : "scale_inplace_f16", (double)n, 4.0 * (double)n, 1.20,
             rope_error(f, 0, TOK, h0, h, dt, step));
         if (r.status != PE_OK) status = r.status;

@@ -61,7 +61,7 @@ int bench_python(int quick, double baseline_sec, bench_result *out, int max) {
     for (int i = 0; i < 2 && n < max; i++) {
         if (!importable(libs[i]) || !importable("numpy")) continue;
         char path[] = "/tmp/posenc-bench-XXXXXX";
-        const int fd = mkstemp(path);
+        const int fd = mkstemp(path); /* atomic-ok: a scratch script, not an output */
         if (fd < 0) continue;
         const ssize_t len = (ssize_t)strlen(script);
         const int written = write(fd, script, (size_t)len) == len;
@@ -72,7 +72,7 @@ int bench_python(int quick, double baseline_sec, bench_result *out, int max) {
         double sec = 0, err = 0;
         const int got = p && fscanf(p, "%lf %lf", &sec, &err) == 2;
         if (p) pclose(p);
-        unlink(path);
+        unlink(path); /* atomic-ok: the scratch script */
         if (!got || !(sec > 0)) continue;
         const double elems = 4096.0 * 32 * 128;
         bench_result *r = &out[n++];

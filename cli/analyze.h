@@ -22,5 +22,9 @@ int analyze_collisions(const cli_spec *spec, const cli_args *a, int format);
 int analyze_relativity(const cli_spec *spec, const cli_args *a, int format);
 int analyze_similarity(const cli_spec *spec, const cli_args *a, int format);
 
+/* collisions: (max_offset - min_offset + 1) x pairs cos/sin evaluations at
+ * most (2^31; docs/RELIABILITY.md, Bounded work). */
+#define COLLISIONS_MAX_EVALS ((uint64_t)1 << 31)
+
 
 #endif

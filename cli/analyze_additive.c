@@ -43,7 +43,7 @@ int analyze_logit_terms(const cli_spec *spec, const cli_args *a, int format) {
     pe_logit_terms t;
     if (st == PE_OK) st = pe_logit_terms_compute(D, Q, K, em, en, pm, pn, &t);
     free(buf);
-    if (st != PE_OK) return cli_lib_error(spec, st);
+    if (st != PE_OK) return cli_opts_error(a, st);
     const char *names[5] = {"content_content", "content_position", "position_content",
                             "position_position", "logit"};
     double v[5] = {t.content_content, t.content_position, t.position_content, t.position_position,
@@ -109,7 +109,7 @@ int analyze_toy(const cli_spec *spec, const cli_args *a, int format) {
     int st = pe_toy_analyze(D, Q, K, em, m, keys, pos, nkeys, tol, &r);
     free(buf);
     free(pos);
-    if (st != PE_OK) return cli_lib_error(spec, st);
+    if (st != PE_OK) return cli_opts_error(a, st);
     static const char *const regimes[] = {"", "i: content only (Q1 ~ 0, K1 ~ 0)",
                                           "ii: key drift (Q1 ~ 0, K1 not)",
                                           "iii: query scale (K1 ~ 0, Q1 not)",
@@ -170,7 +170,7 @@ int analyze_normalized(const cli_spec *spec, const cli_args *a, int format) {
     if (st != PE_OK) {
         free(v);
         free(lengths);
-        return cli_lib_error(spec, st);
+        return cli_opts_error(a, st);
     }
     if (format == OUT_JSON) {
         printf("{\"analysis\": \"normalized\", \"position\": %lld, \"lengths\": ", (long long)p);
@@ -208,7 +208,7 @@ int analyze_binary(const cli_spec *spec, const cli_args *a, int format) {
     int st = pe_binary_hamming(start, count, d, &r);
     if (st != PE_OK) {
         free(d);
-        return cli_lib_error(spec, st);
+        return cli_opts_error(a, st);
     }
     if (format == OUT_JSON) {
         printf("{\"analysis\": \"binary\", \"start\": %lld, \"count\": %lld, \"min\": %lld, \"max\": %lld, "

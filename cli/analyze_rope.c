@@ -62,7 +62,7 @@ int analyze_wavelengths(const cli_spec *spec, const cli_args *a, int format) {
         free(f);
         free(fs);
         free(bases);
-        return cli_lib_error(spec, st);
+        return cli_opts_error(a, st);
     }
     int64_t complete[64] = {0};
     for (int64_t c = 0; c < ncol && c < 64; c++)
@@ -136,7 +136,7 @@ int analyze_flip(const cli_spec *spec, const cli_args *a, int format) {
     if (st != PE_OK) {
         free(v);
         free(fs);
-        return cli_lib_error(spec, st);
+        return cli_opts_error(a, st);
     }
     int64_t past = 0, aliased = 0;
     for (int64_t i = 0; i < half; i++) {
@@ -190,12 +190,26 @@ int analyze_collisions(const cli_spec *spec, const cli_args *a, int format) {
     if (top < 1 || top > 1000) return cli_usage_error(spec, "--top must be in [1, 1000]");
     cli_freq_setup *fs = resolve(a, &rc);
     if (fs == NULL) return rc;
+    /* Bounded work: every offset costs one cos/sin per pair, so the scan
+     * is refused above COLLISIONS_MAX_EVALS evaluations (about 7 s on
+     * one core) instead of running for years at --max-offset 2^63-1. */
+    const uint64_t pairs = (uint64_t)(fs->freqs.rotary_dim / 2);
+    if (max_off >= min_off && min_off >= 1 &&
+        (uint64_t)(max_off - min_off) + 1 > COLLISIONS_MAX_EVALS / (pairs ? pairs : 1)) {
+        free(fs);
+        return cli_usage_error(spec,
+                               "--min-offset %lld --max-offset %lld: %llu offsets x %llu pairs is more than the "
+                               "%llu cos/sin evaluations a scan is limited to; narrow the range",
+                               (long long)min_off, (long long)max_off,
+                               (unsigned long long)(max_off - min_off) + 1, (unsigned long long)pairs,
+                               (unsigned long long)COLLISIONS_MAX_EVALS);
+    }
     int64_t off[1000], found = 0, one = 1, f1 = 0;
     double dist[1000], d1 = 0;
     int st = pe_near_collisions(&fs->freqs, min_off, max_off, top, off, dist, &found);
     if (st == PE_OK) st = pe_near_collisions(&fs->freqs, 1, 1, 1, &one, &d1, &f1);
     free(fs);
-    if (st != PE_OK) return cli_lib_error(spec, st);
+    if (st != PE_OK) return cli_opts_error(a, st);
     if (format == OUT_JSON) {
         printf("{\"analysis\": \"collisions\", \"min_offset\": %lld, \"max_offset\": %lld, \"neighbour_distance\": ",
                (long long)min_off, (long long)max_off);
@@ -230,6 +244,8 @@ int analyze_relativity(const cli_spec *spec, const cli_args *a, int format) {
         (rc = cli_get_range(a, "range", &start, &count)) || (rc = cli_get_choice(a, "layout", layouts, &layout)))
         return rc;
     if (count > 100000) return cli_usage_error(spec, "--range is limited to 10^5 offsets");
+    if (start == INT64_MIN) /* its mirror offset -k would not exist */
+        return cli_usage_error(spec, "--range must start above %lld", (long long)INT64_MIN);
     cli_freq_setup *fs = resolve(a, &rc);
     if (fs == NULL) return rc;
     const int64_t D = fs->head_dim;
@@ -261,7 +277,7 @@ int analyze_relativity(const cli_spec *spec, const cli_args *a, int format) {
         free(buf);
         free(offs);
         free(fs);
-        return cli_lib_error(spec, st);
+        return cli_opts_error(a, st);
     }
     if (format == OUT_JSON) {
         printf("{\"analysis\": \"relativity\", \"m\": %lld, \"seed\": %lld, \"offsets\": ", (long long)m,
@@ -336,7 +352,7 @@ int analyze_similarity(const cli_spec *spec, const cli_args *a, int format) {
     }
     if (st != PE_OK) {
         free(S);
-        return cli_lib_error(spec, st);
+        return cli_opts_error(a, st);
     }
     int64_t *labels = malloc(sizeof(int64_t) * (size_t)count);
     if (labels == NULL) {

@@ -1,6 +1,7 @@
 /* args.c — option parsing, typed getters and error messages for the CLI. */
 #include "args.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -44,6 +45,59 @@ int cli_lib_error(const cli_spec *spec, int status) {
     const char *detail = pe_last_error();
     fprintf(stderr, "posenc %s: error: %s%s%s\n", spec->command, pe_strerror(status),
             detail[0] ? ": " : "", detail);
+    return CLI_RUNTIME;
+}
+
+/* Library field names that are spelled differently as options. */
+static const struct {
+    const char *field, *opt;
+} field_aliases[] = {
+    {"num_buckets", "buckets"},
+    {"rotary_dim", "dim"}, /* commands whose one --dim is also the rotary dimension */
+    {"head_dim", "dim"},
+    {NULL, NULL},
+};
+
+/* The option a library field name stands for, if the user typed it. */
+static int typed_option(const cli_args *a, const char *field, size_t len) {
+    char name[64];
+    if (len == 0 || len >= sizeof name) return -1;
+    for (size_t i = 0; i < len; i++) name[i] = field[i] == '_' ? '-' : field[i];
+    int k = find_opt(a->spec, name, len);
+    if (k >= 0 && a->present[k]) return k;
+    for (int i = 0; field_aliases[i].field; i++)
+        if (strlen(field_aliases[i].field) == len && strncmp(field_aliases[i].field, field, len) == 0) {
+            k = find_opt(a->spec, field_aliases[i].opt, strlen(field_aliases[i].opt));
+            if (k >= 0 && a->present[k]) return k;
+        }
+    return -1;
+}
+
+int cli_opts_error(const cli_args *a, int status) {
+    const char *detail = pe_last_error();
+    char msg[1024];
+    size_t n = 0;
+    for (const char *p = detail; *p && n + 1 < sizeof msg;) {
+        /* field=value at a word start, for an option the user typed. */
+        if (p == detail || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) {
+            size_t len = 0;
+            while (isalnum((unsigned char)p[len]) || p[len] == '_') len++;
+            int k = len && p[len] == '=' ? typed_option(a, p, len) : -1;
+            if (k >= 0) {
+                const char *v = a->values[k];
+                int w = snprintf(msg + n, sizeof msg - n, "--%s%s%s", a->spec->opts[k].name, v ? " " : "",
+                                 v ? v : "");
+                n = w < 0 ? n : n + (size_t)w < sizeof msg ? n + (size_t)w : sizeof msg - 1;
+                p += len + 1;
+                while (*p && *p != ' ' && *p != ',' && *p != ')' && *p != ':') p++; /* the library's value */
+                continue;
+            }
+        }
+        msg[n++] = *p++;
+    }
+    msg[n] = '\0';
+    fprintf(stderr, "posenc %s: error: %s%s%s\n", a->spec->command, pe_strerror(status), msg[0] ? ": " : "",
+            msg);
     return CLI_RUNTIME;
 }
 

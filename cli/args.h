@@ -77,6 +77,10 @@ int cli_usage_error(const cli_spec *spec, const char *fmt, ...)
     ;
 /* Print "posenc CMD: error: <strerror>: <detail>" and return CLI_RUNTIME. */
 int cli_lib_error(const cli_spec *spec, int status);
+/* cli_lib_error in the user's words: each field=value of the library's
+ * message whose option the user typed (dim=5 from --dim 5, num_buckets=0 from
+ * --buckets 0) reads as that option and its value as typed. */
+int cli_opts_error(const cli_args *a, int status);
 /* Print "posenc CMD: error: message" and return CLI_RUNTIME. */
 int cli_runtime_error(const cli_spec *spec, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -10,8 +10,8 @@
 #include <string.h>
 
 static const cli_opt opts[] = {
-    {"tokens", "T", "number of random tokens (default 6)"},
-    {"dim", "D", "random token width, even (default 8)"},
+    {"tokens", "T", "number of random tokens (default 6, at most 4096)"},
+    {"dim", "D", "random token width, even (default 8, at most 4096)"},
     {"seed", "S", "seed of the random tokens (default 1)"},
     {"q", "Q.npy", "queries, float32 (T, D); with --k and --v instead of random tokens"},
     {"k", "K.npy", "keys, float32 (T, D)"},
@@ -182,7 +182,7 @@ int cmd_attention(const cli_spec *spec, int argc, char **argv) {
     if (st == PE_OK) st = permutation_gap(&none, q, k, v, &gap_none);
     if (st == PE_OK) st = permutation_gap(&s, q, k, v, &gap_scheme);
     if (st != PE_OK) {
-        result = cli_lib_error(spec, st);
+        result = cli_opts_error(&a, st);
         goto done;
     }
     /* Float rounding of sums taken in another order is ~1e-7; anything above

@@ -29,7 +29,9 @@ const cli_spec cmd_bias_spec = {
     "queries are the last Q of the K keys). --causal masks future keys with -inf (null in JSON).\n"
     "t5: the bucket of each relative position r = key - query, exact at the logarithm\n"
     "boundaries (r = +-16, 32, 64 for 32 buckets and max distance 128); bidirectional unless\n"
-    "--causal. docs/BIASES.md has the conventions.",
+    "--causal. docs/BIASES.md has the conventions.\n"
+    "Limits: --heads, --queries, --keys <= 4096 and heads x queries x keys <= 2^24 = 16777216\n"
+    "values; t5 --range <= 10^6 positions.",
     opts,
     1,
     1,
@@ -37,6 +39,9 @@ const cli_spec cmd_bias_spec = {
     "  posenc bias alibi --heads 8 --queries 4 --keys 6 --causal --format json\n"
     "  posenc bias t5 --range -40:41\n",
 };
+
+/* heads x queries x keys at most (docs/RELIABILITY.md, Bounded work). */
+#define BIAS_MAX_VALUES ((int64_t)1 << 24)
 
 static int run_alibi(const cli_spec *spec, const cli_args *a, int format) {
     int64_t heads = 0, nq = 0, nk = -1;
@@ -50,6 +55,13 @@ static int run_alibi(const cli_spec *spec, const cli_args *a, int format) {
     if (nk < 0) nk = nq;
     if (heads > 4096 || nq > 4096 || nk > 4096)
         return cli_usage_error(spec, "--heads, --queries and --keys are limited to 4096 for printing");
+    /* Bounded work: the matrices are printed, heads x queries x keys
+     * values of them; 4096^3 would be 512 GiB. */
+    const int64_t cells = (heads > 0 ? heads : 1) * (nq > 0 ? nq : 1) * (nk > 0 ? nk : 1);
+    if (cells > BIAS_MAX_VALUES)
+        return cli_usage_error(spec, "--heads %lld x --queries %lld x --keys %lld = %lld bias values, more than "
+                               "the %lld a printout is limited to", (long long)heads, (long long)nq, (long long)nk,
+                               (long long)cells, (long long)BIAS_MAX_VALUES);
     int causal = cli_has(a, "causal");
     double *slopes = malloc(sizeof(double) * (size_t)(heads > 0 ? heads : 1));
     double *bias = malloc(sizeof(double) * (size_t)((heads > 0 ? heads : 1) * (nq > 0 ? nq : 1) *
@@ -60,7 +72,7 @@ static int run_alibi(const cli_spec *spec, const cli_args *a, int format) {
     if (st != PE_OK) {
         free(slopes);
         free(bias);
-        return cli_lib_error(spec, st);
+        return cli_opts_error(a, st);
     }
     if (format == OUT_JSON) {
         printf("{\"type\": \"alibi\", \"heads\": %lld, \"causal\": %s, \"slopes\": ", (long long)heads,
@@ -118,7 +130,7 @@ static int run_t5(const cli_spec *spec, const cli_args *a, int format) {
     int st = pe_t5_buckets(start, count, bidirectional, nb, maxd, b);
     if (st != PE_OK) {
         free(b);
-        return cli_lib_error(spec, st);
+        return cli_opts_error(a, st);
     }
     if (format == OUT_JSON) {
         printf("{\"type\": \"t5\", \"bidirectional\": %s, \"num_buckets\": %lld, \"max_distance\": %lld, "

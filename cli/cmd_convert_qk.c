@@ -99,24 +99,29 @@ static int select_tensors(const cli_spec *spec, const pe_safetensors *st, conver
                                      max_name, (long long)max_rows, (long long)o->heads);
         o->head_dim = max_rows / o->heads;
     }
+    /* checked: huge --heads/--head-dim must not wrap into a row count */
+    int64_t q_rows, k_rows;
+    if (__builtin_mul_overflow(o->heads, o->head_dim, &q_rows) ||
+        __builtin_mul_overflow(o->kv_heads, o->head_dim, &k_rows))
+        return cli_usage_error(spec, "--heads %lld (or --kv-heads %lld) x --head-dim %lld overflows int64",
+                               (long long)o->heads, (long long)o->kv_heads, (long long)o->head_dim);
     bool saw_q = false, saw_k = false;
     for (int64_t i = 0; i < n; i++) {
         if (!selected[i]) continue;
         pe_st_tensor t;
         pe_safetensors_get(st, i, &t);
-        if (t.shape[0] == o->heads * o->head_dim) saw_q = true;
-        else if (t.shape[0] == o->kv_heads * o->head_dim) saw_k = true;
+        if (t.shape[0] == q_rows) saw_q = true;
+        else if (t.shape[0] == k_rows) saw_k = true;
         else
             return cli_runtime_error(spec,
                                      "tensor '%s' has %lld rows; want heads*head_dim = %lld or kv_heads*head_dim = %lld "
                                      "(fused qkv projections are not supported)",
-                                     t.name, (long long)t.shape[0], (long long)(o->heads * o->head_dim),
-                                     (long long)(o->kv_heads * o->head_dim));
+                                     t.name, (long long)t.shape[0], (long long)q_rows, (long long)k_rows);
     }
     /* Inferred from key tensors alone, D would be wrong by heads/kv_heads. */
     if (inferred && o->kv_heads != o->heads && !(saw_q && saw_k))
         return cli_runtime_error(spec, "cannot infer --head-dim: no matched tensor has kv_heads*D = %lld rows; give --head-dim",
-                                 (long long)(o->kv_heads * o->head_dim));
+                                 (long long)k_rows);
     return CLI_OK;
 }
 
@@ -201,19 +206,22 @@ int cmd_convert_qk(const cli_spec *spec, int argc, char **argv) {
     meta[m++] = LAYOUT_KEY;
     meta[m++] = target;
     meta[m] = NULL;
-    status = pe_safetensors_write(cli_get(&a, "out"), out, n, meta);
-    if (status != PE_OK) {
-        result = cli_lib_error(spec, status);
-        goto done;
-    }
+    if ((result = cli_write_safetensors(spec, cli_get(&a, "out"), out, n, meta)) != CLI_OK) goto done;
     printf("converted %lld of %lld tensors to the %s layout (heads %lld, kv_heads %lld, head_dim %lld, "
            "rotary_dim %lld)\n",
            (long long)n_sel, (long long)n, target, (long long)o.heads, (long long)o.kv_heads,
            (long long)o.head_dim, (long long)o.rotary_dim);
     for (int64_t i = 0; i < n; i++)
         if (selected[i])
-            printf("  %s  %s (%lld, %s) %lld heads\n", out[i].name, out[i].st_dtype,
-                   (long long)out[i].shape[0], out[i].ndim == 2 ? "cols" : "", (long long)(out[i].shape[0] / o.head_dim));
+        {
+            if (out[i].ndim == 2) /* a weight (rows, cols) */
+                printf("  %s  %s (%lld, %lld) %lld heads\n", out[i].name, out[i].st_dtype,
+                       (long long)out[i].shape[0], (long long)out[i].shape[1],
+                       (long long)(out[i].shape[0] / o.head_dim));
+            else /* a bias (rows,) */
+                printf("  %s  %s (%lld,) %lld heads\n", out[i].name, out[i].st_dtype, (long long)out[i].shape[0],
+                       (long long)(out[i].shape[0] / o.head_dim));
+        }
 done:
     for (int64_t i = 0; owned && i < n; i++) free(owned[i]);
     free(owned);

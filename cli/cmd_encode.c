@@ -29,7 +29,8 @@ const cli_spec cmd_encode_spec = {
     "  normalized  every element = p / (L - 1)          (p must be in [0, L))\n"
     "  binary      bits of p, most significant first; --dim above the bits pads zeros on the left\n"
     "  sinusoidal  sin(p w_i), cos(p w_i), w_i = base^(-2i/D)\n"
-    "JSON output: {\"scheme\": ..., \"dim\": D, \"positions\": [...], \"values\": [[...], ...]}.",
+    "JSON output: {\"scheme\": ..., \"dim\": D, \"positions\": [...], \"values\": [[...], ...]}.\n"
+    "At most 2^27 = 134217728 values (positions x dim) per call; -o FILE appears whole or not at all.",
     opts,
     1,
     1,
@@ -37,6 +38,9 @@ const cli_spec cmd_encode_spec = {
     "  posenc encode binary --range 0:8 --format csv\n"
     "  posenc encode sinusoidal --dim 128 --range 0:1024 --format npy -o pe.npy\n",
 };
+
+/* positions x dim at most: 2^27 values, 1 GiB as f64 (docs/RELIABILITY.md). */
+#define ENCODE_MAX_VALUES ((int64_t)1 << 27)
 
 static const char *const scheme_names[] = {"raw", "normalized", "binary", "sinusoidal", NULL};
 static const char *const format_names[] = {"table", "csv", "json", "npy", NULL};
@@ -76,16 +80,21 @@ int cmd_encode(const cli_spec *spec, int argc, char **argv) {
         free(ids);
         return cli_usage_error(spec, "--format npy writes binary: give -o FILE.npy");
     }
-    /* Positions as an explicit list, so labels and encoding agree. */
-    if (ids == NULL) {
-        ids = malloc(sizeof(int64_t) * (size_t)count);
-        if (ids == NULL) return cli_runtime_error(spec, "out of memory for %lld positions", (long long)count);
-        for (int64_t t = 0; t < count; t++) ids[t] = start + t;
+    /* Bounded work: at most ENCODE_MAX_VALUES values (positions x dim),
+     * checked on the count alone before anything is allocated. */
+    if (count > ENCODE_MAX_VALUES) {
+        free(ids);
+        return cli_usage_error(spec, "%lld positions are more than the %lld values encode is limited to",
+                               (long long)count, (long long)ENCODE_MAX_VALUES);
     }
     if (!cli_has(&a, "length") && (scheme == PE_ADD_NORMALIZED || scheme == PE_ADD_BINARY)) {
-        int64_t mx = 0;
-        for (int64_t t = 0; t < count; t++)
+        int64_t mx = ids ? 0 : (start + count - 1 > 0 ? start + count - 1 : 0);
+        for (int64_t t = 0; ids && t < count; t++)
             if (ids[t] > mx) mx = ids[t];
+        if (mx == INT64_MAX) { /* the length mx + 1 would overflow */
+            free(ids);
+            return cli_usage_error(spec, "position %lld leaves no length; give --length", (long long)mx);
+        }
         p.length = mx + 1;
     }
     if (!cli_has(&a, "dim")) {
@@ -94,6 +103,17 @@ int cmd_encode(const cli_spec *spec, int argc, char **argv) {
             return cli_usage_error(spec, "--dim D is required for %s", scheme_names[scheme]);
         }
         p.dim = pe_binary_nbits(p.length);
+    }
+    if (p.dim > 0 && count > ENCODE_MAX_VALUES / p.dim) {
+        free(ids);
+        return cli_usage_error(spec, "%lld positions x --dim %lld are more than the %lld values encode is "
+                               "limited to", (long long)count, (long long)p.dim, (long long)ENCODE_MAX_VALUES);
+    }
+    /* Positions as an explicit list, so labels and encoding agree. */
+    if (ids == NULL) {
+        ids = malloc(sizeof(int64_t) * (size_t)count);
+        if (ids == NULL) return cli_runtime_error(spec, "out of memory for %lld positions", (long long)count);
+        for (int64_t t = 0; t < count; t++) ids[t] = start + t;
     }
     size_t n = 0;
     double *values = NULL;
@@ -107,7 +127,7 @@ int cmd_encode(const cli_spec *spec, int argc, char **argv) {
     if (st != PE_OK) {
         free(ids);
         free(values);
-        return cli_lib_error(spec, st);
+        return cli_opts_error(&a, st);
     }
     const char *path = cli_get(&a, "output");
     if (format == OUT_NPY) {
@@ -115,18 +135,18 @@ int cmd_encode(const cli_spec *spec, int argc, char **argv) {
         if (dtype == 0) { /* f32: round each value once */
             float *f32 = malloc(n * sizeof(float) + 1);
             if (f32 == NULL) {
-                st = PE_ERR_NOMEM;
+                rc = cli_runtime_error(spec, "out of memory for %lld values", (long long)n);
             } else {
                 for (size_t i = 0; i < n; i++) f32[i] = (float)values[i];
-                st = pe_npy_write(path, PE_F32, 2, shape, f32);
+                rc = cli_write_npy(spec, path, PE_F32, 2, shape, f32);
                 free(f32);
             }
         } else {
-            st = pe_npy_write(path, PE_F64, 2, shape, values);
+            rc = cli_write_npy(spec, path, PE_F64, 2, shape, values);
         }
         free(ids);
         free(values);
-        return st == PE_OK ? CLI_OK : cli_lib_error(spec, st);
+        return rc;
     }
     FILE *f = cli_open_output(spec, path);
     if (f == NULL) {

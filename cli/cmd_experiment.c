@@ -48,8 +48,9 @@ const cli_spec cmd_experiment_spec = {
     "RoPE models with frequencies rescaled by f = max(1, n / train-max), no retraining.\n"
     "Seeds run in parallel; each is deterministic. A seed under 95% exact match in\n"
     "distribution is flagged DID NOT LEARN and still counted. A progress bar goes to stderr\n"
-    "when it is a terminal. The default run takes about 15 minutes on 2 cores; docs/\n"
-    "EXPERIMENT.md explains the model, the choices and how to read the table.",
+    "when it is a terminal. The default run needs about 1200 CPU-seconds: 10 minutes on 2\n"
+    "idle cores (604 s, README), longer on a shared machine; docs/EXPERIMENT.md explains\n"
+    "the model, the choices and how to read the table.",
     opts,
     0,
     0,
@@ -213,14 +214,13 @@ static int write_file(const cli_spec *spec, const char *dir, const char *name, c
                       const char *machine, int what) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    if (f == NULL) return cli_runtime_error(spec, "cannot create %s: %s", path, strerror(errno));
+    FILE *f = cli_open_output(spec, path);
+    if (f == NULL) return CLI_RUNTIME;
     if (what == 0) ex_print_table(f, r, machine);
     else if (what == 1) ex_print_csv(f, r);
     else if (what == 2) ex_print_json(f, r, machine);
     else ex_print_curves_csv(f, r);
-    if (ferror(f) | fclose(f)) return cli_runtime_error(spec, "error writing %s", path);
-    return CLI_OK;
+    return cli_close_output(spec, f, path);
 }
 
 int cmd_experiment(const cli_spec *spec, int argc, char **argv) {

@@ -7,16 +7,20 @@
 
 static const cli_opt opts[] = {
     {"output", "FILE", "where to write: .png or .svg (required; also -o FILE)"},
-    {"width", "W", "logical width in pixels (default 1200)"},
-    {"height", "H", "logical height in pixels (default 800)"},
-    {"scale", "S", "PNG pixels per logical pixel, e.g. 2 for hi-dpi (default 1)"},
-    {"dim", "D", "encoding / head dimension (each figure has its own default)"},
+    {"width", "W", "logical width in pixels (default 1200, at most 8192)"},
+    {"height", "H", "logical height in pixels (default 800, at most 8192)"},
+    {"scale", "S", "PNG pixels per logical pixel, e.g. 2 for hi-dpi (default 1, at most 8)"},
+    {"dim", "D", "encoding / head dimension (each figure has its own default; at most 4096)"},
     {"base", "B", "base (default 10000; scaling: 500000)"},
-    {"range", "A:B", "positions A..B-1 (heatmap, waves, similarity, binary; rope-score: offsets +-B)"},
-    {"offset", "K", "flip: the offset (default 32000)"},
-    {"seed", "S", "seed of random vectors (rope-score, toy-drift; default 1)"},
+    {"range", "A:B", "positions A..B-1 (heatmap, waves, similarity; relativity, direction: offsets +-B); "
+                     "at most 20000 positions, within +-2^53"},
+    {"offset", "K", "flip, aliasing: the offset (default 32000, 44)"},
+    {"seed", "S", "seed of random q, k (rotation, relativity, direction; default: the tour's)"},
     {NULL, NULL, NULL},
 };
+
+/* Positions a figure's double axis still tells apart (2^53). */
+#define PLOT_MAX_POSITION ((int64_t)1 << 53)
 
 static char description[2048];
 
@@ -36,7 +40,8 @@ const cli_spec cmd_plot_spec = {
 int cmd_plot(const cli_spec *spec, int argc, char **argv) {
     if (description[0] == '\0') {
         size_t n = (size_t)snprintf(description, sizeof description,
-                                    "Draws one figure with axes, labels, legends and colour bars. NAME is:\n");
+                                    "Draws one figure with axes, labels, legends and colour bars. Without options\n"
+                                    "each draws the inputs of its claim in `posenc tour`. NAME is:\n");
         for (size_t i = 0; i < figure_count && n < sizeof description; i++)
             n += (size_t)snprintf(description + n, sizeof description - n, "  %-19s %s\n",
                                   figure_table[i].name, figure_table[i].summary);
@@ -61,6 +66,11 @@ int cmd_plot(const cli_spec *spec, int argc, char **argv) {
     if (o.scale < 0 || o.scale > 8) return cli_usage_error(spec, "--scale must be in (0, 8]");
     if (o.dim < 0 || o.dim > 4096) return cli_usage_error(spec, "--dim must be in [1, 4096]");
     if (count > 20000) return cli_usage_error(spec, "--range is limited to 20000 positions for a figure");
+    /* A figure's axis is a double: past 2^53 neighbouring positions share
+     * one coordinate and the figure would draw rounding, not the encoding. */
+    if (cli_has(&a, "range") && (start < -PLOT_MAX_POSITION || start + count > PLOT_MAX_POSITION))
+        return cli_usage_error(spec, "--range %s: positions on a figure's axis are limited to +-2^53",
+                               cli_get(&a, "range"));
     o.width = (int)w;
     o.height = (int)h;
     o.seed = (uint64_t)seed;

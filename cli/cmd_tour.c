@@ -17,14 +17,17 @@ static const cli_opt opts[] = {
 const cli_spec cmd_tour_spec = {
     "tour",
     "[--out DIR] [--no-figures] [--no-experiment]",
-    "the seeds' story: each claim with its number and figure",
-    "Walks the design notes in order - bag of words, raw integers, normalized, binary,\n"
-    "sinusoidal (base choice, why sin and cos, the shift matrix, entanglement, symmetry),\n"
-    "learned (no extrapolation), RoPE (relativity, direction, locality, the slow pair past\n"
-    "180 degrees, aliasing), the scaling schemes, and train-short-test-long: tiny models\n"
-    "trained in C (posenc experiment --quick). For each claim it prints one line with\n"
-    "the number that supports it, computed now; it draws the figures into DIR and writes\n"
-    "DIR/index.html, one static page to open in a browser. `make run` runs it.",
+    "the design notes' story as a lesson of checked claims, with figures",
+    "Walks the design notes in order - bag of words, raw integers and the four terms,\n"
+    "normalized, binary, sinusoidal (base, sin and cos, the shift matrix M_k,\n"
+    "entanglement, symmetry), learned, RoPE (rotation, relativity, direction, locality,\n"
+    "the flip past 180 degrees, aliasing, near-collisions), the scaling schemes, and\n"
+    "train short, test long: tiny models trained in C (posenc experiment --quick).\n"
+    "Each claim computes its numbers now, tests them with a predicate and says what\n"
+    "they show; a claim whose test fails is printed as FAILED. The figures go into DIR\n"
+    "with DIR/index.html, one static page (formulas in MathML, no network).\n"
+    "Exit status: 0 when every claim holds, 1 when one failed or an error occurred\n"
+    "(the page is still written, the failure marked). `make run` runs it.",
     opts,
     0,
     0,
@@ -60,7 +63,16 @@ int cmd_tour(const cli_spec *spec, int argc, char **argv) {
             return r;
         }
     }
+    /* Test-only: perturb one claim's input to watch its predicate fail
+     * (tests/cli/tour.sh). Announced, so nobody mistakes the result. */
+    const char *fault = getenv("POSENC_TOUR_FAULT");
+    if (fault && *fault && tour_set_fault(t, fault) != 0) {
+        free(t);
+        return cli_usage_error(spec, "POSENC_TOUR_FAULT='%s' is not KEY:INDEX=VALUE", fault);
+    }
     printf("posenc %s tour: the claims of the design notes, checked with numbers.\n", pe_version_string());
+    if (t->fault_key[0])
+        printf("(test fault: input %d of claim '%s' set to %g)\n", t->fault_index, t->fault_key, t->fault_value);
     int st = tour_run_all(t);
     if (st != 0) {
         int r = cli_runtime_error(spec, "%s", t->err);
@@ -74,9 +86,26 @@ int cmd_tour(const cli_spec *spec, int argc, char **argv) {
             free(t);
             return cli_runtime_error(spec, "cannot write %s", path);
         }
-        printf("\n%d claims checked; open %s in a browser.\n", t->n, path);
+        printf("\n%d claims checked%s; open %s in a browser.\n", t->n - t->failed, t->failed ? ", some FAILED" : "",
+               path);
     } else {
-        printf("\n%d claims checked.\n", t->n);
+        printf("\n%d claims checked%s.\n", t->n - t->failed, t->failed ? ", some FAILED" : "");
+    }
+    if (t->fault_key[0] && !t->fault_used) {
+        int r = cli_runtime_error(spec, "POSENC_TOUR_FAULT names no input of a claim that ran: '%s' index %d",
+                                  t->fault_key, t->fault_index);
+        free(t);
+        return r;
+    }
+    if (t->failed) {
+        char list[256] = "";
+        for (int i = 0; i < t->n; i++)
+            if (!t->items[i].holds)
+                snprintf(list + strlen(list), sizeof list - strlen(list), " [%d] %s", i + 1, t->items[i].key);
+        int r = cli_runtime_error(spec, "%d claim%s FAILED:%s", t->failed, t->failed > 1 ? "s" : "", list);
+        cli_close_output(spec, stdout, NULL);
+        free(t);
+        return r;
     }
     free(t);
     return cli_close_output(spec, stdout, NULL);

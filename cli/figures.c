@@ -6,18 +6,27 @@
 #include <string.h>
 
 const figure_entry figure_table[] = {
+    {"bag-of-words", "attention without positions: reversed tokens give reversed outputs", fig_bag_of_words},
+    {"toy-terms", "the four logit terms of raw positions p_m = m*1 at m = 100, n = 90, as bars", fig_toy_terms},
+    {"toy-drift", "the toy design in regime ii: the logit drifts with the key position", fig_toy_drift},
+    {"normalized", "normalized positions: position 2 lands elsewhere at L = 3, 5, 10, 100", fig_normalized},
+    {"binary", "binary codes around their biggest jump, and bits flipped per step", fig_binary},
     {"sinusoidal-heatmap", "the sinusoidal encoding as a heatmap (positions x dimensions)", fig_sinusoidal_heatmap},
-    {"waves", "individual sinusoidal dimensions as waves of different frequency", fig_waves},
-    {"base-grid", "bases 100, 10^4, 10^8 x dims 0, 64, 96, 127 of D = 128 over positions 0-1000", fig_base_grid},
+    {"waves", "PE(p) at D = 4, one panel per dimension, p = 7 marked", fig_waves},
+    {"base-grid", "bases 100, 10^4, 10^8 x dims 0, 64, 96, 127 of D = 128 (dim 0 zoomed)", fig_base_grid},
+    {"shift", "the shift matrix M_17 carrying PE(p) to PE(p + 17) in three pairs", fig_shift},
+    {"entanglement", "the four logit terms with sinusoidal codes added to tokens, as bars", fig_entanglement},
+    {"similarity", "PE.PE^T around position 100, and its row m = 100", fig_similarity},
+    {"learned", "a learned table of 512 rows, blank where it refuses a position", fig_learned},
     {"wavelengths", "wavelength per pair on a log scale for several bases", fig_wavelengths},
-    {"similarity", "the PE.PE^T similarity matrix", fig_similarity},
-    {"rope-score", "RoPE score vs relative position for fixed q, k, against the symmetric sinusoidal dot", fig_rope_score},
-    {"rotation", "a vector rotating in pairs (0,1), (30,31), (62,63) at several positions", fig_rotation},
-    {"binary", "binary encoding as square waves, with neighbour Hamming distances", fig_binary},
-    {"normalized", "the normalized encoding: one position, a different value at every length", fig_normalized},
-    {"toy-drift", "the toy design p_m = m*1: the logit drifts with the key position", fig_toy_drift},
-    {"flip", "per pair: phase at an offset (past 180 degrees?) and turns (aliasing)", fig_flip},
-    {"scaling", "the frequencies of each RoPE scaling scheme side by side", fig_scaling},
+    {"rotation", "q rotated to positions 0 to 123456 in three of its pairs", fig_rotation},
+    {"relativity", "RoPE score vs offset for queries at m = 0, 1000, 10^6: one curve", fig_relativity},
+    {"direction", "RoPE score at +k and -k, against the symmetric sinusoidal dot product", fig_direction},
+    {"locality", "the score of aligned q and k falling with the offset", fig_locality},
+    {"flip", "a slow pair (w = 1e-4) past a half turn at offset 32000", fig_flip},
+    {"aliasing", "every pair's angle and turns at offset 44: pair 0 is back near 0", fig_aliasing},
+    {"collisions", "how close the code comes back to offset 0, D = 8 and D = 128", fig_collisions},
+    {"scaling", "Llama 3, YaRN and dynamic NTK frequencies, one panel each", fig_scaling},
 };
 const size_t figure_count = sizeof figure_table / sizeof figure_table[0];
 

@@ -36,18 +36,28 @@ extern const figure_entry figure_table[];
 extern const size_t figure_count;
 const figure_entry *figure_find(const char *name);
 
-/* Figure functions (figures_additive.c, figures_rope.c). */
+/* Figure functions: figures_toy.c, figures_additive.c, figures_rope.c.
+ * With zeroed options each draws exactly its tour claim's inputs. */
+int fig_bag_of_words(const figure_opts *o, const char *path, char *err, size_t errlen);
+int fig_toy_terms(const figure_opts *o, const char *path, char *err, size_t errlen);
+int fig_toy_drift(const figure_opts *o, const char *path, char *err, size_t errlen);
+int fig_normalized(const figure_opts *o, const char *path, char *err, size_t errlen);
+int fig_binary(const figure_opts *o, const char *path, char *err, size_t errlen);
 int fig_sinusoidal_heatmap(const figure_opts *o, const char *path, char *err, size_t errlen);
 int fig_waves(const figure_opts *o, const char *path, char *err, size_t errlen);
 int fig_base_grid(const figure_opts *o, const char *path, char *err, size_t errlen);
+int fig_shift(const figure_opts *o, const char *path, char *err, size_t errlen);
+int fig_entanglement(const figure_opts *o, const char *path, char *err, size_t errlen);
 int fig_similarity(const figure_opts *o, const char *path, char *err, size_t errlen);
-int fig_binary(const figure_opts *o, const char *path, char *err, size_t errlen);
-int fig_toy_drift(const figure_opts *o, const char *path, char *err, size_t errlen);
-int fig_normalized(const figure_opts *o, const char *path, char *err, size_t errlen);
+int fig_learned(const figure_opts *o, const char *path, char *err, size_t errlen);
 int fig_wavelengths(const figure_opts *o, const char *path, char *err, size_t errlen);
-int fig_rope_score(const figure_opts *o, const char *path, char *err, size_t errlen);
 int fig_rotation(const figure_opts *o, const char *path, char *err, size_t errlen);
+int fig_relativity(const figure_opts *o, const char *path, char *err, size_t errlen);
+int fig_direction(const figure_opts *o, const char *path, char *err, size_t errlen);
+int fig_locality(const figure_opts *o, const char *path, char *err, size_t errlen);
 int fig_flip(const figure_opts *o, const char *path, char *err, size_t errlen);
+int fig_aliasing(const figure_opts *o, const char *path, char *err, size_t errlen);
+int fig_collisions(const figure_opts *o, const char *path, char *err, size_t errlen);
 int fig_scaling(const figure_opts *o, const char *path, char *err, size_t errlen);
 
 #endif

@@ -1,6 +1,7 @@
-/* figures_additive.c — figures of the additive schemes: the sinusoidal
- * heatmap, waves, the base grid, similarity, binary square waves, the
- * normalized pitfall and the toy design's drift. */
+/* figures_additive.c — figures of the sinusoidal encoding: the heatmap,
+ * the waves of PE(7) at D = 4, the base grid, the shift matrix M_17 and the
+ * similarity of codes. Each uses its claim's parameters and marks the
+ * claim's number (the four-term bars are in figures_toy.c). */
 #include "figures_internal.h"
 #include "random.h"
 
@@ -34,7 +35,7 @@ int fig_sinusoidal_heatmap(const figure_opts *o, const char *path, char *err, si
     double *v;
     int st = sinusoidal_rows(D, base, start, n, &v, err, errlen);
     if (st) return st;
-    char title[160], b[32];
+    char title[256], b[32];
     fig_power_label(b, sizeof b, base);
     snprintf(title, sizeof title, "Sinusoidal positional encoding (D = %lld, base %s)", (long long)D, b);
     plot_figure *fig;
@@ -55,65 +56,130 @@ int fig_sinusoidal_heatmap(const figure_opts *o, const char *path, char *err, si
 }
 
 int fig_waves(const figure_opts *o, const char *path, char *err, size_t errlen) {
-    const int64_t D = FIG_OR(o->dim, 128), n = FIG_OR(o->count, 200), start = o->start;
+    /* The claim: PE(7) at D = 4, base 10^4. One panel per dimension, the
+     * same x and y axes in each; dots at the integer positions, a thin
+     * curve of the same wave between them. */
+    const int64_t D = FIG_OR(o->dim, 4), n = FIG_OR(o->count, 21), start = o->start, mark = 7;
     const double base = FIG_OR(o->base, 10000.0);
+    if (D > 8) {
+        snprintf(err, errlen, "waves draws one panel per dimension: --dim at most 8");
+        return PE_ERR_DIM;
+    }
     double *v;
     int st = sinusoidal_rows(D, base, start, n, &v, err, errlen);
     if (st) return st;
+    pe_additive_params p = pe_additive_defaults(PE_ADD_SINUSOIDAL, D);
+    p.base = base;
+    char title[256];
+    snprintf(title, sizeof title, "PE(p) at D = %lld, one panel per dimension; p = %lld marked", (long long)D,
+             (long long)mark);
+    figure_opts tall = *o;
+    if (tall.width == 0 && tall.height == 0) {
+        tall.width = 1200;
+        tall.height = (int)(180 * D + 120);
+    }
     plot_figure *fig;
-    if ((st = fig_begin(o, 1, 1, "Each sinusoidal dimension is a wave of its own frequency", &fig, err, errlen))) {
+    if ((st = fig_begin(&tall, (int)D, 1, title, &fig, err, errlen))) {
         free(v);
         return st;
     }
-    plot_axes *ax = plot_figure_axes(fig, 0, 0);
-    plot_axes_labels(ax, NULL, "position p", "sin(p·ω_{i})");
-    plot_axes_legend(ax, PLOT_LEGEND_OUTSIDE);
-    double *x = malloc(sizeof(double) * (size_t)n), *y = malloc(sizeof(double) * (size_t)n);
-    const int64_t dims[5] = {0, 4, 12, 24, 40};
-    for (int k = 0; x && y && k < 5; k++) {
-        int64_t j = dims[k] < D ? dims[k] : D - 2;
+    const int64_t fine = 20 * (n - 1) + 1;
+    double *x = malloc(sizeof(double) * (size_t)(2 * n + 2 * fine)), *y = x ? x + n : NULL, *xf = y ? y + n : NULL;
+    double *yf = xf ? xf + fine : NULL;
+    for (int64_t j = 0; x && j < D; j++) {
+        double w = 0;
+        pe_sinusoidal_frequency(&p, j / 2, &w);
+        plot_axes *ax = plot_figure_axes(fig, (int)j, 0);
+        char sub[256];
+        snprintf(sub, sizeof sub, "dim %lld: %s(p·ω_{%lld}), ω_{%lld} = %g", (long long)j, j % 2 ? "cos" : "sin",
+                 (long long)(j / 2), (long long)(j / 2), w);
+        plot_axes_labels(ax, sub, j == D - 1 ? "position p" : NULL, "value");
+        plot_axes_options(ax, PLOT_INT_X);
+        plot_axes_xlim(ax, (double)start - 0.5, (double)(start + n - 1) + 0.5);
+        plot_axes_ylim(ax, -1.3, 1.3);
+        for (int64_t t = 0; t < fine; t++) { /* the wave between the positions, for the eye */
+            xf[t] = (double)start + (double)t / 20.0;
+            yf[t] = j % 2 ? cos(xf[t] * w) : sin(xf[t] * w);
+        }
+        plot_line(ax, xf, yf, (size_t)fine, &(plot_style){.color = PLOT_GREY, .width = 1, .alpha = 0.6});
         for (int64_t t = 0; t < n; t++) {
             x[t] = (double)(start + t);
             y[t] = v[t * D + j];
         }
-        char label[64];
-        double w = 0;
-        pe_additive_params p = pe_additive_defaults(PE_ADD_SINUSOIDAL, D);
-        p.base = base;
-        pe_sinusoidal_frequency(&p, j / 2, &w);
-        snprintf(label, sizeof label, "dim %lld (ω = %.3g)", (long long)j, w);
-        plot_line(ax, x, y, (size_t)n, &(plot_style){.label = label});
+        plot_scatter(ax, x, y, (size_t)n, &(plot_style){.color = PLOT_PALETTE(j / 2), .marker_size = 7});
+        if (mark >= start && mark < start + n) {
+            const double mv = v[(mark - start) * D + j];
+            char note[160];
+            snprintf(note, sizeof note, "PE(7)_{%lld} = %.4f", (long long)j, mv);
+            const double mx = (double)mark;
+            plot_scatter(ax, &mx, &mv, 1,
+                         &(plot_style){.color = PLOT_BLACK, .marker = PLOT_CIRCLE, .marker_size = 16, .alpha = 0.35});
+            plot_text(ax, mx, mv, note, mv > 0 ? PLOT_AT_SE : PLOT_AT_NE, PLOT_AUTO);
+        }
     }
     free(x);
-    free(y);
     free(v);
     return fig_finish(fig, path, err, errlen);
 }
 
 int fig_base_grid(const figure_opts *o, const char *path, char *err, size_t errlen) {
-    const int64_t D = FIG_OR(o->dim, 128), n = FIG_OR(o->count, 1001);
+    /* The claim: D = 128, bases 100, 10^4, 10^8, 1000 tokens. Dim 0 turns
+     * once per 2π tokens at every base: over 1000 positions it would be a
+     * solid block, so its column shows the first 60 positions; the other
+     * columns show 0..1000. Each panel says how many turns it makes. */
+    const int64_t D = FIG_OR(o->dim, 128), n = 1001, zoom = 61;
     const double bases[3] = {100.0, 1e4, 1e8};
     const int64_t dims[4] = {0, D / 2, 3 * D / 4, D - 1};
+    int64_t complete[3] = {0, 0, 0};
+    for (int r = 0; r < 3; r++) {
+        pe_additive_params p = pe_additive_defaults(PE_ADD_SINUSOIDAL, D);
+        p.base = bases[r];
+        for (int64_t i = 0; i < D / 2; i++) {
+            double w = 0;
+            int s = pe_sinusoidal_frequency(&p, i, &w);
+            if (s != PE_OK) return fig_lib_error(s, err, errlen);
+            complete[r] += 2 * 3.14159265358979323846 / w <= 1000.0;
+        }
+    }
+    char title[256];
+    snprintf(title, sizeof title,
+             "Base choice, D = %lld: pairs completing a turn within 1000 tokens: %lld (base 100), %lld (10^{4}), "
+             "%lld (10^{8}) of %lld", (long long)D, (long long)complete[0], (long long)complete[1],
+             (long long)complete[2], (long long)(D / 2));
+    figure_opts big = *o;
+    if (big.width == 0 && big.height == 0) {
+        big.width = 1500;
+        big.height = 900;
+    }
     plot_figure *fig;
-    int st = fig_begin(o, 3, 4, "Base choice: dims 0, D/2, 3D/4, D-1 over positions 0-1000 (rows: base)", &fig, err,
-                       errlen);
+    int st = fig_begin(&big, 3, 4, title, &fig, err, errlen);
     if (st) return st;
     double *x = malloc(sizeof(double) * (size_t)n), *y = malloc(sizeof(double) * (size_t)n);
     for (int r = 0; r < 3 && x && y; r++) {
         double *v;
         if ((st = sinusoidal_rows(D, bases[r], 0, n, &v, err, errlen))) break;
+        pe_additive_params p = pe_additive_defaults(PE_ADD_SINUSOIDAL, D);
+        p.base = bases[r];
         for (int c = 0; c < 4; c++) {
             plot_axes *ax = plot_figure_axes(fig, r, c);
-            for (int64_t t = 0; t < n; t++) {
+            const int64_t len = c == 0 ? zoom : n;
+            for (int64_t t = 0; t < len; t++) {
                 x[t] = (double)t;
                 y[t] = v[t * D + dims[c]];
             }
-            char title[80], b[32];
+            double w = 0;
+            pe_sinusoidal_frequency(&p, dims[c] / 2, &w);
+            char sub[256], b[32];
             fig_power_label(b, sizeof b, bases[r]);
-            snprintf(title, sizeof title, "base %s, dim %lld", b, (long long)dims[c]);
-            plot_axes_labels(ax, title, r == 2 ? "position" : NULL, c == 0 ? "value" : NULL);
+            snprintf(sub, sizeof sub, "base %s, dim %lld: %.3g turns / 1000", b, (long long)dims[c],
+                     1000.0 * w / (2 * 3.14159265358979323846));
+            plot_axes_labels(ax, sub, r == 2 ? (c == 0 ? "position (first 60)" : "position") : NULL,
+                             c == 0 ? "value" : NULL);
+            plot_axes_xlim(ax, 0, (double)(len - 1));
             plot_axes_ylim(ax, -1.1, 1.1);
-            plot_line(ax, x, y, (size_t)n, &(plot_style){.color = PLOT_PALETTE(r), .width = 1.5});
+            plot_line(ax, x, y, (size_t)len,
+                      &(plot_style){.color = PLOT_PALETTE(r), .width = 1.5,
+                                    .marker = c == 0 ? PLOT_CIRCLE : PLOT_MARKER_NONE, .marker_size = 3});
         }
         free(v);
     }
@@ -126,172 +192,119 @@ int fig_base_grid(const figure_opts *o, const char *path, char *err, size_t errl
     return fig_finish(fig, path, err, errlen);
 }
 
+int fig_shift(const figure_opts *o, const char *path, char *err, size_t errlen) {
+    /* The claim: D = 64, k = 17, p = 0, 1000, 123456. Per pair, the unit
+     * circle: PE(p) (solid arrow), M_17·PE(p) (dashed arrow) landing on
+     * PE(p + 17) (cross). The same turn 17·ω_i at every p. */
+    const int64_t D = 64, k = 17, ps[3] = {0, 1000, 123456}, pairs[3] = {0, 8, 16};
+    pe_additive_params p = pe_additive_defaults(PE_ADD_SINUSOIDAL, D);
+    double a[3][64], b[3][64], ma[3][64], worst = 0;
+    for (int r = 0; r < 3; r++) {
+        pe_positions pa = pe_positions_range(ps[r]), pb = pe_positions_range(ps[r] + k);
+        int st = pe_additive_encode(&p, &pa, 1, a[r], PE_F64);
+        if (st == PE_OK) st = pe_additive_encode(&p, &pb, 1, b[r], PE_F64);
+        if (st == PE_OK) st = pe_shift_apply(&p, k, a[r], ma[r]);
+        if (st != PE_OK) return fig_lib_error(st, err, errlen);
+        for (int j = 0; j < D; j++) worst = fmax(worst, fabs(ma[r][j] - b[r][j]));
+    }
+    figure_opts wide = *o;
+    if (wide.width == 0 && wide.height == 0) {
+        wide.width = 1500;
+        wide.height = 500;
+    }
+    char title[256];
+    snprintf(title, sizeof title, "One matrix M_{17} for every p: M_{17}·PE(p) (dashed) lands on PE(p+17) (×), "
+             "max error %.1g", worst);
+    plot_figure *fig;
+    int st = fig_begin(&wide, 1, 3, title, &fig, err, errlen);
+    if (st) return st;
+    for (int c = 0; c < 3; c++) {
+        plot_axes *ax = plot_figure_axes(fig, 0, c);
+        double w = 0;
+        pe_sinusoidal_frequency(&p, pairs[c], &w);
+        char sub[256];
+        snprintf(sub, sizeof sub, "pair %lld (ω = %g): turned by 17ω = %.3g rad", (long long)pairs[c], w, 17 * w);
+        plot_axes_labels(ax, sub, "cos(p·ω)", c == 0 ? "sin(p·ω)" : NULL);
+        plot_axes_options(ax, PLOT_EQUAL);
+        /* the same room right of the circle in every panel: equal panels,
+         * and the legend of the last one fits inside it */
+        plot_axes_xlim(ax, -1.3, 2.3);
+        plot_axes_ylim(ax, -1.3, 1.3);
+        plot_axes_legend(ax, c == 2 ? PLOT_LEGEND_NE : PLOT_LEGEND_NONE);
+        const int64_t s = 2 * pairs[c], co = s + 1; /* interleaved: sin at 2i, cos at 2i+1 */
+        for (int r = 0; r < 3; r++) {
+            char l1[96];
+            snprintf(l1, sizeof l1, "p = %lld", (long long)ps[r]);
+            plot_arrow(ax, 0, 0, a[r][co], a[r][s], &(plot_style){.label = l1, .color = PLOT_PALETTE(r)});
+            plot_arrow(ax, 0, 0, ma[r][co], ma[r][s], &(plot_style){.color = PLOT_PALETTE(r), .dash = PLOT_DASHED});
+            plot_scatter(ax, &b[r][co], &b[r][s], 1,
+                         &(plot_style){.color = PLOT_PALETTE(r), .marker = PLOT_CROSS, .marker_size = 14});
+        }
+    }
+    return fig_finish(fig, path, err, errlen);
+}
+
 int fig_similarity(const figure_opts *o, const char *path, char *err, size_t errlen) {
-    const int64_t D = FIG_OR(o->dim, 128), n = FIG_OR(o->count, 128), start = o->start;
+    /* The claim: D = 64, PE(100)·PE(107) against PE(100)·PE(93). */
+    const int64_t D = FIG_OR(o->dim, 64), n = FIG_OR(o->count, 81), start = o->count ? o->start : 60, m = 100;
     pe_additive_params p = pe_additive_defaults(PE_ADD_SINUSOIDAL, D);
     p.base = FIG_OR(o->base, 10000.0);
     pe_positions pos = pe_positions_range(start);
-    double *S = malloc(sizeof(double) * (size_t)(n * n));
+    double *S = malloc(sizeof(double) * (size_t)(n * n + 2 * n));
     if (S == NULL) {
         snprintf(err, errlen, "out of memory");
         return PE_ERR_NOMEM;
     }
+    double *x = S + n * n, *row = x + n;
     int st = pe_similarity_additive(&p, &pos, n, S);
     if (st != PE_OK) {
         free(S);
         return fig_lib_error(st, err, errlen);
     }
+    figure_opts wide = *o;
+    if (wide.width == 0 && wide.height == 0) {
+        wide.width = 1500;
+        wide.height = 640;
+    }
     plot_figure *fig;
-    if ((st = fig_begin(o, 1, 1, "PE·PE^{T}: similarity depends on the offset only, and falls with it", &fig, err,
-                        errlen))) {
+    if ((st = fig_begin(&wide, 1, 2, "PE(m)·PE(n) depends on the offset only and is even in it", &fig, err, errlen))) {
         free(S);
         return st;
     }
     plot_axes *ax = plot_figure_axes(fig, 0, 0);
-    plot_axes_labels(ax, NULL, "position n", "position m");
+    char sub[256];
+    snprintf(sub, sizeof sub, "D = %lld, positions %lld-%lld", (long long)D, (long long)start,
+             (long long)(start + n - 1));
+    plot_axes_labels(ax, sub, "position n", "position m");
     plot_axes_options(ax, PLOT_INVERT_Y | PLOT_EQUAL | PLOT_INT_X | PLOT_INT_Y);
     plot_heatmap(ax, S, (size_t)n, (size_t)n,
                  &(plot_heatmap_opts){.cmap = PLOT_VIRIDIS, .x0 = (double)start, .x1 = (double)(start + n - 1),
                                       .y0 = (double)start, .y1 = (double)(start + n - 1),
                                       .cbar_label = "PE(m)·PE(n)"});
-    free(S);
-    return fig_finish(fig, path, err, errlen);
-}
-
-int fig_binary(const figure_opts *o, const char *path, char *err, size_t errlen) {
-    const int64_t n = FIG_OR(o->count, 32);
-    pe_additive_params p = pe_additive_defaults(PE_ADD_BINARY, pe_binary_nbits(n));
-    p.length = n;
-    const int64_t nb = p.dim;
-    pe_positions pos = pe_positions_range(0);
-    double *v = malloc(sizeof(double) * (size_t)(n * nb)), *x = malloc(sizeof(double) * (size_t)n),
-           *y = malloc(sizeof(double) * (size_t)n);
-    int64_t *d = malloc(sizeof(int64_t) * (size_t)n);
-    int st = v && x && y && d ? pe_additive_encode(&p, &pos, n, v, PE_F64) : PE_ERR_NOMEM;
-    pe_hamming_report rep;
-    if (st == PE_OK) st = pe_binary_hamming(0, n - 1 > 0 ? n - 1 : 1, d, &rep);
-    plot_figure *fig = NULL;
-    if (st != PE_OK) fig_lib_error(st, err, errlen);
-    else st = fig_begin(o, 2, 1, "Binary encoding: square waves, and the jumps between neighbours", &fig, err, errlen);
-    if (st == PE_OK) {
-        plot_axes *ax = plot_figure_axes(fig, 0, 0);
-        plot_axes_labels(ax, "bits of p (most significant at the top)", NULL, "bit");
-        plot_axes_options(ax, PLOT_INT_X);
-        double at[64];
-        char names[64][32];
-        const char *labels[64];
-        for (int64_t j = 0; j < nb && j < 64; j++) {
-            for (int64_t t = 0; t < n; t++) {
-                x[t] = (double)t;
-                y[t] = (double)(nb - 1 - j) * 1.5 + v[t * nb + j];
-            }
-            plot_step(ax, x, y, (size_t)n, &(plot_style){.color = PLOT_PALETTE(j)});
-            at[j] = (double)(nb - 1 - j) * 1.5 + 0.5;
-            snprintf(names[j], sizeof names[j], "2^{%lld}", (long long)(nb - 1 - j));
-            labels[j] = names[j];
-        }
-        plot_axes_yticks(ax, at, labels, (size_t)(nb < 64 ? nb : 64));
-        plot_axes *hx = plot_figure_axes(fig, 1, 0);
-        plot_axes_labels(hx, "Hamming distance between p and p+1", "position p", "bits flipped");
-        plot_axes_options(hx, PLOT_INT_X | PLOT_INT_Y);
-        for (int64_t t = 0; t + 1 < n; t++) {
-            x[t] = (double)t;
-            y[t] = (double)d[t];
-        }
-        plot_bars(hx, x, y, (size_t)(n - 1), 0, &(plot_style){.color = PLOT_PALETTE(1)});
-        st = fig_finish(fig, path, err, errlen);
-    }
-    free(v);
-    free(x);
-    free(y);
-    free(d);
-    return st;
-}
-
-int fig_normalized(const figure_opts *o, const char *path, char *err, size_t errlen) {
-    (void)o;
-    const int64_t lengths[4] = {4, 8, 16, 32};
-    plot_figure *fig;
-    int st = fig_begin(o, 1, 1, "Normalized positions p/(L-1): the same p means something else at every length",
-                       &fig, err, errlen);
-    if (st) return st;
-    plot_axes *ax = plot_figure_axes(fig, 0, 0);
-    plot_axes_labels(ax, NULL, "position p", "encoding value");
-    plot_axes_options(ax, PLOT_INT_X);
-    plot_axes_legend(ax, PLOT_LEGEND_SE);
-    for (int k = 0; k < 4; k++) {
-        double x[32], y[32], sp[32];
-        int64_t L = lengths[k];
-        for (int64_t p = 0; p < L; p++) {
-            st = pe_normalized_inconsistency(p, &L, 1, &y[p], &sp[p]);
-            if (st != PE_OK) {
-                plot_figure_free(fig);
-                return fig_lib_error(st, err, errlen);
-            }
-            x[p] = (double)p;
-        }
-        char label[32];
-        snprintf(label, sizeof label, "L = %lld", (long long)L);
-        plot_line(ax, x, y, (size_t)L, &(plot_style){.label = label, .marker = PLOT_CIRCLE});
-    }
-    plot_vline(ax, 2, &(plot_style){.label = "p = 2"});
-    return fig_finish(fig, path, err, errlen);
-}
-
-int fig_toy_drift(const figure_opts *o, const char *path, char *err, size_t errlen) {
-    /* Regime ii (Q1 = 0, K1 not): logit_mn = content + n (Q e_m)^T K 1. */
-    const int64_t D = FIG_OR(o->dim, 16), L = FIG_OR(o->count, 256);
-    const uint64_t seed = FIG_OR(o->seed, 1);
-    double *buf = malloc(sizeof(double) * (size_t)(2 * D * D + 4 * D + 4 * L));
-    if (buf == NULL) {
-        snprintf(err, errlen, "out of memory");
-        return PE_ERR_NOMEM;
-    }
-    double *Q = buf, *K = Q + D * D, *em = K + D * D, *en = em + D, *pm = en + D, *pn = pm + D,
-           *x = pn + D, *content = x + L, *logit = content + L, *w = logit + L;
-    cli_fill_uniform(Q, 2 * D * D + D, seed);
-    for (int64_t i = 0; i < 2 * D * D + D; i++) Q[i] /= sqrt((double)D);
-    for (int64_t r = 0; r < D; r++) { /* Q 1 = 0: rows of Q sum to zero */
-        double mean = 0;
-        for (int64_t c = 0; c < D; c++) mean += Q[r * D + c] / (double)D;
-        for (int64_t c = 0; c < D; c++) Q[r * D + c] -= mean;
-    }
-    const int64_t m = L - 1;
-    int st = PE_OK;
-    for (int64_t n = 0; n < L && st == PE_OK; n++) {
-        for (int64_t i = 0; i < D; i++) { /* a fresh pseudo-random key token */
-            en[i] = sin((double)(n * 7 + i * 13) * 0.618);
-            pm[i] = (double)m;
-            pn[i] = (double)n;
-        }
-        pe_logit_terms t;
-        st = pe_logit_terms_compute(D, Q, K, em, en, pm, pn, &t);
-        x[n] = (double)n;
-        content[n] = t.content_content;
-        logit[n] = t.logit;
-    }
-    if (st != PE_OK) {
-        free(buf);
-        return fig_lib_error(st, err, errlen);
-    }
-    double mx = -INFINITY, sum = 0;
-    for (int64_t n = 0; n < L; n++) mx = fmax(mx, logit[n]);
-    for (int64_t n = 0; n < L; n++) sum += (w[n] = exp(logit[n] - mx));
-    for (int64_t n = 0; n < L; n++) w[n] /= sum;
-    plot_figure *fig;
-    if ((st = fig_begin(o, 1, 2, "The toy design p_m = m·1 (Q·1 = 0): the logit drifts linearly with the key position",
-                        &fig, err, errlen))) {
-        free(buf);
-        return st;
-    }
-    plot_axes *a = plot_figure_axes(fig, 0, 0);
-    plot_axes_labels(a, "logit of the last query against each key", "key position n", "logit");
-    plot_axes_legend(a, PLOT_LEGEND_BEST);
-    plot_line(a, x, logit, (size_t)L, &(plot_style){.label = "with toy positions"});
-    plot_line(a, x, content, (size_t)L, &(plot_style){.label = "content only"});
+    const int in = m >= start && m + 7 < start + n && m - 7 >= start;
     plot_axes *b = plot_figure_axes(fig, 0, 1);
-    plot_axes_labels(b, "softmax attention weights", "key position n", "weight");
-    plot_line(b, x, w, (size_t)L, &(plot_style){.color = PLOT_PALETTE(1)});
-    free(buf);
+    plot_axes_labels(b, in ? "row m = 100 of the matrix: mirror-symmetric about n = 100" : "row m = start",
+                     "position n", "PE(100)·PE(n)");
+    plot_axes_options(b, PLOT_INT_X);
+    const int64_t mr = in ? m : start;
+    for (int64_t j = 0; j < n; j++) {
+        x[j] = (double)(start + j);
+        row[j] = S[(mr - start) * n + j];
+    }
+    plot_line(b, x, row, (size_t)n, &(plot_style){.color = PLOT_PALETTE(0)});
+    if (in) {
+        const double xs[2] = {(double)(m + 7), (double)(m - 7)};
+        const double ys[2] = {S[(m - start) * n + (m + 7 - start)], S[(m - start) * n + (m - 7 - start)]};
+        plot_scatter(ax, xs, (const double[2]){(double)m, (double)m}, 2,
+                     &(plot_style){.color = PLOT_PALETTE(1), .marker = PLOT_CROSS, .marker_size = 14});
+        plot_scatter(b, xs, ys, 2, &(plot_style){.color = PLOT_PALETTE(1), .marker_size = 10});
+        char n1[96], n2[96];
+        snprintf(n1, sizeof n1, "n = 107: %.4f", ys[0]);
+        snprintf(n2, sizeof n2, "n = 93: %.4f", ys[1]);
+        plot_text(b, xs[0], ys[0], n1, PLOT_AT_NE, PLOT_AUTO);
+        plot_text(b, xs[1], ys[1], n2, PLOT_AT_NW, PLOT_AUTO);
+        plot_vline(b, (double)m, NULL);
+    }
+    free(S);
     return fig_finish(fig, path, err, errlen);
 }

@@ -1,8 +1,11 @@
-/* figures_rope.c — figures of the frequency-based schemes: wavelengths, RoPE
- * score vs offset, a vector rotating in its pairs, flips and aliasing, and the
- * scaling schemes side by side. */
+/* figures_rope.c — figures of RoPE in the tour's order: the rotation of the
+ * claim's q, relativity, direction, locality, the slow pair's flip, fast
+ * pairs' aliasing, near-collisions, and the scaling schemes (plus the
+ * wavelengths per base, for `posenc plot`). Each uses its claim's inputs
+ * (tour_inputs.h) and marks the claim's number. */
 #include "figures_internal.h"
 #include "random.h"
+#include "tour_inputs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,17 +65,160 @@ int fig_wavelengths(const figure_opts *o, const char *path, char *err, size_t er
         plot_figure_free(fig);
         return st;
     }
-    char cl[64];
+    char cl[96];
     snprintf(cl, sizeof cl, "context %g", context);
     plot_hline(ax, context, &(plot_style){.label = cl});
     return fig_finish(fig, path, err, errlen);
 }
 
-int fig_rope_score(const figure_opts *o, const char *path, char *err, size_t errlen) {
-    pe_freqs *f = fig_freqs_new(o, 64, err, errlen);
+/* The claim's q and k (figure option seed: other random vectors). */
+static void rope_qk(const figure_opts *o, int64_t D, double *q, double *k) {
+    if (o->seed == 0 && D == TOUR_ROPE_D) {
+        tour_rope_qk(q, k);
+    } else {
+        cli_fill_uniform(q, D, FIG_OR(o->seed, 1));
+        cli_fill_uniform(k, D, FIG_OR(o->seed, 1) + 1);
+    }
+}
+
+/* A big ringed dot at (x, y) with a note beside it: the claim's number. */
+static void mark(plot_axes *ax, double x, double y, const char *note, plot_place where) {
+    plot_scatter(ax, &x, &y, 1, &(plot_style){.color = PLOT_BLACK, .marker = PLOT_CIRCLE, .marker_size = 14,
+                                              .alpha = 0.4});
+    plot_text(ax, x, y, note, where, PLOT_AUTO);
+}
+
+int fig_rotation(const figure_opts *o, const char *path, char *err, size_t errlen) {
+    pe_freqs *f = fig_freqs_new(o, TOUR_ROPE_D, err, errlen);
     if (f == NULL) return PE_ERR_NOMEM;
+    const int64_t D = f->rotary_dim, H = D / 2;
+    const int64_t pairs[3] = {0, H / 2 - 1, H - 1};
+    enum { NP = 8 };
+    const int64_t positions[NP] = {0, 1, 2, 3, 10, 100, 1000, 123456};
+    double *q = malloc(sizeof(double) * (size_t)(2 * D));
+    float *x = malloc(sizeof(float) * (size_t)(NP * D));
+    if (q == NULL || x == NULL) {
+        free(q);
+        free(x);
+        free(f);
+        snprintf(err, errlen, "out of memory");
+        return PE_ERR_NOMEM;
+    }
+    rope_qk(o, D, q, q + D);
+    for (int t = 0; t < NP; t++)
+        for (int64_t j = 0; j < D; j++) x[t * D + j] = (float)q[j];
+    pe_positions pos = pe_positions_list(positions);
+    pe_tensor tv = pe_tensor_dense(x, PE_F32, NP, 1, D);
+    int st = pe_rope_apply(f, PE_ROPE_HALF, &pos, &tv, &tv, PE_ROPE_FORWARD);
+    double n0 = 0, n1 = 0;
+    for (int64_t j = 0; j < D; j++) {
+        n0 += (double)(float)q[j] * (float)q[j];
+        n1 += (double)x[(NP - 1) * D + j] * x[(NP - 1) * D + j];
+    }
+    plot_figure *fig = NULL;
+    if (st != PE_OK) fig_lib_error(st, err, errlen);
+    else {
+        figure_opts wide = *o;
+        if (wide.width == 0 && wide.height == 0) {
+            wide.width = 1500;
+            wide.height = 500;
+        }
+        char title[256];
+        snprintf(title, sizeof title, "q turned to positions 0 to 123456: |q| = %.6f, |R(123456)·q| = %.6f",
+                 sqrt(n0), sqrt(n1));
+        st = fig_begin(&wide, 1, 3, title, &fig, err, errlen);
+    }
+    double rmax = 0;
+    for (int c = 0; c < 3; c++) rmax = fmax(rmax, hypot(q[pairs[c]], q[pairs[c] + H]));
+    if (rmax == 0) rmax = 1;
+    for (int c = 0; c < 3 && st == PE_OK; c++) {
+        plot_axes *ax = plot_figure_axes(fig, 0, c);
+        const int64_t i = pairs[c];
+        const double r = hypot(q[i], q[i + H]);
+        char title[256];
+        snprintf(title, sizeof title, "pair %lld (elements %lld, %lld), ω = %.3g, radius %.3f", (long long)i,
+                 (long long)i, (long long)(i + H), f->inv_freq[i], r);
+        plot_axes_labels(ax, title, "x_{i}", c == 0 ? "x_{i+D/2}" : NULL);
+        plot_axes_options(ax, PLOT_EQUAL);
+        /* each panel framed on its pair's circle (the same shape in every
+         * panel), with room right of it for the last panel's legend */
+        const double lim = 1.2 * (r > 0 ? r : rmax);
+        double cx[97], cy[97];
+        for (int j = 0; j < 97; j++) { /* the circle the tips stay on */
+            cx[j] = r * cos(2 * PI * j / 96.0);
+            cy[j] = r * sin(2 * PI * j / 96.0);
+        }
+        plot_line(ax, cx, cy, 97, &(plot_style){.color = PLOT_GREY, .width = 1, .dash = PLOT_DOTTED});
+        plot_axes_xlim(ax, -lim, 2.0 * lim);
+        plot_axes_ylim(ax, -lim, lim);
+        plot_axes_legend(ax, c == 2 ? PLOT_LEGEND_NE : PLOT_LEGEND_NONE);
+        for (int t = 0; t < NP; t++) {
+            char label[64];
+            snprintf(label, sizeof label, "p = %lld", (long long)positions[t]);
+            plot_arrow(ax, 0, 0, x[t * D + i], x[t * D + i + H], &(plot_style){.label = label, .color = PLOT_PALETTE(t)});
+        }
+    }
+    if (st == PE_OK) st = fig_finish(fig, path, err, errlen);
+    free(x);
+    free(q);
+    free(f);
+    return st;
+}
+
+int fig_relativity(const figure_opts *o, const char *path, char *err, size_t errlen) {
+    pe_freqs *f = fig_freqs_new(o, TOUR_ROPE_D, err, errlen);
+    if (f == NULL) return PE_ERR_NOMEM;
+    const int64_t D = f->rotary_dim, K = FIG_OR(o->count, 40), n = 2 * K + 1;
+    const int64_t ms[3] = {0, 1000, 1000000};
+    double *buf = malloc(sizeof(double) * (size_t)(2 * D + 4 * n));
+    int64_t *offs = malloc(sizeof(int64_t) * (size_t)n);
+    if (buf == NULL || offs == NULL) {
+        free(buf);
+        free(offs);
+        free(f);
+        snprintf(err, errlen, "out of memory");
+        return PE_ERR_NOMEM;
+    }
+    double *q = buf, *k = q + D, *x = k + D, *s = x + n;
+    rope_qk(o, D, q, k);
+    for (int64_t j = 0; j < n; j++) {
+        offs[j] = j - K;
+        x[j] = (double)(j - K);
+    }
     int st = PE_OK;
-    const int64_t D = f->rotary_dim, K = FIG_OR(o->count, 200), n = 2 * K + 1;
+    for (int r = 0; r < 3 && st == PE_OK; r++) st = pe_rope_score_curve(f, PE_ROPE_HALF, D, q, k, ms[r], offs, n, s + r * n);
+    plot_figure *fig = NULL;
+    if (st != PE_OK) fig_lib_error(st, err, errlen);
+    else st = fig_begin(o, 1, 1, "RoPE's score depends on the offset alone: three query positions, one curve", &fig,
+                        err, errlen);
+    if (st == PE_OK) {
+        plot_axes *a = plot_figure_axes(fig, 0, 0);
+        plot_axes_labels(a, "⟨R(m)q, R(m+k)k⟩ for the claim's q, k (D = 64, base 10^{4}) at m = 0, 1000, 10^{6}",
+                         "offset k", "score");
+        plot_axes_options(a, PLOT_INT_X);
+        plot_axes_legend(a, PLOT_LEGEND_OUTSIDE);
+        static const plot_dash dashes[3] = {PLOT_SOLID, PLOT_DASHED, PLOT_DOTTED};
+        static const char *const names[3] = {"m = 0", "m = 1000", "m = 10^{6}"};
+        for (int r = 0; r < 3; r++)
+            plot_line(a, x, s + r * n, (size_t)n,
+                      &(plot_style){.label = names[r], .color = PLOT_PALETTE(r), .dash = dashes[r], .width = 3 - r * 0.6});
+        if (5 <= K) {
+            char note[160];
+            snprintf(note, sizeof note, "k = 5: %.6f at every m", s[K + 5]);
+            mark(a, 5, s[K + 5], note, PLOT_AT_NE);
+        }
+        st = fig_finish(fig, path, err, errlen);
+    }
+    free(f);
+    free(buf);
+    free(offs);
+    return st;
+}
+
+int fig_direction(const figure_opts *o, const char *path, char *err, size_t errlen) {
+    pe_freqs *f = fig_freqs_new(o, TOUR_ROPE_D, err, errlen);
+    if (f == NULL) return PE_ERR_NOMEM;
+    const int64_t D = f->rotary_dim, K = FIG_OR(o->count, 40), n = 2 * K + 1, m = 100;
     double *buf = malloc(sizeof(double) * (size_t)(3 * D + 3 * n));
     int64_t *offs = malloc(sizeof(int64_t) * (size_t)n);
     if (buf == NULL || offs == NULL) {
@@ -83,28 +229,39 @@ int fig_rope_score(const figure_opts *o, const char *path, char *err, size_t err
         return PE_ERR_NOMEM;
     }
     double *q = buf, *k = q + D, *u = k + D, *x = u + D, *s = x + n, *c = s + n;
-    cli_fill_uniform(q, 2 * D, FIG_OR(o->seed, 1));
-    for (int64_t i = 0; i < D; i++) u[i] = i < D / 2 ? 1.0 : 0.0; /* unit vector in each half-split pair */
+    rope_qk(o, D, q, k);
+    for (int64_t i = 0; i < D; i++) u[i] = i < D / 2 ? 1.0 : 0.0; /* (1, 0) in each half-split pair */
     for (int64_t j = 0; j < n; j++) {
         offs[j] = j - K;
         x[j] = (double)(j - K);
     }
-    st = pe_rope_score_curve(f, PE_ROPE_HALF, D, q, k, 1000, offs, n, s);
-    if (st == PE_OK) st = pe_rope_score_curve(f, PE_ROPE_HALF, D, u, u, 1000, offs, n, c);
+    int st = pe_rope_score_curve(f, PE_ROPE_HALF, D, q, k, m, offs, n, s);
+    if (st == PE_OK) st = pe_rope_score_curve(f, PE_ROPE_HALF, D, u, u, m, offs, n, c);
     plot_figure *fig = NULL;
     if (st != PE_OK) fig_lib_error(st, err, errlen);
-    else st = fig_begin(o, 2, 1, "Score vs relative position k = n - m", &fig, err, errlen);
+    else st = fig_begin(o, 2, 1, "Direction: offset +7 against -7, RoPE above, the sinusoidal dot product below", &fig,
+                        err, errlen);
     if (st == PE_OK) {
-        plot_axes *a = plot_figure_axes(fig, 0, 0);
-        plot_axes_labels(a, "RoPE ⟨R(m)q, R(m+k)k⟩ for fixed random q, k: not symmetric in k (direction-aware)",
-                         NULL, "score");
-        plot_line(a, x, s, (size_t)n, &(plot_style){.color = PLOT_PALETTE(0)});
-        plot_vline(a, 0, NULL);
-        plot_axes *b = plot_figure_axes(fig, 1, 0);
-        plot_axes_labels(b, "sinusoidal PE(m)·PE(m+k) = Σ_{i} cos(k·ω_{i}): symmetric in k, blind to direction",
-                         "relative position k", "dot product");
-        plot_line(b, x, c, (size_t)n, &(plot_style){.color = PLOT_PALETTE(1)});
-        plot_vline(b, 0, NULL);
+        for (int panel = 0; panel < 2; panel++) {
+            const double *y = panel ? c : s;
+            plot_axes *a = plot_figure_axes(fig, panel, 0);
+            plot_axes_labels(a,
+                             panel ? "sinusoidal PE(m)·PE(m+k) = Σ_{i} cos(k·ω_{i}): the same at +k and -k"
+                                   : "RoPE ⟨R(m)q, R(m+k)k⟩, the claim's q, k at m = 100: +k and -k differ",
+                             panel ? "offset k" : NULL, panel ? "dot product" : "score");
+            plot_axes_options(a, PLOT_INT_X);
+            /* one x axis for both panels; y differs (a score, a dot product) */
+            plot_axes_xlim(a, (double)-K, (double)K);
+            plot_line(a, x, y, (size_t)n, &(plot_style){.color = PLOT_PALETTE(panel)});
+            plot_vline(a, 0, NULL);
+            if (7 <= K) {
+                char n1[96], n2[96];
+                snprintf(n1, sizeof n1, "+7: %.3f", y[K + 7]);
+                snprintf(n2, sizeof n2, "-7: %.3f", y[K - 7]);
+                mark(a, 7, y[K + 7], n1, PLOT_AT_NE);
+                mark(a, -7, y[K - 7], n2, PLOT_AT_NW);
+            }
+        }
         st = fig_finish(fig, path, err, errlen);
     }
     free(f);
@@ -113,93 +270,164 @@ int fig_rope_score(const figure_opts *o, const char *path, char *err, size_t err
     return st;
 }
 
-int fig_rotation(const figure_opts *o, const char *path, char *err, size_t errlen) {
-    pe_freqs *f = fig_freqs_new(o, 64, err, errlen);
+int fig_locality(const figure_opts *o, const char *path, char *err, size_t errlen) {
+    pe_freqs *f = fig_freqs_new(o, TOUR_ROPE_D, err, errlen);
     if (f == NULL) return PE_ERR_NOMEM;
-    int st = PE_OK;
-    const int64_t D = f->rotary_dim;
-    const int64_t pairs[3] = {0, D / 4 - 1, D / 2 - 1}; /* elements (0,1), (30,31), (62,63) at D = 64 */
-    const int64_t positions[8] = {0, 1, 2, 3, 10, 100, 1000, 10000};
-    float *x = malloc(sizeof(float) * (size_t)(8 * D));
-    if (x == NULL) {
+    const int64_t D = f->rotary_dim, n = 10000;
+    double *buf = malloc(sizeof(double) * (size_t)(D + 2 * n));
+    int64_t *offs = malloc(sizeof(int64_t) * (size_t)n);
+    if (buf == NULL || offs == NULL) {
         free(f);
+        free(buf);
+        free(offs);
         snprintf(err, errlen, "out of memory");
         return PE_ERR_NOMEM;
     }
-    for (int t = 0; t < 8; t++)
-        for (int64_t j = 0; j < D; j++) x[t * D + j] = j % 2 == 0 ? 1.0f : 0.0f; /* (1, 0) in every pair */
-    pe_positions pos = pe_positions_list(positions);
-    pe_tensor tv = pe_tensor_dense(x, PE_F32, 8, 1, D);
-    st = pe_rope_apply(f, PE_ROPE_INTERLEAVED, &pos, &tv, &tv, PE_ROPE_FORWARD);
+    double *u = buf, *x = u + D, *s = x + n;
+    for (int64_t i = 0; i < D; i++) u[i] = i < D / 2 ? 1.0 : 0.0;
+    for (int64_t j = 0; j < n; j++) {
+        offs[j] = j + 1;
+        x[j] = (double)(j + 1);
+    }
+    double s0 = 0;
+    const int64_t zero = 0;
+    int st = pe_rope_score_curve(f, PE_ROPE_HALF, D, u, u, 0, offs, n, s);
+    if (st == PE_OK) st = pe_rope_score_curve(f, PE_ROPE_HALF, D, u, u, 0, &zero, 1, &s0);
     plot_figure *fig = NULL;
     if (st != PE_OK) fig_lib_error(st, err, errlen);
-    else {
-        figure_opts wide = *o; /* three square panels: a short figure fits them */
-        if (wide.width == 0 && wide.height == 0) {
-            wide.width = 1500;
-            wide.height = 560;
+    else st = fig_begin(o, 1, 1, "Locality: aligned q and k score less as the offset grows", &fig, err, errlen);
+    if (st == PE_OK) {
+        plot_axes *a = plot_figure_axes(fig, 0, 0);
+        char sub[256];
+        snprintf(sub, sizeof sub, "Σ_{i} cos(k·ω_{i}) over the %lld pairs of D = %lld, base 10^{4}", (long long)(D / 2),
+                 (long long)D);
+        plot_axes_labels(a, sub, "offset k (log scale)", "score");
+        plot_axes_options(a, PLOT_LOG_X);
+        plot_line(a, x, s, (size_t)n, &(plot_style){.color = PLOT_PALETTE(0), .width = 1.5});
+        char note[160];
+        snprintf(note, sizeof note, "k = 0: %.2f", s0);
+        plot_hline(a, s0, &(plot_style){.label = note});
+        const int64_t at[3] = {10, 100, 1000};
+        for (int j = 0; j < 3; j++) {
+            snprintf(note, sizeof note, "k = %lld: %.2f", (long long)at[j], s[at[j] - 1]);
+            mark(a, (double)at[j], s[at[j] - 1], note, PLOT_AT_NE);
         }
-        st = fig_begin(&wide, 1, 3, "One vector at positions 0 to 10^{4}: fast pairs spin, slow pairs creep",
-                       &fig, err, errlen);
+        st = fig_finish(fig, path, err, errlen);
     }
-    for (int c = 0; c < 3 && st == PE_OK; c++) {
-        plot_axes *ax = plot_figure_axes(fig, 0, c);
-        char title[96];
-        snprintf(title, sizeof title, "pair (%lld, %lld), ω = %.3g", (long long)(2 * pairs[c]),
-                 (long long)(2 * pairs[c] + 1), f->inv_freq[pairs[c]]);
-        plot_axes_labels(ax, title, "x_{2i}", c == 0 ? "x_{2i+1}" : NULL);
-        plot_axes_options(ax, PLOT_EQUAL);
-        plot_axes_xlim(ax, -1.25, 1.25);
-        plot_axes_ylim(ax, -1.25, 1.25);
-        plot_axes_legend(ax, c == 2 ? PLOT_LEGEND_OUTSIDE : PLOT_LEGEND_NONE);
-        for (int t = 0; t < 8; t++) {
-            double a = x[t * D + 2 * pairs[c]], b = x[t * D + 2 * pairs[c] + 1];
-            char label[24];
-            snprintf(label, sizeof label, "p = %lld", (long long)positions[t]);
-            plot_arrow(ax, 0, 0, a, b, &(plot_style){.label = label, .color = PLOT_PALETTE(t)});
-        }
-    }
-    if (st == PE_OK) st = fig_finish(fig, path, err, errlen);
-    free(x);
     free(f);
+    free(buf);
+    free(offs);
     return st;
 }
 
 int fig_flip(const figure_opts *o, const char *path, char *err, size_t errlen) {
-    pe_freqs *f = fig_freqs_new(o, 128, err, errlen);
+    /* The claim: one pair, ω = 10^-4, offset 32000. */
+    const int64_t k = FIG_OR(o->offset, 32000), n = 641, step = 100;
+    pe_freqs one;
+    int st = pe_freqs_default(2, 10.0, &one);
+    if (st != PE_OK) return fig_lib_error(st, err, errlen);
+    one.inv_freq[0] = 1e-4;
+    double *x = malloc(sizeof(double) * 3 * (size_t)n);
+    int64_t *offs = malloc(sizeof(int64_t) * (size_t)n);
+    if (x == NULL || offs == NULL) {
+        free(x);
+        free(offs);
+        snprintf(err, errlen, "out of memory");
+        return PE_ERR_NOMEM;
+    }
+    double *c = x + n, *deg = c + n, phase = 0, turns = 0;
+    const double u[2] = {1.0, 0.0};
+    for (int64_t j = 0; j < n; j++) {
+        offs[j] = j * step;
+        x[j] = (double)(j * step);
+    }
+    st = pe_rope_score_curve(&one, PE_ROPE_HALF, 2, u, u, 0, offs, n, c);
+    for (int64_t j = 0; j < n && st == PE_OK; j++) {
+        st = pe_pair_periods(&one, offs[j], NULL, NULL, &deg[j], NULL);
+        deg[j] *= 180.0 / PI;
+    }
+    if (st == PE_OK) st = pe_pair_periods(&one, k, NULL, NULL, &phase, &turns);
+    plot_figure *fig = NULL;
+    char title[256];
+    snprintf(title, sizeof title, "A slow pair (ω = 10^{-4}) at offset %lld: %.2f rad = %.1f°, its term %s",
+             (long long)k, phase, phase * 180 / PI, cos(phase) < 0 ? "reversed" : "not reversed");
+    if (st != PE_OK) fig_lib_error(st, err, errlen);
+    else st = fig_begin(o, 2, 1, title, &fig, err, errlen);
+    if (st == PE_OK) {
+        const double flip_at = PI / one.inv_freq[0], sign_at = flip_at / 2, xmax = x[n - 1];
+        plot_axes *a = plot_figure_axes(fig, 0, 0);
+        plot_axes_labels(a, "the pair's angle k·ω mod 360°", NULL, "degrees");
+        plot_axes_xlim(a, 0, xmax);
+        plot_axes_ylim(a, 0, 360);
+        plot_line(a, x, deg, (size_t)n, &(plot_style){.color = PLOT_PALETTE(0)});
+        plot_hline(a, 180, &(plot_style){.label = "180°"});
+        char note[160];
+        snprintf(note, sizeof note, "k = %lld: %.1f°", (long long)k, phase * 180 / PI);
+        mark(a, (double)k, phase * 180 / PI, note, PLOT_AT_SE);
+        plot_axes *b = plot_figure_axes(fig, 1, 0);
+        plot_axes_labels(b, "its term in the score, cos(k·ω) for q = k = (1, 0): negative from 90° to 270°",
+                         "offset k", "cos(k·ω)");
+        plot_axes_xlim(b, 0, xmax);
+        plot_axes_ylim(b, -1.1, 1.1);
+        plot_line(b, x, c, (size_t)n, &(plot_style){.color = PLOT_PALETTE(1)});
+        plot_hline(b, 0, &(plot_style){.color = PLOT_GREY, .dash = PLOT_SOLID, .width = 1});
+        snprintf(note, sizeof note, "half turn π/ω = %.0f", flip_at);
+        plot_vline(a, flip_at, NULL);
+        plot_vline(b, flip_at, &(plot_style){.label = note});
+        snprintf(note, sizeof note, "sign change π/2ω = %.0f", sign_at);
+        plot_vline(a, sign_at, &(plot_style){.dash = PLOT_DOTTED});
+        plot_vline(b, sign_at, &(plot_style){.label = note, .dash = PLOT_DOTTED});
+        snprintf(note, sizeof note, "k = %lld: cos = %.4f", (long long)k, cos(phase));
+        mark(b, (double)k, cos(phase), note, PLOT_AT_NE);
+        st = fig_finish(fig, path, err, errlen);
+    }
+    free(x);
+    free(offs);
+    return st;
+}
+
+int fig_aliasing(const figure_opts *o, const char *path, char *err, size_t errlen) {
+    /* The claim: pair 0 with ω = 1 at offset 44; here every pair of D = 64,
+     * base 10^4 (pair 0 has ω = 1), so the others show how they differ. */
+    pe_freqs *f = fig_freqs_new(o, TOUR_ROPE_D, err, errlen);
     if (f == NULL) return PE_ERR_NOMEM;
-    int st = PE_OK;
-    const int64_t half = f->rotary_dim / 2, k = FIG_OR(o->offset, 32000);
-    double *v = malloc(sizeof(double) * 3 * (size_t)half);
+    const int64_t H = f->rotary_dim / 2, k = FIG_OR(o->offset, 44);
+    double *v = malloc(sizeof(double) * 3 * (size_t)H);
     if (v == NULL) {
         free(f);
         snprintf(err, errlen, "out of memory");
         return PE_ERR_NOMEM;
     }
-    double *phase = v, *turns = v + half, *x = v + 2 * half;
-    st = pe_pair_periods(f, k, NULL, NULL, phase, turns);
-    for (int64_t i = 0; i < half; i++) {
+    double *phase = v, *turns = v + H, *x = v + 2 * H;
+    int st = pe_pair_periods(f, k, NULL, NULL, phase, turns);
+    for (int64_t i = 0; i < H; i++) {
         x[i] = (double)i;
-        phase[i] *= 180.0 / PI;
+        phase[i] = (phase[i] > PI ? phase[i] - 2 * PI : phase[i]) * 180.0 / PI; /* from offset 0, signed */
     }
     plot_figure *fig = NULL;
-    char title[128];
-    snprintf(title, sizeof title, "Every pair at offset %lld: phase and turns", (long long)k);
+    char title[256];
+    snprintf(title, sizeof title, "Offset %lld seen by each pair: pair 0 has turned %.2f times and is back near 0",
+             (long long)k, st == PE_OK ? turns[0] : 0.0);
     if (st != PE_OK) fig_lib_error(st, err, errlen);
     else st = fig_begin(o, 2, 1, title, &fig, err, errlen);
     if (st == PE_OK) {
         plot_axes *a = plot_figure_axes(fig, 0, 0);
-        plot_axes_labels(a, "phase k·ω_{i} mod 360°: past 180° the pair's contribution flips sign", NULL,
-                         "degrees");
+        plot_axes_labels(a, "angle from where the pair started at offset 0 (degrees, -180 to 180)", NULL, "degrees");
         plot_axes_options(a, PLOT_INT_X);
-        plot_axes_ylim(a, 0, 360);
-        plot_bars(a, x, phase, (size_t)half, 0, &(plot_style){.color = PLOT_PALETTE(0)});
-        plot_hline(a, 180, &(plot_style){.label = "180°: the flip"});
+        plot_axes_xlim(a, -0.6, (double)H - 0.4);
+        plot_axes_ylim(a, -190, 190);
+        plot_bars(a, x, phase, (size_t)H, 0, &(plot_style){.color = PLOT_PALETTE(0)});
+        char note[160];
+        snprintf(note, sizeof note, "pair 0: %.2f° (looks like offset 0)", phase[0]);
+        mark(a, 0, phase[0], note, PLOT_AT_NE);
         plot_axes *b = plot_figure_axes(fig, 1, 0);
-        plot_axes_labels(b, "full turns k·ω_{i}/2π: above 1 the pair has wrapped (aliased)", "pair i", "turns");
+        plot_axes_labels(b, "full turns k·ω_{i}/2π: above 1 the pair has wrapped", "pair i", "turns");
         plot_axes_options(b, PLOT_LOG_Y | PLOT_INT_X);
-        plot_line(b, x, turns, (size_t)half, &(plot_style){.color = PLOT_PALETTE(1), .marker = PLOT_CIRCLE});
+        plot_axes_xlim(b, -0.6, (double)H - 0.4);
+        plot_line(b, x, turns, (size_t)H, &(plot_style){.color = PLOT_PALETTE(1), .marker = PLOT_CIRCLE});
         plot_hline(b, 1, &(plot_style){.label = "one turn"});
+        snprintf(note, sizeof note, "pair 0: %.2f turns", turns[0]);
+        mark(b, 0, turns[0], note, PLOT_AT_NE);
         st = fig_finish(fig, path, err, errlen);
     }
     free(v);
@@ -207,63 +435,144 @@ int fig_flip(const figure_opts *o, const char *path, char *err, size_t errlen) {
     return st;
 }
 
-int fig_scaling(const figure_opts *o, const char *path, char *err, size_t errlen) {
-    const int64_t D = FIG_OR(o->dim, 128);
-    const double base = FIG_OR(o->base, 500000.0);
-    const int64_t L0 = 8192;
-    const double factor = 8.0;
-    static const pe_scaling_type types[5] = {PE_SCALING_LINEAR, PE_SCALING_NTK, PE_SCALING_DYNAMIC,
-                                             PE_SCALING_YARN, PE_SCALING_LLAMA3};
-    pe_freqs *f = malloc(sizeof *f), *d = malloc(sizeof *d);
-    plot_figure *fig = NULL;
-    int st = f && d ? PE_OK : PE_ERR_NOMEM;
-    if (st == PE_OK) st = pe_freqs_default(D, base, d);
-    if (st != PE_OK) {
-        free(f);
-        free(d);
-        return fig_lib_error(st, err, errlen);
+int fig_collisions(const figure_opts *o, const char *path, char *err, size_t errlen) {
+    /* The claim: D = 8 and D = 128, base 10^4, offsets up to 10^5. Per
+     * log-spaced bin of offsets, the closest approach in it. */
+    enum { BINS = 240 };
+    const int64_t dims[2] = {TOUR_COLL_SMALL_D, TOUR_COLL_LARGE_D};
+    const int64_t from[2] = {2, TOUR_COLL_LARGE_FROM};
+    double x[BINS], y[2][BINS], best_k[2], best_d[2], ref[2];
+    size_t nb = 0;
+    pe_freqs *f = malloc(sizeof *f);
+    if (f == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return PE_ERR_NOMEM;
     }
-    char title[160], b[32];
-    fig_power_label(b, sizeof b, base);
-    snprintf(title, sizeof title, "RoPE scaling schemes, factor %g, L_{0} = %lld, D = %lld, base %s", factor,
-             (long long)L0, (long long)D, b);
-    if ((st = fig_begin(o, 1, 1, title, &fig, err, errlen))) {
-        free(f);
-        free(d);
+    int st = PE_OK;
+    for (int s = 0; s < 2 && st == PE_OK; s++) {
+        st = pe_freqs_default(dims[s], 10000.0, f);
+        int64_t lo = 1, off = 0, found = 0, one = s == 0 ? 1 : 10;
+        nb = 0;
+        for (int b = 0; b < BINS && st == PE_OK; b++) {
+            int64_t hi = (int64_t)floor(pow(10.0, 5.0 * (b + 1) / BINS));
+            if (hi > TOUR_COLL_MAX) hi = TOUR_COLL_MAX;
+            if (hi < lo) continue;
+            double d;
+            st = pe_near_collisions(f, lo, hi, 1, &off, &d, &found);
+            x[nb] = (double)off;
+            y[s][nb++] = d;
+            lo = hi + 1;
+        }
+        if (st == PE_OK) st = pe_near_collisions(f, from[s], TOUR_COLL_MAX, 1, &off, &best_d[s], &found);
+        best_k[s] = (double)off;
+        if (st == PE_OK) st = pe_near_collisions(f, one, one, 1, &off, &ref[s], &found);
+    }
+    free(f);
+    if (st != PE_OK) return fig_lib_error(st, err, errlen);
+    plot_figure *fig;
+    if ((st = fig_begin(o, 1, 1, "Near-collisions: how close the code comes back to offset 0, up to 10^{5}", &fig, err,
+                        errlen)))
         return st;
+    plot_axes *a = plot_figure_axes(fig, 0, 0);
+    plot_axes_labels(a, "|PE(p+k) - PE(p)| at the closest k of each log-spaced bin (unit pairs, base 10^{4})",
+                     "offset k", "distance");
+    plot_axes_options(a, PLOT_LOG_X | PLOT_LOG_Y);
+    plot_axes_legend(a, PLOT_LEGEND_SW);
+    char l[2][96], note[96];
+    for (int s = 0; s < 2; s++) {
+        snprintf(l[s], sizeof l[s], "D = %lld", (long long)dims[s]);
+        plot_line(a, x, y[s], nb, &(plot_style){.label = l[s], .color = PLOT_PALETTE(s), .marker = PLOT_CIRCLE,
+                                                .marker_size = 3});
     }
-    plot_axes *ax = plot_figure_axes(fig, 0, 0);
-    plot_axes_labels(ax, "scaled frequency relative to the default (1 = untouched, 1/8 = fully interpolated)",
-                     "pair i (fast to slow)", "ω'_{i} / ω_{i}");
-    plot_axes_options(ax, PLOT_LOG_Y | PLOT_INT_X);
-    plot_axes_legend(ax, PLOT_LEGEND_SW);
-    double x[PE_MAX_PAIRS], r[PE_MAX_PAIRS];
-    for (int k = 0; k < 5 && st == PE_OK; k++) {
-        pe_rope_scaling s = pe_rope_scaling_defaults(types[k], D);
-        s.base = base;
-        s.factor = factor;
-        s.original_max_position = L0;
-        s.max_position = L0;
-        s.seq_len = 4 * L0; /* dynamic: a sequence four times the trained length */
-        st = pe_freqs_from_scaling(&s, f, NULL);
-        if (st != PE_OK) {
-            fig_lib_error(st, err, errlen);
-            break;
-        }
-        for (int64_t i = 0; i < D / 2; i++) {
-            x[i] = (double)i;
-            r[i] = f->inv_freq[i] / d->inv_freq[i];
-        }
-        char label[64];
-        snprintf(label, sizeof label, "%s%s", pe_scaling_name(types[k]),
-                 types[k] == PE_SCALING_DYNAMIC ? " (s = 4 L_{0})" : "");
-        plot_line(ax, x, r, (size_t)(D / 2), &(plot_style){.label = label, .marker = PLOT_MARKER_NONE});
+    snprintf(note, sizeof note, "D = %lld, k = 1: %.3f", (long long)dims[0], ref[0]);
+    plot_hline(a, ref[0], &(plot_style){.label = note, .color = PLOT_PALETTE(0)});
+    snprintf(note, sizeof note, "D = %lld, k = 10: %.2f", (long long)dims[1], ref[1]);
+    plot_hline(a, ref[1], &(plot_style){.label = note, .color = PLOT_PALETTE(1)});
+    snprintf(note, sizeof note, "k = %.0f: %.3f", best_k[0], best_d[0]);
+    mark(a, best_k[0], best_d[0], note, PLOT_AT_W);
+    snprintf(note, sizeof note, "closest in [10^{4}, 10^{5}]: k = %.0f, %.2f", best_k[1], best_d[1]);
+    mark(a, best_k[1], best_d[1], note, PLOT_AT_SW);
+    return fig_finish(fig, path, err, errlen);
+}
+
+int fig_scaling(const figure_opts *o, const char *path, char *err, size_t errlen) {
+    /* The claim, one panel per part, the same axes in each: Llama 3 at its
+     * defaults (D = 128, base 5·10^5, factor 8, L0 8192); YaRN f = 10 from
+     * L0 = 2048, base 10^4, with its correction range; dynamic NTK at s = L0
+     * and at s = 4 L0 (factor 4, L0 = 4096). */
+    enum { D = TOUR_SCALE_D, H = TOUR_SCALE_D / 2 };
+    pe_freqs *f = malloc(sizeof *f), *d = malloc(sizeof *d);
+    if (f == NULL || d == NULL) {
+        free(f);
+        free(d);
+        snprintf(err, errlen, "out of memory");
+        return PE_ERR_NOMEM;
+    }
+    double x[H], r[3][H], w[H], low = 0, high = 0, att = 1;
+    int kept = 0, scaled = 0;
+    for (int i = 0; i < H; i++) x[i] = i;
+    pe_rope_scaling s = pe_rope_scaling_defaults(PE_SCALING_LLAMA3, D);
+    s.base = TOUR_LLAMA3_BASE;
+    int st = pe_freqs_from_scaling(&s, f, w);
+    if (st == PE_OK) st = pe_freqs_default(D, TOUR_LLAMA3_BASE, d);
+    for (int i = 0; st == PE_OK && i < H; i++) {
+        r[0][i] = f->inv_freq[i] / d->inv_freq[i];
+        kept += w[i] == 1.0;
+        scaled += w[i] == 0.0;
+    }
+    pe_rope_scaling y = pe_rope_scaling_defaults(PE_SCALING_YARN, D);
+    y.factor = TOUR_YARN_FACTOR;
+    y.original_max_position = TOUR_YARN_L0;
+    if (st == PE_OK) st = pe_freqs_from_scaling(&y, f, NULL);
+    if (st == PE_OK) {
+        att = f->attention_factor;
+        st = pe_freqs_default(D, 10000.0, d);
+    }
+    for (int i = 0; st == PE_OK && i < H; i++) r[1][i] = f->inv_freq[i] / d->inv_freq[i];
+    if (st == PE_OK) st = pe_yarn_correction_range(D, 10000.0, TOUR_YARN_L0, 32, 1, 1, &low, &high);
+    double dyn4[H];
+    for (int k = 0; k < 2 && st == PE_OK; k++) {
+        pe_rope_scaling dy = pe_rope_scaling_defaults(PE_SCALING_DYNAMIC, D);
+        dy.factor = 4;
+        dy.max_position = 4096;
+        dy.seq_len = k ? 4 * 4096 : 4096;
+        st = pe_freqs_from_scaling(&dy, f, NULL);
+        for (int i = 0; st == PE_OK && i < H; i++) (k ? dyn4 : r[2])[i] = f->inv_freq[i] / d->inv_freq[i];
     }
     free(f);
     free(d);
-    if (st != PE_OK) {
-        plot_figure_free(fig);
+    if (st != PE_OK) return fig_lib_error(st, err, errlen);
+    figure_opts tall = *o;
+    if (tall.width == 0 && tall.height == 0) {
+        tall.width = 1200;
+        tall.height = 1050;
+    }
+    plot_figure *fig;
+    if ((st = fig_begin(&tall, 3, 1, "Scaling schemes: each pair's frequency over its default (1 = untouched)", &fig,
+                        err, errlen)))
         return st;
+    char sub[3][256];
+    snprintf(sub[0], sizeof sub[0], "Llama 3 (D = 128, base 5·10^{5}, factor 8): %d pairs kept, %d scaled by 1/8, %d blended",
+             kept, scaled, H - kept - scaled);
+    snprintf(sub[1], sizeof sub[1], "YaRN (D = 128, base 10^{4}, f = 10, L_{0} = 2048): ramp over pairs [%g, %g], logits × %.4f",
+             low, high, att);
+    snprintf(sub[2], sizeof sub[2], "dynamic NTK (factor 4, L_{0} = 4096): untouched at s = L_{0}, stretched at s = 4 L_{0}");
+    for (int p = 0; p < 3; p++) {
+        plot_axes *ax = plot_figure_axes(fig, p, 0);
+        plot_axes_labels(ax, sub[p], p == 2 ? "pair i (fast to slow)" : NULL, "ω'_{i} / ω_{i}");
+        plot_axes_options(ax, PLOT_LOG_Y | PLOT_INT_X);
+        plot_axes_xlim(ax, -0.5, H - 0.5);
+        plot_axes_ylim(ax, 0.05, 1.6);
+        plot_line(ax, x, r[p], H, &(plot_style){.label = p == 2 ? "s = L_{0}" : NULL, .color = PLOT_PALETTE(p),
+                                                .marker = PLOT_CIRCLE, .marker_size = 4});
+        if (p == 1) {
+            plot_vline(ax, low, &(plot_style){.label = "ramp starts"});
+            plot_vline(ax, high, &(plot_style){.label = "ramp ends"});
+        }
+        if (p == 2) {
+            plot_line(ax, x, dyn4, H, &(plot_style){.label = "s = 4 L_{0}", .color = PLOT_PALETTE(3), .dash = PLOT_DASHED});
+            plot_axes_legend(ax, PLOT_LEGEND_SW);
+        }
     }
     return fig_finish(fig, path, err, errlen);
 }

@@ -16,6 +16,7 @@
     {"partial-rotary-factor", "F", "rotary_dim = int(D * F) (instead of --rotary-dim)"},       \
     {"base", "B", "RoPE base theta (default 10000)"},                                          \
     {"config", "config.json", "read everything from a Hugging Face config.json"},              \
+    {"layer", "N", "with --config: the decoder layer whose RoPE to use (needed when layers differ)"}, \
     {"scaling", "TYPE",                                                                        \
      "default|linear|ntk|dynamic|yarn|llama3|longrope|proportional|explicit"},                 \
     {"factor", "F", "scaling factor f"},                                                       \
@@ -50,5 +51,17 @@ typedef struct {
  * absent (and no --config); 0 makes --head-dim required. Returns a CLI
  * status (messages printed). */
 int cli_freq_setup_resolve(const cli_args *a, int64_t default_head_dim, cli_freq_setup *out);
+/* The same, saying where default_head_dim came from when an error involves
+ * it ("q.npy's last dimension"), so the message names the file. Options a
+ * scheme would ignore (--factor without --scaling, --beta-fast with llama3)
+ * are refused. */
+int cli_freq_setup_resolve_from(const cli_args *a, int64_t default_head_dim, const char *dim_source,
+                                cli_freq_setup *out);
+/* Report the library error `status` (pe_last_error()) in the user's words:
+ * each field=value the library names becomes the flag and its value as typed
+ * (rotary_dim=127 -> --head-dim 127), or dim_source when the head dimension
+ * came from a file; a scheme parameter that was needed and not given
+ * becomes "--scaling yarn needs --original-max-position N". CLI_RUNTIME. */
+int cli_freq_error(const cli_args *a, int status, const char *dim_source);
 
 #endif

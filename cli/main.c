@@ -1,12 +1,12 @@
 /* main.c — `posenc`: dispatches to a subcommand; --help and --version. */
 #include "commands.h"
 
-#include <errno.h>
 #include <string.h>
 
 static const cli_command commands[] = {
     {&cmd_encode_spec, cmd_encode},
     {&cmd_freqs_spec, cmd_freqs},
+    {&cmd_plan_spec, cmd_plan},
     {&cmd_rope_spec, cmd_rope},
     {&cmd_bias_spec, cmd_bias},
     {&cmd_attention_spec, cmd_attention},
@@ -25,7 +25,8 @@ static void print_main_help(FILE *f) {
             "Usage: posenc COMMAND [OPTIONS]\n\n"
             "posenc computes, inspects and compares transformer positional encodings:\n"
             "additive (raw, normalized, binary, sinusoidal, learned), rotary (RoPE) and\n"
-            "attention biases, exactly as SPEC.md defines them.\n\nCommands:\n");
+            "attention biases. The formulas and the error list are in the repository's docs/\n"
+            "(SCALING.md, BIASES.md, MROPE.md, ERRORS.md, PYTHON.md).\n\nCommands:\n");
     for (size_t i = 0; i < n_commands; i++)
         fprintf(f, "  %-12s %s\n", commands[i].spec->command, commands[i].spec->summary);
     fprintf(f,
@@ -33,19 +34,6 @@ static void print_main_help(FILE *f) {
             "  -h, --help     show this help (posenc COMMAND --help for a command's)\n"
             "  --version      print the version and the active kernel set\n"
             "\nExit status: 0 success, 1 runtime error, 2 usage error.\n");
-}
-
-FILE *cli_open_output(const cli_spec *spec, const char *path) {
-    if (path == NULL || strcmp(path, "-") == 0) return stdout;
-    FILE *f = fopen(path, "w");
-    if (f == NULL) cli_runtime_error(spec, "cannot create %s: %s", path, strerror(errno));
-    return f;
-}
-
-int cli_close_output(const cli_spec *spec, FILE *f, const char *path) {
-    if (f == stdout) return fflush(stdout) == 0 ? CLI_OK : cli_runtime_error(spec, "write to stdout failed");
-    if (ferror(f) | fclose(f)) return cli_runtime_error(spec, "error writing %s", path);
-    return CLI_OK;
 }
 
 int main(int argc, char **argv) {

@@ -1,6 +1,8 @@
 /* plot.c — the figure builder: panels, retained series, errors, saving. */
 #include "plot_internal.h"
 
+#include "atomic_file.h"
+
 #include <cairo-svg.h>
 #include <errno.h>
 #include <math.h>
@@ -508,16 +510,30 @@ static void render(const plot_figure *fig, cairo_t *cr, double device_scale) {
         }
 }
 
+/* The encoded figure, in memory: cairo writes the whole PNG or SVG here
+ * before a file is touched, so a slow or failed drawing never leaves a
+ * 0-byte or half file (nor removes an existing one). */
 typedef struct {
-    FILE *f;
-    int err; /* errno of the first failed write */
+    unsigned char *buf;
+    size_t len, cap;
 } plot_sink;
 
 static cairo_status_t write_stream(void *closure, const unsigned char *data, unsigned int length) {
     plot_sink *k = closure;
-    if (k->err == 0 && fwrite(data, 1, length, k->f) == length) return CAIRO_STATUS_SUCCESS;
-    if (k->err == 0) k->err = errno ? errno : EIO;
-    return CAIRO_STATUS_WRITE_ERROR;
+    if (length > k->cap - k->len) {
+        size_t cap = k->cap ? k->cap : 1 << 16;
+        while (cap - k->len < length) {
+            if (cap > SIZE_MAX / 2) return CAIRO_STATUS_NO_MEMORY;
+            cap *= 2;
+        }
+        unsigned char *b = realloc(k->buf, cap);
+        if (b == NULL) return CAIRO_STATUS_NO_MEMORY;
+        k->buf = b;
+        k->cap = cap;
+    }
+    memcpy(k->buf + k->len, data, length);
+    k->len += length;
+    return CAIRO_STATUS_SUCCESS;
 }
 
 int plot_figure_save(plot_figure *fig, const char *path) {
@@ -536,9 +552,7 @@ int plot_figure_save(plot_figure *fig, const char *path) {
         return plot__fail(fig, false, PLOT_ERR_FORMAT,
                           "cannot save '%s': the file name must end in .png or .svg", path);
 
-    plot_sink sink = {fopen(path, "wb"), 0};
-    if (sink.f == NULL)
-        return plot__fail(fig, false, PLOT_ERR_IO, "cannot create '%s': %s", path, strerror(errno));
+    plot_sink sink = {NULL, 0, 0};
     cairo_surface_t *s;
     double device_scale;
     if (png) {
@@ -561,23 +575,29 @@ int plot_figure_save(plot_figure *fig, const char *path) {
     cairo_surface_finish(s);
     if (cs == CAIRO_STATUS_SUCCESS) cs = cairo_surface_status(s);
     cairo_surface_destroy(s);
-    bool bad = ferror(sink.f) != 0;
-    errno = 0;
-    if (fclose(sink.f) != 0) bad = true; /* the last buffer is written here */
-    if (bad && sink.err == 0) sink.err = errno ? errno : EIO;
-    if (cs == CAIRO_STATUS_SUCCESS && sink.err != 0) cs = CAIRO_STATUS_WRITE_ERROR;
     if (cs != CAIRO_STATUS_SUCCESS) {
-        int st;
-        if (cs == CAIRO_STATUS_WRITE_ERROR)
-            st = plot__fail(fig, false, PLOT_ERR_IO, "cannot write '%s': %s", path,
-                            strerror(sink.err ? sink.err : EIO));
-        else if (cs == CAIRO_STATUS_NO_MEMORY)
-            st = plot__fail(fig, false, PLOT_ERR_NOMEM, "out of memory drawing '%s'", path);
-        else
-            st = plot__fail(fig, false, PLOT_ERR_CAIRO, "drawing '%s': %s", path,
-                            cairo_status_to_string(cs));
-        remove(path);
-        return st;
+        free(sink.buf);
+        if (cs == CAIRO_STATUS_NO_MEMORY)
+            return plot__fail(fig, false, PLOT_ERR_NOMEM, "out of memory drawing '%s'", path);
+        return plot__fail(fig, false, PLOT_ERR_CAIRO, "drawing '%s': %s", path,
+                          cairo_status_to_string(cs));
     }
+    /* Only now is a file made: atomic_file.h writes a temporary next to
+     * path and renames it over path, so a full disk or a signal leaves the
+     * previous figure as it was. */
+    char err[1024];
+    FILE *f = atomic_open(path, err, sizeof err);
+    if (f == NULL) {
+        free(sink.buf);
+        return plot__fail(fig, false, PLOT_ERR_IO, "%s", err);
+    }
+    const bool wrote = fwrite(sink.buf, 1, sink.len, f) == sink.len;
+    const int werr = errno;
+    free(sink.buf);
+    if (!wrote) {
+        atomic_close(f, false, err, sizeof err);
+        return plot__fail(fig, false, PLOT_ERR_IO, "cannot write '%s': %s", path, strerror(werr));
+    }
+    if (atomic_close(f, true, err, sizeof err) != 0) return plot__fail(fig, false, PLOT_ERR_IO, "%s", err);
     return PLOT_OK;
 }

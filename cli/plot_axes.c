@@ -91,7 +91,11 @@ void plot__linear_ticks(double lo, double hi, double step, plot_ticks *out) {
     out->mult[0] = '\0';
     if (!(step > 0) || !(hi >= lo)) return;
     double k0 = ceil(lo / step - 1e-9), k1 = floor(hi / step + 1e-9);
-    if (k1 - k0 + 1 > PLOT_MAX_TICKS) k1 = k0 + PLOT_MAX_TICKS - 1;
+    if (!isfinite(k0) || !isfinite(k1) || k1 < k0) return;
+    /* The tick count in integers, capped: a double counter k++ stops
+     * moving past 2^53 (k + 1 == k) and the loop would never end. */
+    const int n = k1 - k0 + 1 > PLOT_MAX_TICKS ? PLOT_MAX_TICKS : (int)(k1 - k0) + 1;
+    k1 = k0 + (n - 1);
     double big = fmax(fabs(k0 * step), fabs(k1 * step));
     int e = 0;
     if (big >= 1e6 || (big > 0 && big < 1e-3)) {
@@ -100,8 +104,11 @@ void plot__linear_ticks(double lo, double hi, double step, plot_ticks *out) {
         set_minus(out->mult, sizeof out->mult);
     }
     double scale = pow(10, -e);
-    for (double k = k0; k <= k1; k++) {
-        double v = k * step;
+    for (int i = 0; i < n; i++) {
+        double v = (k0 + i) * step;
+        /* Beyond 2^53 steps from zero neighbouring ticks round to the same
+         * value: one tick per distinct value. */
+        if (out->n > 0 && v <= out->t[out->n - 1].v) continue;
         if (fabs(v) < 1e-9 * step) v = 0;
         char label[64];
         if (e != 0) { /* mantissa: plain decimals */

@@ -120,11 +120,6 @@ void ex_print_curves_csv(FILE *f, const ex_results *r);
 /* "Intel(R) Xeon(R) ... , 2 CPUs" from /proc/cpuinfo; "" if unknown. */
 void ex_machine_name(char *buf, size_t len);
 
-/* The tour's section: runs the --quick configuration (progress to
- * `progress` if it is a terminal, else quiet) and prints claim number
- * `claim` with one line per scheme to out. Returns 0 or a pe_status. */
-int ex_tour_section(FILE *out, FILE *progress, int claim);
-
 /* For `posenc bench`: tokens per second of one training step (forward,
  * backward, AdamW) and of the forward pass alone, default model (RoPE),
  * default batch, single thread, after a warm-up; `steps` timed steps each. */

@@ -23,6 +23,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h> /* FILE, for pe_output and the stream writers */
 
 #ifdef __cplusplus
 extern "C" {
@@ -78,8 +79,8 @@ const char *pe_last_error(void);
 typedef enum {
     PE_F32 = 0, /* IEEE binary32 */
     PE_F64 = 1, /* IEEE binary64 */
-    PE_F16 = 2, /* IEEE binary16 (reserved for the fast kernels) */
-    PE_BF16 = 3, /* bfloat16 (reserved for the fast kernels) */
+    PE_F16 = 2, /* IEEE binary16: RoPE storage (pe_rope_apply*), .npy and safetensors */
+    PE_BF16 = 3, /* bfloat16: RoPE storage (pe_rope_apply*) and safetensors */
     PE_I64 = 4  /* int64 (positions, in files) */
 } pe_dtype;
 
@@ -251,9 +252,22 @@ typedef struct {
  * above PE_MAX_ROTARY_DIM; base <= 0, 1 or non-finite. */
 int pe_freqs_default(int64_t rotary_dim, double base, pe_freqs *out);
 
-/* Check a hand-made pe_freqs (finite non-negative frequencies, finite
- * positive A). Every rotation calls this; exposed for callers that build
- * frequencies themselves. */
+/*
+ * Range rule (docs/RELIABILITY.md, Ranges): every frequency w'_i lies in
+ * [0, PE_MAX_INV_FREQ] and A in [1/PE_MAX_ATTENTION_FACTOR,
+ * PE_MAX_ATTENTION_FACTOR]. Then for EVERY int64 position p the angle p w'_i
+ * and each intermediate of its exact reduction stay finite (2^63 x 1e240 x
+ * 2^27 < DBL_MAX), so cos/sin caches are always finite and a rotation of
+ * finite inputs is finite wherever A (|x| + |y|) is below the largest value
+ * of the storage type. Generators refuse parameters that would leave this
+ * range (or give a zero or non-finite frequency where the scheme has none).
+ */
+#define PE_MAX_INV_FREQ 1e240
+#define PE_MAX_ATTENTION_FACTOR 1e9
+
+/* Check a hand-made pe_freqs against the range rule above (and low parts
+ * that are low parts). Every rotation calls this; exposed for callers that
+ * build frequencies themselves. */
 int pe_freqs_validate(const pe_freqs *freqs);
 
 /* ------------------------------------------------------------ RoPE rotation */
@@ -513,7 +527,11 @@ typedef struct {
 /* Parse config.json text (len bytes, need not be NUL-terminated). Malformed
  * JSON, wrong types, unknown rope types, missing keys and inconsistent
  * values are PE_ERR_FORMAT naming the key (PE_ERR_DIM for impossible
- * dimensions, PE_ERR_UNSUPPORTED for per-layer-type rope_parameters). */
+ * dimensions). Read through the per-layer plan below: a config whose
+ * layers differ (local/global bases, NoPE layers, a query scale, PhiMoE
+ * mscales) is PE_ERR_UNSUPPORTED naming the layer types, never one
+ * layer's answer; use pe_plan_* for it. softmax_scale_multiplier is 1
+ * except for DeepSeek-family attention. */
 int pe_config_parse(const char *json, size_t len, pe_rope_config *out);
 /* pe_config_parse on a file (PE_ERR_IO if it cannot be read). */
 int pe_config_read(const char *path, pe_rope_config *out);
@@ -524,6 +542,125 @@ int pe_config_scaling(const pe_rope_config *config, int64_t seq_len,
 /* pe_freqs_from_scaling(pe_config_scaling(config, seq_len)). */
 int pe_config_freqs(const pe_rope_config *config, int64_t seq_len,
                     pe_freqs *out, double *interp_weight);
+
+/* ------------------------------------- per-layer positional plan (plan.c) */
+
+/*
+ * A checkpoint's positions layer by layer, read from its config.json the
+ * way the checkpoint's own Hugging Face code builds them: get_text_config()
+ * nesting (text_config, language_config, llm_config, thinker_config), v4
+ * rope_scaling and v5 rope_parameters (including per-layer-type dicts),
+ * layer_types / sliding_window_pattern, Gemma's local base, NoPE layers,
+ * per-family semantics (docs/SCALING.md) and per-model_type class defaults
+ * for absent keys. Opaque and heap-allocated: each distinct RoPE kind is
+ * stored once and layers index into it; read it through the accessors.
+ * Immutable once built, so one plan may be read from many threads.
+ */
+typedef struct pe_plan pe_plan;
+
+/* A query scale some models apply after RoPE, by position p:
+ * q *= 1 + beta * ln(1 + floor((p + offset) / span)). Llama 4's NoPE layers
+ * (attn_temperature_tuning: beta = attn_scale, span = floor_scale,
+ * offset 1) and Ministral 3's every layer (llama_4_scaling_beta, span =
+ * original_max_position_embeddings, offset 0). */
+typedef struct {
+    int active;     /* 0: no such scale on this layer */
+    double beta;
+    int64_t span;   /* > 0 when active */
+    int64_t offset;
+} pe_plan_temperature;
+
+/* What one decoder layer does with positions. Small value type; strings
+ * point into the plan and live as long as it. */
+typedef struct {
+    const char *layer_type;   /* "full_attention", "sliding_attention", "chunked_attention", "linear_attention", ... */
+    int attention;            /* 0: not an attention layer (linear attention, Mamba): no positions */
+    int rope;                 /* 1: rotates q/k; 0: NoPE */
+    int64_t rope_kind;        /* index of the distinct RoPE kind (layers with equal kinds share it); -1 if rope == 0 */
+    int64_t head_dim;         /* D of this layer's q/k heads (Gemma 4's global layers: global_head_dim) */
+    int64_t rotary_dim;       /* d rotated (0 if rope == 0) */
+    pe_rope_layout layout;    /* pairing of the checkpoint's code */
+    int layout_known;         /* 0: model_type not in the table (HALF assumed, warned) */
+    pe_scaling_type scaling;  /* scheme (HunYuan alpha: DEFAULT at the multiplied base) */
+    double base;              /* b actually used */
+    double factor;            /* NAN where the scheme has none */
+    int64_t max_position;     /* L (0 if unknown) */
+    int64_t original_max_position; /* L0 (0 if none) */
+    int64_t mrope_section[4]; /* M-RoPE pairs per axis (t, h, w[, ...]) */
+    int64_t n_mrope_section;  /* 0: plain RoPE */
+    int mrope_interleaved;    /* Qwen3-VL style sections */
+    int64_t sliding_window;   /* tokens, 0: attends to everything */
+    int64_t chunk_size;       /* Llama 4 chunked attention, 0: none */
+    pe_plan_temperature temperature;
+    const char *f32_inputs;   /* GGUF: the inputs stored as float32 ("" if none, or from a config) */
+} pe_plan_layer;
+
+/* Build a plan from config.json text (len bytes, need not be NUL-terminated)
+ * or a file. Errors as pe_config_parse, plus PE_ERR_FORMAT naming the key
+ * for contradictions (layer_types length != num_hidden_layers, a per-type
+ * block missing for a listed type, a NoPE list of the wrong length, several
+ * text configs). *out: pe_plan_free. */
+int pe_plan_from_config_json(const char *json, size_t len, pe_plan **out);
+int pe_plan_from_config_file(const char *path, pe_plan **out);
+void pe_plan_free(pe_plan *plan);
+
+/* model_type of the decoder config read ("" if none); for a GGUF file,
+ * its general.architecture. */
+const char *pe_plan_model_type(const pe_plan *plan);
+/* "config" or "gguf". */
+const char *pe_plan_source(const pe_plan *plan);
+/* Number of decoder layers (num_hidden_layers; 1 if the config has none). */
+int64_t pe_plan_num_layers(const pe_plan *plan);
+/* Number of distinct RoPE kinds (0: no layer rotates). */
+int64_t pe_plan_num_rope_kinds(const pe_plan *plan);
+/* Warnings: keys read but not understood, class defaults unknown, values
+ * the model's code ignores. index < count; NULL past the end. */
+int64_t pe_plan_num_warnings(const pe_plan *plan);
+const char *pe_plan_warning(const pe_plan *plan, int64_t index);
+
+/* Layer `layer` (0-based) into *out. Errors: layer out of range. */
+int pe_plan_layer_info(const pe_plan *plan, int64_t layer, pe_plan_layer *out);
+/* The layer's scaling parameters for seq_len (>= 0, 0 = not stated); list
+ * pointers into the plan. PE_ERR_PARAM for a NoPE layer. */
+int pe_plan_layer_scaling(const pe_plan *plan, int64_t layer, int64_t seq_len,
+                          pe_rope_scaling *out);
+/* The layer's frequencies at seq_len, with the model's own magnitude
+ * (PhiMoE's short/long mscale) and softmax multiplier (DeepSeek family
+ * only; 1 elsewhere). PE_ERR_PARAM for a NoPE layer. */
+int pe_plan_layer_freqs(const pe_plan *plan, int64_t layer, int64_t seq_len,
+                        pe_freqs *out, double *interp_weight);
+/* The layer's query scale at position (>= 0): 1 where it has none. */
+int pe_plan_layer_query_scale(const pe_plan *plan, int64_t layer, int64_t position,
+                              double *scale);
+
+/*
+ * The plan of a llama.cpp GGUF file, from its header, metadata and the
+ * small rope tensors only (the weights are never read): {arch}.block_count,
+ * key_length (or embedding_length / head_count), rope.dimension_count,
+ * rope.freq_base, rope.freq_base_swa (sliding layers), rope.scaling.* (type,
+ * factor, original_context_length, attn_factor, yarn_beta_*,
+ * yarn_log_multiplier), attention.sliding_window(_pattern),
+ * no_rope_layer_step, rope.dimension_sections, and the rope_freqs.weight
+ * divisors of Llama 3 conversions (EXPLICIT scaling) or the
+ * rope_factors_long/short lists of LongRoPE ones. Values are read back into
+ * the Hugging Face parameters they were converted from; each layer's
+ * f32_inputs names what went through float32. Pair layout: llama.cpp's
+ * rope type of the architecture (its conversion permutes Llama-family q/k
+ * weights to adjacent pairs). Unknown positional keys are warnings.
+ */
+int pe_plan_from_gguf(const char *path, pe_plan **out);
+
+/* Differences between two plans of one model (a config.json and a GGUF,
+ * say), layer by layer at seq_len: layer count, rotation, types, dims,
+ * layout, windows, query scales, and frequencies / magnitude / softmax
+ * multiplier beyond 4 ulps (with the largest relative difference and the
+ * float32-stored inputs that explain it). Lines group the layers that share
+ * a difference. *out: pe_plan_diff_free. */
+typedef struct pe_plan_diff pe_plan_diff;
+int pe_plan_compare(const pe_plan *a, const pe_plan *b, int64_t seq_len, pe_plan_diff **out);
+int64_t pe_plan_diff_count(const pe_plan_diff *diff);
+const char *pe_plan_diff_line(const pe_plan_diff *diff, int64_t index);
+void pe_plan_diff_free(pe_plan_diff *diff);
 
 /* --------------------------------------------- M-RoPE (rope_mrope.c) */
 
@@ -770,6 +907,11 @@ int pe_npy_read(const char *path, pe_npy_array *out);
  * and symlinks are written in place. */
 int pe_npy_write(const char *path, pe_dtype dtype, int ndim,
                  const int64_t *shape, const void *data);
+/* The same bytes to an open stream (a pe_output's, a pipe): the caller
+ * owns where they go. PE_ERR_IO "error writing the stream" when a write
+ * fails; nothing is written when the arguments are refused. */
+int pe_npy_write_stream(FILE *f, pe_dtype dtype, int ndim,
+                        const int64_t *shape, const void *data);
 void pe_npy_free(pe_npy_array *array);
 
 /* ------------------------------------------------------- safetensors I/O */
@@ -843,6 +985,40 @@ const char *pe_safetensors_metadata_get(const pe_safetensors *st, const char *ke
  */
 int pe_safetensors_write(const char *path, const pe_st_tensor *tensors,
                          int64_t count, const char *const *metadata);
+/* The same bytes to an open stream (see pe_npy_write_stream). */
+int pe_safetensors_write_stream(FILE *f, const pe_st_tensor *tensors,
+                                int64_t count, const char *const *metadata);
+
+/* ------------------------------------------------------------ output files */
+
+/*
+ * How every file is written (pe_npy_write, pe_safetensors_write,
+ * pe_learned_save, and each file the posenc CLI writes). pe_output_open
+ * creates a temporary file in path's directory named
+ * ".NAME.posenc-tmp-PID-XXXXXX" (NAME: path's last component, cut to 200
+ * bytes; PID: the writer's process id) with the mode of the file it will
+ * replace (0644 for a new one), and first removes the temporaries of the
+ * same target left by processes that no longer exist (a crash). The caller
+ * writes to pe_output_stream(o). pe_output_close(o, PE_OK) flushes, fsyncs
+ * and renames the temporary over path; with any other status, or when a
+ * write, the flush or the sync failed (a full disk), it removes the
+ * temporary and path keeps the old file untouched. Either way o is freed.
+ * Devices, pipes, symlinks (anything but a regular file) are written in
+ * place: renaming would replace the node itself; pe_output_temp_path is
+ * then NULL. The library installs no signal handler: a program that must
+ * not leave the temporary behind when SIGINT/SIGTERM kills it unlinks
+ * pe_output_temp_path(o) from its own handler (the posenc CLI does).
+ * Errors: PE_ERR_NULL, PE_ERR_NOMEM, PE_ERR_IO ("cannot create <path>",
+ * "error writing <path>", "cannot rename <tmp> to <path>") with strerror.
+ */
+typedef struct pe_output pe_output;
+int pe_output_open(const char *path, pe_output **out);
+FILE *pe_output_stream(const pe_output *o);
+/* The temporary's name, valid until pe_output_close; NULL in place. */
+const char *pe_output_temp_path(const pe_output *o);
+/* status: PE_OK to put the file in place, an error status to discard it
+ * (returned unchanged). Returns the final status. */
+int pe_output_close(pe_output *o, int status);
 
 /*
  * Checkpoint q/k layout conversion. A q or k projection (weight (rows, cols)

@@ -135,8 +135,16 @@ int pya_get(PyObject *obj, const char *name, unsigned accept, int writable, int 
     if (d < 0 || !((accept >> d) & 1)) {
         char want[128];
         describe_mask(accept, want, sizeof want);
-        PyErr_Format(PyExc_TypeError, "%s: dtype %s is not accepted (want %s)", name,
-                     format_name(&a->view), want);
+        /* Say the conversion, not only the list: numpy's default float64
+         * is the usual case, and the fix is one call. The library computes
+         * in float32 storage here, so converting is the caller's decision. */
+        const char *to = (accept & PYA_F32) ? "float32" : (accept & PYA_I64) ? "int64" : NULL;
+        if (to)
+            PyErr_Format(PyExc_TypeError, "%s: dtype %s is not accepted (want %s); convert with %s.astype(np.%s)",
+                         name, format_name(&a->view), want, name, to);
+        else
+            PyErr_Format(PyExc_TypeError, "%s: dtype %s is not accepted (want %s)", name,
+                         format_name(&a->view), want);
         pya_release(a);
         return -1;
     }
@@ -226,6 +234,7 @@ PyObject *pya_zeros(pe_dtype dtype, int ndim, const int64_t *shape) {
 int pya_out(PyObject *out_arg, const char *name, pe_dtype dtype, int ndim, const int64_t *shape,
             pya *a, PyObject **result) {
     *result = NULL;
+    memset(a, 0, sizeof *a); /* releasable even when numpy cannot allocate */
     if (out_arg == NULL || out_arg == Py_None) {
         PyObject *arr = numpy_alloc("empty", dtype, ndim, shape);
         if (arr == NULL) return -1;
@@ -308,6 +317,7 @@ static int convert_array(PyObject *obj, const char *name, const char *kinds, con
     Py_XDECREF(dt);
     const char *k = kind ? PyUnicode_AsUTF8(kind) : NULL;
     int ok = k != NULL && k[0] != '\0' && strchr(kinds, k[0]) != NULL;
+    const char kind_c = ok ? k[0] : '\0'; /* k dies with `kind` below */
     if (k != NULL && !ok)
         PyErr_Format(PyExc_TypeError, "%s must hold %s, got dtype kind '%s'", name,
                      dtype == PE_I64 ? "integers" : "real numbers", k);
@@ -324,6 +334,16 @@ static int convert_array(PyObject *obj, const char *name, const char *kinds, con
         Py_DECREF(contig);
         return -1;
     }
+    /* unsigned integers above INT64_MAX wrap to negative int64 in the
+     * conversion: refuse them instead of moving 2^64 - 1 to position -1 */
+    if (dtype == PE_I64 && kind_c == 'u')
+        for (int64_t i = 0; i < a->size; i++)
+            if (((const int64_t *)a->view.buf)[i] < 0) {
+                PyErr_Format(PyExc_ValueError, "%s[%lld] is above INT64_MAX", name, (long long)i);
+                pya_release(a);
+                Py_DECREF(contig);
+                return -1;
+            }
     *owner = contig;
     return 0;
 }
@@ -547,7 +567,32 @@ static int add_exception(PyObject *m, PyObject **slot, const char *name, PyObjec
 }
 
 PyMODINIT_FUNC PyInit_posenc(void);
+/* Arrays come in and go out as numpy arrays: without numpy the first call
+ * would fail deep inside with ModuleNotFoundError, so the import fails
+ * instead, saying which interpreter lacks it and how to get it. */
+static int require_numpy(void) {
+    PyObject *np = PyImport_ImportModule("numpy");
+    if (np != NULL) {
+        Py_DECREF(np);
+        return 0;
+    }
+    if (!PyErr_ExceptionMatches(PyExc_ImportError)) return -1;
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *exe = PySys_GetObject("executable"); /* borrowed */
+    PyErr_Format(PyExc_ImportError,
+                 "posenc needs numpy, which %S cannot import (%S): install it for this interpreter "
+                 "(%S -m pip install numpy), or use Debian's /usr/bin/python3 with python3-numpy "
+                 "(scripts/setup-python.sh)",
+                 exe ? exe : Py_None, value ? value : Py_None, exe ? exe : Py_None);
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
+    return -1;
+}
+
 PyMODINIT_FUNC PyInit_posenc(void) {
+    if (require_numpy() != 0) return NULL;
     PyObject *m = PyModule_Create(&posenc_module);
     if (m == NULL) return NULL;
     if (PyType_Ready(&PyBuf_Type) != 0) goto fail;
@@ -569,7 +614,7 @@ PyMODINIT_FUNC PyInit_posenc(void) {
     if (rc != 0) goto fail;
     if (PyModule_AddStringConstant(m, "__version__", pe_version_string()) != 0) goto fail;
     if (py_init_freqs(m) || py_init_rope(m) || py_init_encode(m) || py_init_bias(m) ||
-        py_init_analysis(m) || py_init_io(m))
+        py_init_analysis(m) || py_init_io(m) || py_init_plan(m))
         goto fail;
     return m;
 fail:

@@ -135,5 +135,6 @@ int py_init_encode(PyObject *m);
 int py_init_bias(PyObject *m);
 int py_init_analysis(PyObject *m);
 int py_init_io(PyObject *m);
+int py_init_plan(PyObject *m);
 
 #endif

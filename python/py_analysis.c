@@ -174,7 +174,9 @@ static PyObject *py_near_collisions(PyObject *self, PyObject *args, PyObject *kw
     (void)self;
     static char *kwlist[] = {"freqs", "max_offset", "min_offset", "top", NULL};
     PyObject *fr;
-    long long max_off, min_off = 1, top = 10;
+    /* min_offset 100, as `posenc analyze collisions`: below it the nearest
+     * offsets are trivially close neighbours, not collisions. */
+    long long max_off, min_off = 100, top = 10;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OL|$LL:near_collisions", kwlist, &fr, &max_off, &min_off, &top))
         return NULL;
     const pe_freqs *f = py_freqs_arg(fr, "freqs");
@@ -315,8 +317,9 @@ static PyMethodDef methods[] = {
      "pair_periods(freqs, offset=0) -> dict of float64 (d/2,): wavelength 2pi/w', flip distance\n"
      "pi/w', phase and full turns at offset."},
     {"near_collisions", KW(py_near_collisions),
-     "near_collisions(freqs, max_offset, *, min_offset=1, top=10) -> (offsets, distances)\n\n"
-     "The offsets at which the encoding moved least, closest first."},
+     "near_collisions(freqs, max_offset, *, min_offset=100, top=10) -> (offsets, distances)\n\n"
+     "The offsets at which the encoding moved least, closest first. min_offset=100 as in\n"
+     "`posenc analyze collisions`: nearer offsets are neighbours, not collisions."},
     {"rope_score_curve", KW(py_rope_score_curve),
      "rope_score_curve(freqs, q, k, offsets, *, m=0, layout='half') -> float64\n\n"
      "<R(m) q, R(m + k) k_vec> for each offset k: depends on k only (relativity)."},

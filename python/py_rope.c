@@ -10,48 +10,170 @@
 static const char *const directions[] = {"forward", "inverse", "backward", NULL};
 
 /*
- * x as a (tokens, [heads,] head_dim) view whose last axis is contiguous and
- * out (None: a new C-contiguous array; x itself: in place; otherwise an
- * array of the same shape and dtype that does not overlap x). Fills the two
- * pe_tensor views. On success the caller releases x and out and owns *result.
+ * Batch axes. x is (..., head_dim) with one axis holding the tokens (the
+ * positions index it); every other axis before head_dim is folded either
+ * into heads (they must form one regular stride: (B, H, T, D) C-contiguous
+ * folds B and H into B*H heads) or, failing that, the axes before the token
+ * axis into extra tokens ((B, T, H, D) C-contiguous becomes B*T tokens whose
+ * positions repeat B times). Nothing is copied; when neither fold fits the
+ * strides the caller is told to pass a contiguous array.
  */
-static int rope_views(PyObject *x_o, PyObject *out_o, const char *xname, const char *outname,
-                      pya *x, pya *out, PyObject **result, pe_tensor *tin, pe_tensor *tout) {
+enum { FOLD_HEADS = 0, FOLD_TOKENS = 1 };
+
+/* Fold axes [lo, hi) except `skip` into one (count, stride); 0 if they do not
+ * form a single regular stride. Size-1 axes never matter. */
+static int fold(const pya *v, int lo, int hi, int skip, int64_t *count, int64_t *stride) {
+    *count = 1;
+    *stride = v->shape[v->ndim - 1];
+    for (int i = hi - 1; i >= lo; i--) {
+        if (i == skip || v->shape[i] == 1) continue;
+        if (*count == 1) {
+            *stride = v->strides[i];
+        } else if (v->strides[i] != *count * *stride) {
+            return 0;
+        }
+        *count *= v->shape[i];
+    }
+    return 1;
+}
+
+static int fold_view(const pya *v, int tok, int how, pe_tensor *t, int64_t *repeat) {
+    const int last = v->ndim - 1;
+    int64_t tokens, ts, heads, hs;
+    if (how == FOLD_HEADS) {
+        tokens = v->shape[tok];
+        ts = v->strides[tok];
+        *repeat = 1;
+        if (!fold(v, 0, last, tok, &heads, &hs)) return 0;
+    } else {
+        if (!fold(v, tok + 1, last, -1, &heads, &hs)) return 0;
+        /* The token axis and the batch axes before it, as one token axis. */
+        int64_t n = v->shape[tok], st = v->strides[tok], b = 1;
+        for (int i = tok - 1; i >= 0; i--) {
+            if (v->shape[i] == 1) continue;
+            if (n > 1 && v->strides[i] != n * st) return 0;
+            if (n == 1) st = v->strides[i];
+            n *= v->shape[i];
+            b *= v->shape[i];
+        }
+        tokens = n;
+        ts = st;
+        *repeat = b;
+    }
+    *t = pe_tensor_dense(v->view.buf, v->dtype, tokens, heads, v->shape[last]);
+    t->token_stride = ts;
+    t->head_stride = hs;
+    return 1;
+}
+
+/* token_axis as given (None: 0 for 2 or 3 dimensions, required beyond). */
+static int token_axis_arg(PyObject *o, const char *xname, int ndim, int *tok) {
+    if (o == NULL || o == Py_None) {
+        if (ndim <= 3) {
+            *tok = 0;
+            return 0;
+        }
+        PyErr_Format(PyExc_ValueError,
+                     "%s has %d dimensions: say which axis holds the tokens, token_axis=1 for "
+                     "(batch, tokens, heads, head_dim) or token_axis=2 for (batch, heads, tokens, head_dim)",
+                     xname, ndim);
+        return -1;
+    }
+    long k = PyLong_AsLong(o);
+    if (k == -1 && PyErr_Occurred()) return -1;
+    if (k < 0) k += ndim;
+    if (k < 0 || k >= ndim - 1) {
+        PyErr_Format(PyExc_ValueError, "token_axis=%S is not an axis of %s before head_dim (%d dimensions)", o,
+                     xname, ndim);
+        return -1;
+    }
+    *tok = (int)k;
+    return 0;
+}
+
+/* numpy.empty_like(x). */
+static PyObject *like(PyObject *x) {
+    PyObject *np = PyImport_ImportModule("numpy");
+    PyObject *r = np ? PyObject_CallMethod(np, "empty_like", "O", x) : NULL;
+    Py_XDECREF(np);
+    return r;
+}
+
+/*
+ * x as a (tokens, heads, head_dim) view whose last axis is contiguous (with
+ * batch axes folded as above) and out (None: a new C-contiguous array; x
+ * itself: in place; otherwise an array of the same shape and dtype that does
+ * not overlap x). Fills the two pe_tensor views and *repeat, how many times
+ * the positions of one batch element repeat along the tokens. On success the
+ * caller releases x and out and owns *result.
+ */
+static int rope_views(PyObject *x_o, PyObject *out_o, PyObject *axis_o, int max_ndim, int how_only,
+                      const char *xname, const char *outname, pya *x, pya *out, PyObject **result, pe_tensor *tin,
+                      pe_tensor *tout, int64_t *repeat) {
     int in_place = out_o == x_o;
     *result = NULL;
-    if (pya_get(x_o, xname, PYA_FLOATS, in_place, PYA_ROWS, 2, 3, x) != 0) return -1;
+    memset(out, 0, sizeof *out); /* released on every failure below */
+    if (pya_get(x_o, xname, PYA_FLOATS, in_place, PYA_ROWS, 2, max_ndim, x) != 0) return -1;
+    int tok = 0;
+    if (token_axis_arg(axis_o, xname, x->ndim, &tok) != 0) goto fail;
     if (in_place) {
         *out = *x;
         out->view.obj = NULL; /* one view, released once through x */
         *result = Py_NewRef(x_o);
+    } else if ((out_o == NULL || out_o == Py_None) && x->ndim > 3) {
+        /* With batch axes the new array keeps x's axis order in memory
+         * (numpy.empty_like), so it folds the way x does. */
+        if ((*result = like(x_o)) == NULL) goto fail;
+        if (pya_get(*result, outname, 1u << x->dtype, 1, PYA_ROWS, x->ndim, x->ndim, out) != 0) goto fail;
     } else if (out_o == NULL || out_o == Py_None) {
         if (pya_out(NULL, outname, x->dtype, x->ndim, x->shape, out, result) != 0) goto fail;
     } else {
         if (pya_get(out_o, outname, 1u << x->dtype, 1, PYA_ROWS, x->ndim, x->ndim, out) != 0) goto fail;
         if (pya_check_shape(out, outname, x->ndim, x->shape) != 0) goto fail;
-        if (pya_overlap(x, out)) {
+        /* the library's rule: the very same view (another array object over
+         * the same elements) is in place; any other sharing is an error */
+        const int same_view = x->view.buf == out->view.buf && x->dtype == out->dtype &&
+                              memcmp(x->strides, out->strides, sizeof(int64_t) * (size_t)x->ndim) == 0;
+        if (!same_view && pya_overlap(x, out)) {
             PyErr_Format(PyExc_ValueError, "%s overlaps %s; pass out=%s itself for in place, or a "
                                            "separate array", outname, xname, xname);
             goto fail;
         }
         *result = Py_NewRef(out_o);
     }
-    const pya *vs[2] = {x, in_place ? x : out};
-    pe_tensor *ts[2] = {tin, tout};
-    for (int i = 0; i < 2; i++) {
-        const pya *v = vs[i];
-        int three = v->ndim == 3;
-        *ts[i] = pe_tensor_dense(v->view.buf, v->dtype, v->shape[0], three ? v->shape[1] : 1,
-                                 v->shape[v->ndim - 1]);
-        ts[i]->token_stride = v->strides[0];
-        ts[i]->head_stride = three ? v->strides[1] : v->shape[v->ndim - 1];
-    }
-    return 0;
+    const pya *o = in_place ? x : out;
+    int64_t r2;
+    for (int how = FOLD_HEADS; how <= FOLD_TOKENS; how++)
+        if ((how_only < 0 || how == how_only) && fold_view(x, tok, how, tin, repeat) &&
+            fold_view(o, tok, how, tout, &r2))
+            return 0;
+    PyErr_Format(PyExc_ValueError,
+                 "the strides of %s (or %s) do not let its axes before head_dim fold into tokens and heads "
+                 "without a copy; pass numpy.ascontiguousarray(%s)",
+                 xname, outname, xname);
 fail:
     pya_release(x);
     pya_release(out);
     Py_CLEAR(*result);
     return -1;
+}
+
+/* The positions of one batch element, repeated for each: an int64 array
+ * (PyMem) the caller frees, or NULL with MemoryError. */
+static int64_t *tile_positions(const pypos *p, int64_t per_batch, int64_t repeat) {
+    if (repeat <= 0 || per_batch > INT64_MAX / (int64_t)sizeof(int64_t) / repeat) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    int64_t *ids = PyMem_Malloc((size_t)(per_batch * repeat) * sizeof(int64_t));
+    if (ids == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (int64_t b = 0; b < repeat; b++)
+        for (int64_t t = 0; t < per_batch; t++)
+            ids[b * per_batch + t] = p->pos.ids ? p->pos.ids[t] : p->pos.start + t;
+    return ids;
 }
 
 static int rope_options(int threads, pe_rope_options *o) {
@@ -62,13 +184,14 @@ static int rope_options(int threads, pe_rope_options *o) {
 
 static PyObject *py_rope_apply(PyObject *self, PyObject *args, PyObject *kw) {
     (void)self;
-    static char *kwlist[] = {"x", "freqs", "layout", "start", "positions", "direction", "out", "threads", NULL};
-    PyObject *x_o, *fr_o, *pos_o = Py_None, *out_o = Py_None;
+    static char *kwlist[] = {"x", "freqs", "layout", "start", "positions", "direction", "out", "threads",
+                             "token_axis", NULL};
+    PyObject *x_o, *fr_o, *pos_o = Py_None, *out_o = Py_None, *axis_o = Py_None;
     const char *layout_s = "half", *dir_s = "forward";
     long long start = 0;
     int threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$sLOsOi:rope_apply", kwlist, &x_o, &fr_o, &layout_s,
-                                     &start, &pos_o, &dir_s, &out_o, &threads))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$sLOsOiO:rope_apply", kwlist, &x_o, &fr_o, &layout_s,
+                                     &start, &pos_o, &dir_s, &out_o, &threads, &axis_o))
         return NULL;
     const pe_freqs *f = py_freqs_arg(fr_o, "freqs");
     pe_rope_layout layout;
@@ -78,19 +201,30 @@ static PyObject *py_rope_apply(PyObject *self, PyObject *args, PyObject *kw) {
     pya x, out;
     PyObject *result;
     pe_tensor tin, tout;
-    if (rope_views(x_o, out_o, "x", "out", &x, &out, &result, &tin, &tout) != 0) return NULL;
+    int64_t repeat = 1;
+    if (rope_views(x_o, out_o, axis_o, PYA_MAX_DIMS, -1, "x", "out", &x, &out, &result, &tin, &tout, &repeat) != 0)
+        return NULL;
     pypos p;
-    if (pypos_get(pos_o, start, tin.tokens, "positions", &p) != 0) {
+    int64_t *tiled = NULL;
+    if (pypos_get(pos_o, start, tin.tokens / repeat, "positions", &p) != 0) {
         Py_CLEAR(result);
     } else {
-        pe_rope_options opt;
-        rope_options(threads, &opt);
-        int st;
-        PY_CALL(x.size, st = pe_rope_apply_ex(f, layout, &p.pos, &tin, &tout, (pe_rope_direction)dir, &opt));
-        if (st != PE_OK) {
+        pe_positions pos = p.pos;
+        if (repeat > 1 && (tiled = tile_positions(&p, tin.tokens / repeat, repeat)) != NULL)
+            pos = pe_positions_list(tiled);
+        if (repeat > 1 && tiled == NULL) {
             Py_CLEAR(result);
-            py_raise(st);
+        } else {
+            pe_rope_options opt;
+            rope_options(threads, &opt);
+            int st;
+            PY_CALL(x.size, st = pe_rope_apply_ex(f, layout, &pos, &tin, &tout, (pe_rope_direction)dir, &opt));
+            if (st != PE_OK) {
+                Py_CLEAR(result);
+                py_raise(st);
+            }
         }
+        PyMem_Free(tiled);
         pypos_release(&p);
     }
     pya_release(&x);
@@ -101,13 +235,13 @@ static PyObject *py_rope_apply(PyObject *self, PyObject *args, PyObject *kw) {
 static PyObject *py_rope_apply_qk(PyObject *self, PyObject *args, PyObject *kw) {
     (void)self;
     static char *kwlist[] = {"q", "k", "freqs", "layout", "start", "positions", "direction",
-                             "q_out", "k_out", "threads", NULL};
-    PyObject *q_o, *k_o, *fr_o, *pos_o = Py_None, *qo_o = Py_None, *ko_o = Py_None;
+                             "q_out", "k_out", "threads", "token_axis", NULL};
+    PyObject *q_o, *k_o, *fr_o, *pos_o = Py_None, *qo_o = Py_None, *ko_o = Py_None, *axis_o = Py_None;
     const char *layout_s = "half", *dir_s = "forward";
     long long start = 0;
     int threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$sLOsOOi:rope_apply_qk", kwlist, &q_o, &k_o, &fr_o,
-                                     &layout_s, &start, &pos_o, &dir_s, &qo_o, &ko_o, &threads))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$sLOsOOiO:rope_apply_qk", kwlist, &q_o, &k_o, &fr_o,
+                                     &layout_s, &start, &pos_o, &dir_s, &qo_o, &ko_o, &threads, &axis_o))
         return NULL;
     const pe_freqs *f = py_freqs_arg(fr_o, "freqs");
     pe_rope_layout layout;
@@ -117,23 +251,42 @@ static PyObject *py_rope_apply_qk(PyObject *self, PyObject *args, PyObject *kw) 
     pya q, qo, k, ko;
     PyObject *rq, *rk, *result = NULL;
     pe_tensor qin, qout, kin, kout;
-    if (rope_views(q_o, qo_o, "q", "q_out", &q, &qo, &rq, &qin, &qout) != 0) return NULL;
-    if (rope_views(k_o, ko_o, "k", "k_out", &k, &ko, &rk, &kin, &kout) != 0) {
-        pya_release(&q);
-        pya_release(&qo);
-        Py_DECREF(rq);
-        return NULL;
+    /* q and k fold their batch axes the same way (into heads, preferred:
+     * one cos/sin per token; else into tokens), so their tokens match. */
+    int64_t qrep = 1, krep = 1;
+    int ok = 0;
+    for (int how = FOLD_HEADS; how <= FOLD_TOKENS && !ok; how++) {
+        if (how > FOLD_HEADS) PyErr_Clear();
+        if (rope_views(q_o, qo_o, axis_o, PYA_MAX_DIMS, how, "q", "q_out", &q, &qo, &rq, &qin, &qout, &qrep) != 0)
+            continue;
+        if (rope_views(k_o, ko_o, axis_o, PYA_MAX_DIMS, how, "k", "k_out", &k, &ko, &rk, &kin, &kout, &krep) != 0) {
+            pya_release(&q);
+            pya_release(&qo);
+            Py_DECREF(rq);
+            continue;
+        }
+        ok = 1;
     }
+    if (!ok) return NULL;
     pypos p;
     if (pya_overlap(&q, &ko) || pya_overlap(&k, &qo) || pya_overlap(&qo, &ko)) {
         PyErr_SetString(PyExc_ValueError, "the q and k outputs overlap each other or the other input");
-    } else if (pypos_get(pos_o, start, qin.tokens, "positions", &p) == 0) {
-        pe_rope_options opt;
-        rope_options(threads, &opt);
-        int st;
-        PY_CALL(q.size + k.size, st = pe_rope_apply_qk(f, layout, &p.pos, &qin, &qout, &kin, &kout,
-                                                        (pe_rope_direction)dir, &opt));
-        result = st == PE_OK ? PyTuple_Pack(2, rq, rk) : py_raise(st);
+    } else if (qrep != krep) {
+        PyErr_SetString(PyExc_ValueError, "q and k fold their batch axes differently (one into heads, one into "
+                                          "tokens); give both the same axis order, or numpy.ascontiguousarray");
+    } else if (pypos_get(pos_o, start, qin.tokens / qrep, "positions", &p) == 0) {
+        pe_positions pos = p.pos;
+        int64_t *tiled = NULL;
+        if (qrep > 1 && (tiled = tile_positions(&p, qin.tokens / qrep, qrep)) != NULL) pos = pe_positions_list(tiled);
+        if (qrep == 1 || tiled != NULL) {
+            pe_rope_options opt;
+            rope_options(threads, &opt);
+            int st;
+            PY_CALL(q.size + k.size, st = pe_rope_apply_qk(f, layout, &pos, &qin, &qout, &kin, &kout,
+                                                            (pe_rope_direction)dir, &opt));
+            result = st == PE_OK ? PyTuple_Pack(2, rq, rk) : py_raise(st);
+        }
+        PyMem_Free(tiled);
         pypos_release(&p);
     }
     Py_DECREF(rq);
@@ -284,7 +437,8 @@ static PyObject *py_mrope_apply(PyObject *self, PyObject *args, PyObject *kw) {
         return NULL;
     pya x, out, pos = {0};
     pe_tensor tin, tout;
-    if (rope_views(x_o, out_o, "x", "out", &x, &out, &result, &tin, &tout) != 0) return NULL;
+    int64_t repeat = 1; /* M-RoPE takes (tokens, [heads,] D): no batch axes, so never folded */
+    if (rope_views(x_o, out_o, Py_None, 3, -1, "x", "out", &x, &out, &result, &tin, &tout, &repeat) != 0) return NULL;
     if (mrope_positions(pos_o, tin.tokens, &own, &pos) == 0) {
         int st;
         PY_CALL(x.size, st = pe_mrope_apply(f, layout, (const int64_t *)pos.view.buf, sec, (pe_mrope_mode)mode,
@@ -337,8 +491,12 @@ static PyObject *py_mrope_cos_sin(PyObject *self, PyObject *args, PyObject *kw) 
 static PyMethodDef methods[] = {
     {"rope_apply", KW(py_rope_apply),
      "rope_apply(x, freqs, *, layout='half', start=0, positions=None, direction='forward',\n"
-     "           out=None, threads=1) -> array\n\n"
+     "           out=None, threads=1, token_axis=None) -> array\n\n"
      "Rotate every (token, head) row of x: (tokens, head_dim) or (tokens, heads, head_dim),\n"
+     "or with batch axes, (batch, tokens, heads, head_dim) with token_axis=1 or (batch, heads,\n"
+     "tokens, head_dim) with token_axis=2 (required beyond 3 dimensions): every batch element\n"
+     "takes the same positions. Batch axes fold into heads or tokens without a copy where the\n"
+     "strides allow (always for C-contiguous arrays).\n"
      "float32, float16 or bfloat16 (uint16), last axis contiguous (any outer strides: a\n"
      "transposed (heads, tokens, D) array or a slice of a fused qkv buffer works without a\n"
      "copy). Token t sits at positions[t], or start + t. layout: 'interleaved' (Meta, GPT-J)\n"
@@ -348,7 +506,7 @@ static PyMethodDef methods[] = {
      "|p| < 2^31. threads: at most this many threads (results identical for any count)."},
     {"rope_apply_qk", KW(py_rope_apply_qk),
      "rope_apply_qk(q, k, freqs, *, layout='half', start=0, positions=None, direction='forward',\n"
-     "              q_out=None, k_out=None, threads=1) -> (q_out, k_out)\n\n"
+     "              q_out=None, k_out=None, threads=1, token_axis=None) -> (q_out, k_out)\n\n"
      "rope_apply on queries and keys in one call (same tokens and positions; head counts may\n"
      "differ, as in grouped-query attention). q_out=q / k_out=k rotate in place."},
     {"rope_cos_sin", KW(py_rope_cos_sin),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # setup-deps.sh — installs the Debian packages posenc builds against, if any
 # are missing. The Makefile calls it once per build tree; run it by hand to
-# see what it would do. Needs root (or sudo) only when something is missing.
+# see what it would do. Needs root (or sudo) only when something is missing;
+# without either it says so first, with the apt-get line to run as root.
 set -euo pipefail
 
 # libcjson-dev: the model config.json reader (no hand-written JSON parser).
@@ -33,15 +34,21 @@ for p in "${packages[@]}"; do
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
-echo "posenc: installing Debian packages: ${missing[*]}" >&2
+# Say first whether this can work at all, then show apt's own account of
+# what it installs (the named packages pull in their dependencies: on a
+# minimal Debian 12 about a hundred packages, a few hundred MB).
 if [ "$(id -u)" -eq 0 ]; then
     SUDO=""
 elif command -v sudo >/dev/null 2>&1; then
     SUDO="sudo"
 else
-    echo "posenc: not root and no sudo; install them yourself: apt-get install -y ${missing[*]}" >&2
+    echo "posenc: missing Debian packages: ${missing[*]}" >&2
+    echo "posenc: installing them needs root, and this is user $(id -un) without sudo; as root run:" >&2
+    echo "    apt-get update && apt-get install -y ${missing[*]}" >&2
+    echo "posenc: then run make again." >&2
     exit 1
 fi
+echo "posenc: installing Debian packages (and what they depend on): ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+$SUDO apt-get update -q
+$SUDO apt-get install -y "${missing[@]}"

@@ -5,8 +5,11 @@
  */
 #include "internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
+
+static void sinusoidal_omega(const pe_additive_params *p, int64_t i, double *hi, double *lo);
 
 pe_additive_params pe_additive_defaults(pe_additive_scheme scheme, int64_t dim) {
     pe_additive_params p;
@@ -68,6 +71,14 @@ static int check_params(const pe_additive_params *params) {
             return pe__fail(PE_ERR_PARAM,
                             "convention=%d is not a sinusoidal convention",
                             (int)p->convention);
+        if (p->base < 1.0) { /* frequencies grow with i: the last is largest */
+            double w, lo;
+            sinusoidal_omega(p, p->dim / 2 - 1, &w, &lo);
+            if (!(w <= PE_MAX_INV_FREQ))
+                return pe__fail(PE_ERR_RANGE,
+                                "base=%g gives frequency %g above PE_MAX_INV_FREQ=1e240",
+                                p->base, w);
+        }
         return PE_OK;
     }
     return pe__fail(PE_ERR_PARAM, "scheme=%d is not an additive scheme",
@@ -126,10 +137,8 @@ static void store(void *out, pe_dtype dtype, size_t idx, double v) {
 static int fill_sinusoidal(const pe_additive_params *p, const pe_positions *pos,
                            int64_t count, void *out, pe_dtype dtype) {
     const int64_t half = p->dim / 2;
-    double *buf = malloc(sizeof(double) * 4 * (size_t)half);
-    if (buf == NULL)
-        return pe__fail(PE_ERR_NOMEM, "no memory for %lld frequencies",
-                        (long long)half);
+    double *buf;
+    PE_TRY(pe__alloc("sinusoidal frequencies", half, 4, sizeof(double), &buf));
     double *w = buf, *wlo = buf + half, *c = buf + 2 * half, *s = buf + 3 * half;
     for (int64_t i = 0; i < half; i++) sinusoidal_omega(p, i, &w[i], &wlo[i]);
     const pe_kernel_table *k = pe__kernels();
@@ -162,6 +171,17 @@ int pe_additive_encode(const pe_additive_params *params,
                         (long long)count, (long long)params->dim);
     if (count == 0) return PE_OK;
     PE_CHECK_NULL(out);
+    if (positions->ids != NULL) /* read while rows are written (overlap.c) */
+        PE_TRY(pe__check_bytes_apart(out, elems * pe_dtype_size(dtype), "out", positions->ids,
+                                     (size_t)count * sizeof(int64_t), "positions"));
+    if (params->scheme == PE_ADD_RAW) /* scale x p must fit the output type */
+        for (int64_t t = 0; t < count; t++) {
+            const int64_t p = pe__position_at(positions, t);
+            const double v = params->scale * (double)p;
+            if (!(fabs(v) <= (dtype == PE_F32 ? (double)FLT_MAX : DBL_MAX)))
+                return pe__fail(PE_ERR_RANGE, "scale=%g x position %lld overflows %s",
+                                params->scale, (long long)p, pe_dtype_name(dtype));
+        }
 
     /* Validate every position before the first write. */
     if (params->scheme == PE_ADD_NORMALIZED || params->scheme == PE_ADD_BINARY) {
@@ -239,6 +259,10 @@ int pe_shift_apply(const pe_additive_params *params, int64_t k, const double *v,
     PE_TRY(shift_check(params));
     PE_CHECK_NULL(v);
     PE_CHECK_NULL(out);
+    if (v != out) { /* the same vector is fine (each pair is read first), a shifted one is not */
+        const size_t bytes = (size_t)params->dim * sizeof(double); /* v has dim entries */
+        PE_TRY(pe__check_bytes_apart(out, bytes, "out", v, bytes, "v"));
+    }
     const pe_kernel_table *kern = pe__kernels();
     for (int64_t i = 0; i < params->dim / 2; i++) {
         double w, wlo, c, s;

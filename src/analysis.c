@@ -45,8 +45,8 @@ int pe_logit_terms_compute(int64_t dim, const double *Q, const double *K,
     PE_CHECK_NULL(p_m);
     PE_CHECK_NULL(p_n);
     PE_CHECK_NULL(out);
-    double *buf = malloc(sizeof(double) * 8 * (size_t)dim);
-    if (buf == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for dim=%lld", (long long)dim);
+    double *buf;
+    PE_TRY(pe__alloc("logit terms scratch", dim, 8, sizeof(double), &buf));
     double *qe = buf, *qp = qe + dim, *ke = qp + dim, *kp = ke + dim, *xm = kp + dim,
            *xn = xm + dim, *qx = xn + dim, *kx = qx + dim;
     matvec(dim, Q, e_m, qe);
@@ -81,8 +81,8 @@ int pe_toy_analyze(int64_t dim, const double *Q, const double *K, const double *
     if (n_keys < 1) return pe__fail(PE_ERR_SHAPE, "n_keys=%lld must be >= 1", (long long)n_keys);
     if (!(tol >= 0) || !isfinite(tol))
         return pe__fail(PE_ERR_PARAM, "tol=%g must be finite and >= 0", tol);
-    double *buf = malloc(sizeof(double) * 5 * (size_t)dim);
-    if (buf == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for dim=%lld", (long long)dim);
+    double *buf;
+    PE_TRY(pe__alloc("toy analysis scratch", dim, 5, sizeof(double), &buf));
     double *ones = buf, *q1 = ones + dim, *k1 = q1 + dim, *qe = k1 + dim, *ke = qe + dim;
     for (int64_t i = 0; i < dim; i++) ones[i] = 1.0;
     matvec(dim, Q, ones, q1);
@@ -111,7 +111,8 @@ int pe_toy_analyze(int64_t dim, const double *Q, const double *K, const double *
         if (key_pos[n] < nmin) nmin = key_pos[n];
         if (key_pos[n] > nmax) nmax = key_pos[n];
     }
-    r.drift = fabs(r.effective_slope) * (double)(nmax - nmin);
+    /* the span in double: nmax - nmin overflows int64 for keys at both ends */
+    r.drift = fabs(r.effective_slope) * ((double)nmax - (double)nmin);
     r.end_skew = r.drift > r.content_max - r.content_min;
     r.skew_to_end = r.effective_slope > 0;
     free(buf);
@@ -208,9 +209,14 @@ int pe_near_collisions(const pe_freqs *freqs, int64_t min_offset, int64_t max_of
         return pe__fail(PE_ERR_PARAM, "top=%lld must be in [1, 100000]", (long long)top);
     PE_CHECK_NULL(offsets);
     PE_CHECK_NULL(distances);
+    /* the sorted list is rewritten in both arrays as offsets are visited */
+    const size_t list = (size_t)top * 8; /* top <= 100000 */
+    PE_TRY(pe__check_bytes_apart(distances, list, "distances", offsets, list, "offsets"));
+    PE_TRY(pe__check_bytes_apart(found, sizeof *found, "found", offsets, list, "offsets"));
+    PE_TRY(pe__check_bytes_apart(found, sizeof *found, "found", distances, list, "distances"));
     const int64_t half = freqs->rotary_dim / 2;
-    double *cs = malloc(sizeof(double) * 2 * (size_t)half);
-    if (cs == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for cos/sin");
+    double *cs;
+    PE_TRY(pe__alloc("cos/sin scratch", half, 2, sizeof(double), &cs));
     const pe_kernel_table *k = pe__kernels();
     int64_t n = 0;
     /* The loop ends by comparison before the increment: max_offset may be
@@ -273,14 +279,20 @@ int pe_rope_score_curve(const pe_freqs *freqs, pe_rope_layout layout, int64_t he
     if (n == 0) return PE_OK;
     PE_CHECK_NULL(offsets);
     PE_CHECK_NULL(scores);
+    /* scores are written while offsets, q and k are read (n offsets exist:
+     * n x 8 bytes fit) */
+    const size_t nb = (size_t)n * 8, vb = (size_t)head_dim * sizeof(double);
+    PE_TRY(pe__check_bytes_apart(scores, nb, "scores", offsets, nb, "offsets"));
+    PE_TRY(pe__check_bytes_apart(scores, nb, "scores", q, vb, "q"));
+    PE_TRY(pe__check_bytes_apart(scores, nb, "scores", k_vec, vb, "k_vec"));
     for (int64_t j = 0; j < n; j++)
         if ((offsets[j] > 0 && m > INT64_MAX - offsets[j]) ||
             (offsets[j] < 0 && m < INT64_MIN - offsets[j]))
             return pe__fail(PE_ERR_RANGE, "m=%lld + offsets[%lld]=%lld overflows int64",
                             (long long)m, (long long)j, (long long)offsets[j]);
     const int64_t half = freqs->rotary_dim / 2;
-    double *buf = malloc(sizeof(double) * (2 * (size_t)head_dim + 2 * (size_t)half));
-    if (buf == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for head_dim=%lld", (long long)head_dim);
+    double *buf; /* head_dim <= 65536 (check_rope_args) */
+    PE_TRY(pe__alloc("score curve scratch", head_dim + half, 2, sizeof(double), &buf));
     double *rq = buf, *rk = rq + head_dim, *c = rk + head_dim, *s = c + half;
     memcpy(rq, q, sizeof(double) * (size_t)head_dim);
     rotate_double(freqs, layout, m, rq, c, s);
@@ -302,10 +314,10 @@ int pe_similarity_additive(const pe_additive_params *params, const pe_positions 
     PE_CHECK_NULL(out);
     if (params->dim < 1) return pe__fail(PE_ERR_DIM, "dim=%lld must be >= 1", (long long)params->dim);
     size_t n;
-    if (!pe__mul_size(count, params->dim, &n) || n > SIZE_MAX / sizeof(double))
+    if (pe__bytes("similarity rows", count, params->dim, sizeof(double), &n) != PE_OK)
         return pe__fail(PE_ERR_OVERFLOW, "count x dim overflows size_t");
-    double *rows = malloc(sizeof(double) * (n ? n : 1));
-    if (rows == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for %lld rows", (long long)count);
+    double *rows;
+    PE_TRY(pe__alloc("similarity rows", count, params->dim, sizeof(double), &rows));
     /* encode validates params and positions before anything is written */
     int st = pe_additive_encode(params, positions, count, rows, PE_F64);
     if (st == PE_OK)
@@ -325,9 +337,10 @@ int pe_similarity_rope(const pe_freqs *freqs, pe_rope_layout layout, int64_t hea
         return pe__fail(PE_ERR_SHAPE, "count=%lld must be in [1, 32768]", (long long)count);
     PE_CHECK_NULL(out);
     const int64_t half = freqs->rotary_dim / 2;
-    size_t rows = (size_t)count * (size_t)head_dim;
-    double *buf = malloc(sizeof(double) * (2 * rows + 2 * (size_t)half));
-    if (buf == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for %lld rows", (long long)count);
+    /* count <= 2^15 and head_dim <= 2^16 (checked above): no overflow */
+    const size_t rows = (size_t)count * (size_t)head_dim;
+    double *buf;
+    PE_TRY(pe__alloc("similarity scratch", count * head_dim + half, 2, sizeof(double), &buf));
     double *rq = buf, *rk = rq + rows, *c = rk + rows, *s = c + half;
     for (int64_t i = 0; i < count; i++) {
         int64_t p = pe__position_at(positions, i);

@@ -10,6 +10,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Largest accepted scale (see check_params). */
+#define PE_ATTENTION_MAX_SCALE 1e200
+
+/* Every matrix of the call (f32) and the scratch of pe_attention (n_k +
+ * dim_v doubles) fit in size_t; pe_attention_rope's rotated copies are
+ * sized by pe__alloc. */
+static bool attention_sizes_ok(const pe_attention_params *p) {
+    size_t b;
+    return pe__mul_size(p->n_q, p->n_k, &b) && pe__size_mul(b, 4, &b) &&
+           pe__mul_size(p->n_q, p->dim, &b) && pe__size_mul(b, 4, &b) &&
+           pe__mul_size(p->n_k, p->dim, &b) && pe__size_mul(b, 4, &b) &&
+           pe__mul_size(p->n_k, p->dim_v, &b) && pe__size_mul(b, 4, &b) &&
+           pe__mul_size(p->n_q, p->dim_v, &b) && pe__size_mul(b, 4, &b) &&
+           pe__size_add((size_t)p->n_k, (size_t)p->dim_v, &b) &&
+           pe__size_mul(b, sizeof(double), &b);
+}
+
 static int check_params(const pe_attention_params *params) {
     PE_CHECK_NULL(params);
     const pe_attention_params *p = params;
@@ -25,11 +42,44 @@ static int check_params(const pe_attention_params *params) {
                         (long long)p->n_q, (long long)p->n_k);
     if (!isfinite(p->scale))
         return pe__fail(PE_ERR_PARAM, "scale=%g must be finite", p->scale);
-    size_t a, b;
-    if (!pe__mul_size(p->n_q, p->n_k, &a) || !pe__mul_size(p->n_k, p->dim, &b) ||
-        !pe__mul_size(p->n_k, p->dim_v, &b) || !pe__mul_size(p->n_q, p->dim, &b) ||
-        a > SIZE_MAX / sizeof(float))
+    /* |q.k| <= dim FLT_MAX^2 < 2^61 x 1.2e77: below this scale every logit
+     * is finite, so the softmax never meets inf - inf */
+    if (p->scale > PE_ATTENTION_MAX_SCALE)
+        return pe__fail(PE_ERR_RANGE, "scale=%g exceeds 1e200", p->scale);
+    if (!attention_sizes_ok(p))
         return pe__fail(PE_ERR_OVERFLOW, "attention sizes overflow size_t");
+    return PE_OK;
+}
+
+/* Byte sizes of q, k, v, out and bias as the call reads them. */
+typedef struct {
+    size_t q, k, v, out, bias;
+} attention_bytes;
+
+static attention_bytes attention_sizes(const pe_attention_params *p) {
+    /* checked by check_params */
+    attention_bytes b = {(size_t)p->n_q * (size_t)p->dim * 4, (size_t)p->n_k * (size_t)p->dim * 4,
+                         (size_t)p->n_k * (size_t)p->dim_v * 4,
+                         (size_t)p->n_q * (size_t)p->dim_v * 4,
+                         p->bias ? (size_t)p->n_q * (size_t)p->n_k * 4 : 0};
+    return b;
+}
+
+/* out is written row by row while k, v and bias are read for every row:
+ * it must not share memory with any input (overlap.c). A bias entry of
+ * NaN or +inf would turn the softmax into inf - inf. */
+static int check_inputs(const pe_attention_params *p, const float *q, const float *k,
+                        const float *v, const float *out) {
+    const attention_bytes b = attention_sizes(p);
+    PE_TRY(pe__check_bytes_apart(out, b.out, "out", q, b.q, "q"));
+    PE_TRY(pe__check_bytes_apart(out, b.out, "out", k, b.k, "k"));
+    PE_TRY(pe__check_bytes_apart(out, b.out, "out", v, b.v, "v"));
+    PE_TRY(pe__check_bytes_apart(out, b.out, "out", p->bias, b.bias, "bias"));
+    if (p->bias)
+        for (size_t i = 0; i < b.bias / 4; i++)
+            if (!(p->bias[i] < INFINITY))
+                return pe__fail(PE_ERR_PARAM, "bias[%zu]=%g must be < +inf (-inf masks)", i,
+                                (double)p->bias[i]);
     return PE_OK;
 }
 
@@ -40,11 +90,11 @@ int pe_attention(const pe_attention_params *p, const float *q, const float *k,
     PE_CHECK_NULL(k);
     PE_CHECK_NULL(v);
     PE_CHECK_NULL(out);
+    PE_TRY(check_inputs(p, q, k, v, out));
     const double scale = p->scale > 0 ? p->scale : 1.0 / sqrt((double)p->dim);
     const int64_t shift = p->n_k - p->n_q; /* query i sits at key position i + shift */
-    double *logits = malloc(sizeof(double) * ((size_t)p->n_k + (size_t)p->dim_v));
-    if (logits == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for %lld logits",
-                                        (long long)p->n_k);
+    double *logits; /* and acc: n_k + dim_v, checked by check_params */
+    PE_TRY(pe__alloc("attention logits", p->n_k + p->dim_v, 1, sizeof(double), &logits));
     double *acc = logits + p->n_k;
     for (int64_t i = 0; i < p->n_q; i++) {
         const float *qi = q + i * p->dim;
@@ -93,9 +143,10 @@ int pe_attention_rope(const pe_attention_params *p, const pe_freqs *freqs,
     if (freqs->rotary_dim > p->dim)
         return pe__fail(PE_ERR_DIM, "rotary_dim=%lld exceeds dim=%lld",
                         (long long)freqs->rotary_dim, (long long)p->dim);
-    size_t nq = (size_t)p->n_q * (size_t)p->dim, nk = (size_t)p->n_k * (size_t)p->dim;
-    float *rq = malloc(sizeof(float) * (nq + nk));
-    if (rq == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for rotated q and k");
+    PE_TRY(check_inputs(p, q, k, v, out));
+    const size_t nq = (size_t)p->n_q * (size_t)p->dim; /* checked by check_params */
+    float *rq;
+    PE_TRY(pe__alloc("rotated q and k", p->n_q + p->n_k, p->dim, sizeof(float), &rq));
     float *rk = rq + nq;
     pe_tensor tq_in = pe_tensor_dense((void *)q, PE_F32, p->n_q, 1, p->dim);
     pe_tensor tq_out = pe_tensor_dense(rq, PE_F32, p->n_q, 1, p->dim);

@@ -275,13 +275,15 @@ int pe_t5_bias(const float *table, pe_t5_table_layout layout, int64_t heads,
     PE_TRY(bias_size(heads, n_q, n_k, sizeof(float), &total));
     if (total == 0) return PE_OK;
     PE_CHECK_NULL(out);
+    /* the table is read while out is written */
+    PE_TRY(pe__check_bytes_apart(out, total * sizeof(float), "out", table,
+                                 table_len * sizeof(float), "table"));
 
     /* r = j - i' = j - i - (n_k - n_q) spans [-(n_k-1), n_q-1]: one bucket
      * per distinct r, n_q + n_k - 1 logarithms instead of n_q n_k. */
     const int64_t span = n_q + n_k - 1;
-    int64_t *bk = malloc(sizeof(int64_t) * (size_t)span);
-    if (bk == NULL)
-        return pe__fail(PE_ERR_NOMEM, "no memory for %lld buckets", (long long)span);
+    int64_t *bk;
+    PE_TRY(pe__alloc("T5 buckets", span, 1, sizeof(int64_t), &bk));
     for (int64_t r = -(n_k - 1); r <= n_q - 1; r++)
         bk[r + n_k - 1] = t5_bucket_of(&cfg, r);
 

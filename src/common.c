@@ -46,7 +46,10 @@ pe_tensor pe_tensor_dense(void *data, pe_dtype dtype, int64_t tokens,
     t.heads = heads;
     t.head_dim = head_dim;
     t.head_stride = head_dim;
-    t.token_stride = heads * head_dim;
+    /* A product that overflows int64 cannot describe memory: INT64_MAX
+     * makes every call refuse the view as an overflowing extent (COM-10)
+     * instead of wrapping here. */
+    if (!pe__i64_mul(heads, head_dim, &t.token_stride)) t.token_stride = INT64_MAX;
     return t;
 }
 
@@ -81,17 +84,18 @@ int pe__check_tensor(const pe_tensor *t, const char *name) {
     if (t->head_stride < 0 || t->token_stride < 0)
         return pe__fail(PE_ERR_SHAPE, "%s strides must be >= 0 (token %lld, head %lld)",
                         name, (long long)t->token_stride, (long long)t->head_stride);
-    /* Extent of the last element in elements, checked for overflow. */
-    size_t a, b, esz = pe__dtype_size(t->dtype), ext;
+    /* Extent of the last element in bytes, checked for overflow, and below
+     * PE__MAX_EXTENT so that overlap.c can add offsets in int64. */
+    size_t a, b, ab, elems, ext;
     if (!pe__mul_size(t->tokens - 1, t->token_stride, &a) ||
-        !pe__mul_size(t->heads - 1, t->head_stride, &b) ||
-        a > SIZE_MAX - b || a + b > SIZE_MAX - (size_t)t->head_dim ||
-        !pe__mul_size((int64_t)(a + b + (size_t)t->head_dim), (int64_t)esz, &ext))
-        return pe__fail(PE_ERR_OVERFLOW, "%s extent overflows size_t", name);
+        !pe__mul_size(t->heads - 1, t->head_stride, &b) || !pe__size_add(a, b, &ab) ||
+        !pe__size_add(ab, (size_t)t->head_dim, &elems) ||
+        !pe__size_mul(elems, pe__dtype_size(t->dtype), &ext) || (uint64_t)ext > PE__MAX_EXTENT)
+        return pe__fail(PE_ERR_OVERFLOW, "%s extent overflows size_t (or 2^61 bytes)", name);
     if (t->tokens > 1 && t->token_stride == 0)
         return pe__fail(PE_ERR_SHAPE, "%s token_stride=0 with %lld tokens", name,
                         (long long)t->tokens);
-    return PE_OK;
+    return pe__check_rows_disjoint(t, name);
 }
 
 int pe__check_cos_sin_out(int64_t count, int64_t half, const void *cos_out,
@@ -99,13 +103,13 @@ int pe__check_cos_sin_out(int64_t count, int64_t half, const void *cos_out,
     if (dtype != PE_F32 && dtype != PE_F64)
         return pe__fail(PE_ERR_DTYPE, "dtype=%s: cos/sin caches are f32 or f64",
                         pe_dtype_name(dtype));
-    size_t n;
-    if (!pe__mul_size(count, half, &n) || n > SIZE_MAX / sizeof(double))
+    size_t bytes;
+    if (pe__bytes("cos/sin cache", count, half, pe__dtype_size(dtype), &bytes) != PE_OK)
         return pe__fail(PE_ERR_OVERFLOW, "count=%lld x pairs overflows size_t",
                         (long long)count);
     if (count > 0) {
         PE_CHECK_NULL(cos_out);
         PE_CHECK_NULL(sin_out);
     }
-    return PE_OK;
+    return pe__check_bytes_apart(sin_out, bytes, "sin_out", cos_out, bytes, "cos_out");
 }

@@ -1,221 +1,38 @@
 /*
- * config.c — a Hugging Face config.json to the RoPE parameters the
- * checkpoint was trained with, read the way the checkpoint's own code reads
- * them (transformers' config classes and modeling_rope_utils.py, v5 rules;
- * docs/SCALING.md lists every key and precedence). Parsing uses cJSON on a
- * private NUL-terminated copy of the input, so a malformed or truncated file
- * can fail but never over-read.
+ * config.c — one RoPE kind of a Hugging Face config.json read the way the
+ * checkpoint's own code reads it (transformers' config classes and
+ * modeling_rope_utils.py, v5 rules; docs/SCALING.md lists every key and
+ * precedence), and the single-RoPE API (pe_config_*) on top of the
+ * per-layer plan (plan.c): a config whose layers differ is refused there,
+ * naming the layer types, instead of answering for one of them.
  */
-#include "internal.h"
+#include "plan_internal.h"
 
-#include <cjson/cJSON.h>
-
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Larger than any real config.json by three orders of magnitude; bounds the
- * allocation a hostile path can cause. */
-#define PE_CONFIG_MAX_BYTES (64u << 20)
-
-/* Integers above 2^53 do not survive JSON's doubles. */
-#define PE_JSON_MAX_INT 9007199254740992.0
-
-/* Where a key lives, for error details: "" (top level) or "rope_scaling.". */
-typedef struct {
-    const cJSON *obj;
-    const char *prefix;
-} scope;
-
-static const char *json_type_name(const cJSON *v) {
-    if (cJSON_IsNumber(v)) return "number";
-    if (cJSON_IsString(v)) return "string";
-    if (cJSON_IsBool(v)) return "bool";
-    if (cJSON_IsArray(v)) return "array";
-    if (cJSON_IsObject(v)) return "object";
-    if (cJSON_IsNull(v)) return "null";
-    return "invalid";
-}
-
-/* The value of `key` in scope (NULL when absent or JSON null, which Python
- * configs treat alike). A key given twice is an error: Python keeps the
- * last, cJSON would find the first, and the two readings must not differ. */
-static int find(scope sc, const char *key, const cJSON **out) {
-    *out = NULL;
-    if (sc.obj == NULL) return PE_OK;
-    int seen = 0;
-    for (const cJSON *c = sc.obj->child; c != NULL; c = c->next) {
-        if (c->string == NULL || strcmp(c->string, key) != 0) continue;
-        if (++seen > 1)
-            return pe__fail(PE_ERR_FORMAT, "key '%s%s' appears more than once",
-                            sc.prefix, key);
-        *out = cJSON_IsNull(c) ? NULL : c;
-    }
-    return PE_OK;
-}
-
-static int get_number(scope sc, const char *key, double *v, bool *present) {
-    const cJSON *j;
-    PE_TRY(find(sc, key, &j));
-    *present = j != NULL;
-    if (j == NULL) return PE_OK;
-    if (!cJSON_IsNumber(j))
-        return pe__fail(PE_ERR_FORMAT, "'%s%s' must be a number, not %s", sc.prefix,
-                        key, json_type_name(j));
-    if (!isfinite(j->valuedouble))
-        return pe__fail(PE_ERR_FORMAT, "'%s%s' is not a finite number", sc.prefix, key);
-    *v = j->valuedouble;
-    return PE_OK;
-}
-
-static int get_int(scope sc, const char *key, int64_t *v, bool *present) {
-    double d = 0.0;
-    PE_TRY(get_number(sc, key, &d, present));
-    if (!*present) return PE_OK;
-    if (d != floor(d) || fabs(d) > PE_JSON_MAX_INT)
-        return pe__fail(PE_ERR_FORMAT, "'%s%s'=%g must be an integer of at most 2^53",
-                        sc.prefix, key, d);
-    *v = (int64_t)d;
-    return PE_OK;
-}
-
-static int get_bool(scope sc, const char *key, bool *v, bool *present) {
-    const cJSON *j;
-    PE_TRY(find(sc, key, &j));
-    *present = j != NULL;
-    if (j == NULL) return PE_OK;
-    if (!cJSON_IsBool(j))
-        return pe__fail(PE_ERR_FORMAT, "'%s%s' must be true or false, not %s",
-                        sc.prefix, key, json_type_name(j));
-    *v = cJSON_IsTrue(j);
-    return PE_OK;
-}
-
-static int get_string(scope sc, const char *key, const char **v) {
-    const cJSON *j;
-    PE_TRY(find(sc, key, &j));
-    *v = NULL;
-    if (j == NULL) return PE_OK;
-    if (!cJSON_IsString(j) || j->valuestring == NULL)
-        return pe__fail(PE_ERR_FORMAT, "'%s%s' must be a string, not %s", sc.prefix,
-                        key, json_type_name(j));
-    *v = j->valuestring;
-    return PE_OK;
-}
-
-static int get_list(scope sc, const char *key, double *v, int64_t *n, bool *present) {
-    const cJSON *j;
-    PE_TRY(find(sc, key, &j));
-    *present = j != NULL;
-    *n = 0;
-    if (j == NULL) return PE_OK;
-    if (!cJSON_IsArray(j))
-        return pe__fail(PE_ERR_FORMAT, "'%s%s' must be an array of numbers, not %s",
-                        sc.prefix, key, json_type_name(j));
-    for (const cJSON *c = j->child; c != NULL; c = c->next) {
-        if (*n >= PE_MAX_PAIRS)
-            return pe__fail(PE_ERR_FORMAT, "'%s%s' has more than %d entries", sc.prefix,
-                            key, PE_MAX_PAIRS);
-        if (!cJSON_IsNumber(c) || !isfinite(c->valuedouble))
-            return pe__fail(PE_ERR_FORMAT, "'%s%s'[%lld] must be a finite number, not %s",
-                            sc.prefix, key, (long long)*n, json_type_name(c));
-        v[(*n)++] = c->valuedouble;
-    }
-    return PE_OK;
-}
-
-/* Two spellings of one quantity (top level and scaling block, or two
- * historical names): equal if both are given, else whichever is. */
-static int merge_number(double *v, bool *present, double other, bool other_present,
-                        const char *name, const char *other_name) {
-    if (other_present && *present && other != *v)
-        return pe__fail(PE_ERR_FORMAT, "'%s'=%.17g and '%s'=%.17g disagree", name, *v,
-                        other_name, other);
-    if (other_present && !*present) {
-        *v = other;
-        *present = true;
-    }
-    return PE_OK;
-}
-
-static int merge_int(int64_t *v, bool *present, int64_t other, bool other_present,
-                     const char *name, const char *other_name) {
-    if (other_present && *present && other != *v)
-        return pe__fail(PE_ERR_FORMAT, "'%s'=%lld and '%s'=%lld disagree", name,
-                        (long long)*v, other_name, (long long)other);
-    if (other_present && !*present) {
-        *v = other;
-        *present = true;
-    }
-    return PE_OK;
-}
-
-/*
- * The pair layout of each family's Hugging Face code. Interleaved: GPT-J's
- * rotate_every_two, CodeGen, Cohere, and DeepSeek V2/V3 (V2 multiplies
- * complex pairs (x[2i], x[2i+1]); V3 with rope_interleave, its default,
- * regroups x[2i], x[2i+1] into halves before rotate_half, so the weights'
- * pairing is interleaved). Everything else listed uses rotate_half.
- */
-static const char *const interleaved_models[] = {
-    "gptj", "codegen", "cohere", "cohere2", "deepseek_v2", "deepseek_v3",
-};
-static const char *const half_models[] = {
-    "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe",
-    "phi", "phi3", "gpt_neox", "gemma", "gemma2", "gemma3_text", "starcoder2",
-    "olmo", "olmo2", "stablelm", "gpt_oss", "granite", "falcon",
+/* Keys of a scaling block the reader understands (the rest are listed as
+ * warnings by the plan). */
+static const char *const known_block_keys[] = {
+    "rope_type", "type", "rope_theta", "factor", "original_max_position_embeddings",
+    "attention_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "truncate",
+    "low_freq_factor", "high_freq_factor", "short_factor", "long_factor",
+    "partial_rotary_factor", "mrope_section", "mrope_interleaved", "short_mscale",
+    "long_mscale", "alpha", "llama_4_scaling_beta",
 };
 
-static int set_layout(scope top, pe_rope_config *c) {
-    c->layout = PE_ROPE_HALF;
-    c->layout_known = 0;
-    for (size_t i = 0; i < sizeof interleaved_models / sizeof *interleaved_models; i++)
-        if (strcmp(c->model_type, interleaved_models[i]) == 0) {
-            c->layout = PE_ROPE_INTERLEAVED;
-            c->layout_known = 1;
-        }
-    for (size_t i = 0; i < sizeof half_models / sizeof *half_models; i++)
-        if (strcmp(c->model_type, half_models[i]) == 0) c->layout_known = 1;
-    if (strcmp(c->model_type, "deepseek_v3") == 0) {
-        bool interleave = true, present;
-        PE_TRY(get_bool(top, "rope_interleave", &interleave, &present));
-        c->layout = interleave ? PE_ROPE_INTERLEAVED : PE_ROPE_HALF;
-    }
-    return PE_OK;
+bool pe__rope_key_known(const char *key) {
+    for (size_t i = 0; i < sizeof known_block_keys / sizeof *known_block_keys; i++)
+        if (strcmp(key, known_block_keys[i]) == 0) return true;
+    return false;
 }
 
-/* The scaling block: rope_scaling, or rope_parameters (transformers v5). */
-static int find_block(scope top, scope *block) {
-    const cJSON *rs, *rp;
-    PE_TRY(find(top, "rope_scaling", &rs));
-    PE_TRY(find(top, "rope_parameters", &rp));
-    if (rs != NULL && !cJSON_IsObject(rs))
-        return pe__fail(PE_ERR_FORMAT, "'rope_scaling' must be an object or null, not %s",
-                        json_type_name(rs));
-    if (rp != NULL && !cJSON_IsObject(rp))
-        return pe__fail(PE_ERR_FORMAT,
-                        "'rope_parameters' must be an object or null, not %s",
-                        json_type_name(rp));
-    if (rs != NULL && rp != NULL && !cJSON_Compare(rs, rp, 1))
-        return pe__fail(PE_ERR_FORMAT, "'rope_scaling' and 'rope_parameters' are both "
-                        "given and differ");
-    block->obj = rp != NULL ? rp : rs;
-    block->prefix = rp != NULL ? "rope_parameters." : "rope_scaling.";
-    if (block->obj != NULL)
-        for (const cJSON *ch = block->obj->child; ch != NULL; ch = ch->next)
-            if (cJSON_IsObject(ch))
-                return pe__fail(PE_ERR_UNSUPPORTED, "'%s%s': per-layer-type RoPE "
-                                "parameters are not supported", block->prefix,
-                                ch->string ? ch->string : "?");
-    return PE_OK;
-}
-
-static int read_type(scope block, pe_scaling_type *type) {
+static int read_type(pe__scope block, pe_scaling_type *type) {
     const char *rope_type, *legacy;
-    PE_TRY(get_string(block, "rope_type", &rope_type));
-    PE_TRY(get_string(block, "type", &legacy));
+    PE_TRY(pe__json_string(block, "rope_type", &rope_type));
+    PE_TRY(pe__json_string(block, "type", &legacy));
     if (rope_type != NULL && legacy != NULL && strcmp(rope_type, legacy) != 0)
         return pe__fail(PE_ERR_FORMAT, "'%srope_type'='%.40s' and '%stype'='%.40s' "
                         "disagree", block.prefix, rope_type, block.prefix, legacy);
@@ -231,31 +48,38 @@ static int read_type(scope block, pe_scaling_type *type) {
 }
 
 /* D of the rotated head, by the first key family the file has. */
-static int read_head_dim(scope top, int64_t *head_dim, const char **from) {
+static int read_head_dim(pe__scope top, const pe__family *fam, int64_t *head_dim,
+                         const char **from) {
     int64_t v = 0, a = 0, b = 0;
     bool has, has_a, has_b;
-    PE_TRY(get_int(top, "qk_rope_head_dim", &v, &has));
+    PE_TRY(pe__json_int(top, "qk_rope_head_dim", &v, &has));
     *from = "qk_rope_head_dim";
     if (!has) {
-        PE_TRY(get_int(top, "head_dim", &v, &has));
+        PE_TRY(pe__json_int(top, "head_dim", &v, &has));
         *from = "head_dim";
     }
+    if (!has && fam != NULL && fam->head_dim > 0) {
+        v = fam->head_dim; /* the class's head_dim default (Gemma: 256) */
+        has = true;
+    }
     if (has) {
-        if (v <= 0) return pe__fail(PE_ERR_DIM, "'%s'=%lld must be > 0", *from, (long long)v);
+        if (v <= 0)
+            return pe__fail(PE_ERR_DIM, "'%s%s'=%lld must be > 0", top.prefix, *from,
+                            (long long)v);
         *head_dim = v;
         return PE_OK;
     }
     static const char *const pairs[2][2] = {{"hidden_size", "num_attention_heads"},
                                             {"n_embd", "n_head"}};
     for (int k = 0; k < 2; k++) {
-        PE_TRY(get_int(top, pairs[k][0], &a, &has_a));
-        PE_TRY(get_int(top, pairs[k][1], &b, &has_b));
+        PE_TRY(pe__json_int(top, pairs[k][0], &a, &has_a));
+        PE_TRY(pe__json_int(top, pairs[k][1], &b, &has_b));
         if (!has_a || !has_b) continue;
         *from = pairs[k][0];
         if (a <= 0 || b <= 0 || a % b != 0)
-            return pe__fail(PE_ERR_DIM, "'%s'=%lld is not a positive multiple of "
-                            "'%s'=%lld", pairs[k][0], (long long)a, pairs[k][1],
-                            (long long)b);
+            return pe__fail(PE_ERR_DIM, "'%s%s'=%lld is not a positive multiple of "
+                            "'%s'=%lld", top.prefix, pairs[k][0], (long long)a,
+                            pairs[k][1], (long long)b);
         *head_dim = a / b;
         return PE_OK;
     }
@@ -264,18 +88,28 @@ static int read_head_dim(scope top, int64_t *head_dim, const char **from) {
 }
 
 /* d: partial_rotary_factor or rotary_pct (int(D * fraction), as HF
- * truncates) or rotary_dim (GPT-J); several given must agree. */
-static int read_rotary_dim(scope top, scope block, int64_t head_dim, int64_t *rotary,
+ * truncates; proportional RoPE: 2 floor(D * fraction / 2)) or rotary_dim
+ * (GPT-J); several given must agree. A family default fraction applies
+ * when no key gives one. */
+static int read_rotary_dim(const pe__rope_source *src, pe__scope block,
+                           pe_scaling_type type, int64_t head_dim, int64_t *rotary,
                            const char **from) {
+    pe__scope top = src->top;
     double prf = 1.0, pct = 1.0, prf_top = 1.0;
     int64_t rd = 0;
     bool has_prf, has_prf_top, has_pct, has_rd;
-    PE_TRY(get_number(block, "partial_rotary_factor", &prf, &has_prf));
-    PE_TRY(get_number(top, "partial_rotary_factor", &prf_top, &has_prf_top));
-    PE_TRY(merge_number(&prf, &has_prf, prf_top, has_prf_top,
-                        "rope_parameters.partial_rotary_factor", "partial_rotary_factor"));
-    PE_TRY(get_number(top, "rotary_pct", &pct, &has_pct));
-    PE_TRY(get_int(top, "rotary_dim", &rd, &has_rd));
+    PE_TRY(pe__json_number(block, "partial_rotary_factor", &prf, &has_prf));
+    PE_TRY(pe__json_number(top, "partial_rotary_factor", &prf_top, &has_prf_top));
+    PE_TRY(pe__merge_number(&prf, &has_prf, prf_top, has_prf_top,
+                            "rope_parameters.partial_rotary_factor",
+                            "partial_rotary_factor"));
+    PE_TRY(pe__json_number(top, "rotary_pct", &pct, &has_pct));
+    PE_TRY(pe__json_int(top, "rotary_dim", &rd, &has_rd));
+    if (!has_prf && !has_pct && !has_rd && src->fam != NULL &&
+        src->fam->partial_rotary > 0.0) {
+        prf = src->fam->partial_rotary; /* the class default (GLM, Phi, NeoX, ...) */
+        has_prf = true;
+    }
     *rotary = head_dim;
     *from = "head_dim";
     bool set = false; /* whether a key has fixed d yet */
@@ -286,7 +120,9 @@ static int read_rotary_dim(scope top, scope block, int64_t head_dim, int64_t *ro
         if (!(fr[k].frac > 0.0 && fr[k].frac <= 1.0))
             return pe__fail(PE_ERR_FORMAT, "'%s'=%g must be in (0, 1]", fr[k].name,
                             fr[k].frac);
-        int64_t v = (int64_t)((double)head_dim * fr[k].frac);
+        int64_t v = type == PE_SCALING_PROPORTIONAL
+                        ? 2 * (int64_t)floor((double)head_dim * fr[k].frac / 2.0)
+                        : (int64_t)((double)head_dim * fr[k].frac);
         if (set && v != *rotary)
             return pe__fail(PE_ERR_FORMAT, "'%s' gives rotary dim %lld, '%s' gives %lld",
                             fr[k].name, (long long)v, *from, (long long)*rotary);
@@ -304,43 +140,113 @@ static int read_rotary_dim(scope top, scope block, int64_t head_dim, int64_t *ro
     return PE_OK;
 }
 
-static int parse_root(const cJSON *root, pe_rope_config *c) {
-    if (!cJSON_IsObject(root))
-        return pe__fail(PE_ERR_FORMAT, "config must be a JSON object, not %s",
-                        json_type_name(root));
-    scope top = {root, ""}, block;
-    pe_rope_scaling *s = &c->scaling;
-
-    const char *model_type;
-    PE_TRY(get_string(top, "model_type", &model_type));
-    if (model_type != NULL) {
-        if (strlen(model_type) >= sizeof c->model_type)
-            return pe__fail(PE_ERR_FORMAT, "'model_type' is longer than %zu bytes",
-                            sizeof c->model_type - 1);
-        strcpy(c->model_type, model_type);
+static int read_extras(const pe__rope_source *src, pe__scope block,
+                       const pe_rope_scaling *s, pe__rope_extras *x) {
+    double v = 0.0;
+    bool has;
+    /* M-RoPE sections: in the block (Qwen2-VL's rope_scaling, Qwen3-VL's
+     * rope_parameters) or at the top level. */
+    double sec[PE_MAX_PAIRS];
+    int64_t n = 0;
+    PE_TRY(pe__json_list(block, "mrope_section", sec, &n, &has));
+    if (!has) PE_TRY(pe__json_list(src->top, "mrope_section", sec, &n, &has));
+    if (has) {
+        if (n < 1 || n > 4)
+            return pe__fail(PE_ERR_FORMAT, "'%smrope_section' has %lld entries: want 1 "
+                            "to 4", block.prefix, (long long)n);
+        int64_t sum = 0;
+        for (int64_t i = 0; i < n; i++) {
+            if (sec[i] != floor(sec[i]) || sec[i] < 0 || sec[i] > PE_MAX_PAIRS)
+                return pe__fail(PE_ERR_FORMAT, "'%smrope_section'[%lld]=%g must be an "
+                                "integer in [0, %d]", block.prefix, (long long)i, sec[i],
+                                PE_MAX_PAIRS);
+            x->mrope_section[i] = (int64_t)sec[i];
+            sum += x->mrope_section[i];
+        }
+        if (sum != s->rotary_dim / 2)
+            return pe__fail(PE_ERR_FORMAT, "'%smrope_section' sums to %lld pairs but the "
+                            "rotary dim %lld has %lld", block.prefix, (long long)sum,
+                            (long long)s->rotary_dim, (long long)(s->rotary_dim / 2));
+        x->n_mrope_section = n;
     }
-    PE_TRY(find_block(top, &block));
+    bool inter = false;
+    PE_TRY(pe__json_bool(block, "mrope_interleaved", &inter, &has));
+    x->mrope_interleaved = inter;
+    unsigned flags = src->fam != NULL ? src->fam->flags : 0;
+    if (flags & PE__FAM_PHIMOE_MSCALE) {
+        bool hs, hl;
+        PE_TRY(pe__json_number(block, "short_mscale", &x->short_mscale, &hs));
+        PE_TRY(pe__json_number(block, "long_mscale", &x->long_mscale, &hl));
+        if (hs != hl)
+            return pe__fail(PE_ERR_FORMAT, "'%sshort_mscale' and 'long_mscale' come "
+                            "together", block.prefix);
+        if (hs && (!(x->short_mscale > 0.0) || !(x->long_mscale > 0.0)))
+            return pe__fail(PE_ERR_FORMAT, "'%sshort_mscale'=%g and 'long_mscale'=%g "
+                            "must be > 0", block.prefix, x->short_mscale, x->long_mscale);
+        x->has_mscales = hs;
+    }
+    if (flags & PE__FAM_LLAMA4_BETA) {
+        PE_TRY(pe__json_number(block, "llama_4_scaling_beta", &v, &has));
+        if (has) {
+            if (!(v >= 0.0))
+                return pe__fail(PE_ERR_FORMAT, "'%sllama_4_scaling_beta'=%g must be >= "
+                                "0", block.prefix, v);
+            if (s->original_max_position <= 0)
+                return pe__fail(PE_ERR_FORMAT, "'%sllama_4_scaling_beta' needs "
+                                "original_max_position_embeddings", block.prefix);
+            x->has_beta = true;
+            x->llama4_beta = v;
+            x->llama4_span = s->original_max_position;
+        }
+    }
+    return PE_OK;
+}
+
+int pe__read_rope(const pe__rope_source *src, pe_rope_config *c, pe__rope_extras *x) {
+    memset(c, 0, sizeof *c);
+    memset(x, 0, sizeof *x);
+    pe__scope top = src->top;
+    /* A layer that ignores the block still reads its base from it (v5
+     * keeps rope_theta there). */
+    pe__scope block = src->block, scaling = src->base_only ? (pe__scope){NULL, ""} : block;
+    pe_rope_scaling *s = &c->scaling;
+    const pe__family *fam = src->fam;
+    unsigned flags = fam != NULL ? fam->flags : 0;
+
     pe_scaling_type type;
-    PE_TRY(read_type(block, &type));
+    PE_TRY(read_type(scaling, &type));
     *s = pe_rope_scaling_defaults(type, 0);
 
-    /* Base: the block's rope_theta (v5), the top-level rope_theta, GPT-NeoX's
-     * rotary_emb_base, else HF's default 10000 (GPT-J, Llama 2). */
-    double base = 10000.0, v = 0.0;
+    /* Base: the family's rule for this layer kind (Gemma's local base), else
+     * the block's rope_theta (v5), the top-level rope_theta, GPT-NeoX's
+     * rotary_emb_base, else the class default. */
+    double base = fam != NULL && fam->rope_theta > 0.0 ? fam->rope_theta : 10000.0, v = 0.0;
     bool has_base, has;
-    PE_TRY(get_number(block, "rope_theta", &base, &has_base));
-    PE_TRY(get_number(top, "rope_theta", &v, &has));
-    PE_TRY(merge_number(&base, &has_base, v, has, "rope_parameters.rope_theta",
-                        "rope_theta"));
-    PE_TRY(get_number(top, "rotary_emb_base", &v, &has));
-    PE_TRY(merge_number(&base, &has_base, v, has, "rope_theta", "rotary_emb_base"));
+    if (src->has_base) {
+        base = src->base;
+    } else {
+        PE_TRY(pe__json_number(block, "rope_theta", &base, &has_base));
+        PE_TRY(pe__json_number(top, "rope_theta", &v, &has));
+        char name[160];
+        snprintf(name, sizeof name, "%srope_theta", block.prefix);
+        PE_TRY(pe__merge_number(&base, &has_base, v, has, name, "rope_theta"));
+        PE_TRY(pe__json_number(top, "rotary_emb_base", &v, &has));
+        PE_TRY(pe__merge_number(&base, &has_base, v, has, "rope_theta", "rotary_emb_base"));
+        if (!has_base && fam != NULL && fam->rope_theta > 0.0) base = fam->rope_theta;
+    }
     if (!(base > 0.0) || base == 1.0)
         return pe__fail(PE_ERR_FORMAT, "rope_theta=%g must be > 0 and not 1", base);
     s->base = base;
 
     const char *head_from, *rot_from;
-    PE_TRY(read_head_dim(top, &s->head_dim, &head_from));
-    PE_TRY(read_rotary_dim(top, block, s->head_dim, &s->rotary_dim, &rot_from));
+    if (src->head_dim > 0) {
+        s->head_dim = src->head_dim;
+        head_from = src->head_key;
+    } else {
+        PE_TRY(read_head_dim(top, fam, &s->head_dim, &head_from));
+    }
+    PE_TRY(read_rotary_dim(src, scaling.obj ? scaling : block, type, s->head_dim,
+                           &s->rotary_dim, &rot_from));
     if (s->rotary_dim < 2 || s->rotary_dim % 2 != 0 || s->rotary_dim > s->head_dim ||
         s->rotary_dim > PE_MAX_ROTARY_DIM)
         return pe__fail(PE_ERR_DIM, "'%s' gives rotary dim %lld: must be even and in "
@@ -354,25 +260,29 @@ static int parse_root(const cJSON *root, pe_rope_config *c) {
 
     int64_t iv = 0, l0 = 0;
     bool has_max, has_l0;
-    PE_TRY(get_int(top, "max_position_embeddings", &s->max_position, &has_max));
-    PE_TRY(get_int(top, "n_positions", &iv, &has));
-    PE_TRY(merge_int(&s->max_position, &has_max, iv, has, "max_position_embeddings",
-                     "n_positions"));
+    PE_TRY(pe__json_int(top, "max_position_embeddings", &s->max_position, &has_max));
+    PE_TRY(pe__json_int(top, "n_positions", &iv, &has));
+    PE_TRY(pe__merge_int(&s->max_position, &has_max, iv, has, "max_position_embeddings",
+                         "n_positions"));
     if (has_max && s->max_position <= 0)
         return pe__fail(PE_ERR_FORMAT, "'max_position_embeddings'=%lld must be > 0",
                         (long long)s->max_position);
+    if (!has_max && fam != NULL && fam->max_position > 0) {
+        s->max_position = fam->max_position; /* the class default */
+        has_max = true;
+    }
     /* L0 at the top level (Phi-3) or in the block; HF v5 prefers the top
      * level, we require agreement. Absent, HF falls back to L. */
-    PE_TRY(get_int(top, "original_max_position_embeddings", &l0, &has_l0));
-    PE_TRY(get_int(block, "original_max_position_embeddings", &iv, &has));
-    PE_TRY(merge_int(&l0, &has_l0, iv, has, "original_max_position_embeddings",
-                     "rope_scaling.original_max_position_embeddings"));
+    PE_TRY(pe__json_int(top, "original_max_position_embeddings", &l0, &has_l0));
+    PE_TRY(pe__json_int(scaling, "original_max_position_embeddings", &iv, &has));
+    PE_TRY(pe__merge_int(&l0, &has_l0, iv, has, "original_max_position_embeddings",
+                         "rope_scaling.original_max_position_embeddings"));
     if (type == PE_SCALING_YARN || type == PE_SCALING_LLAMA3 ||
         type == PE_SCALING_LONGROPE) {
         if (!has_l0 && !has_max)
             return pe__fail(PE_ERR_FORMAT, "%soriginal_max_position_embeddings (or "
                             "max_position_embeddings) is required for rope_type '%s'",
-                            block.prefix, pe_scaling_name(type));
+                            scaling.prefix, pe_scaling_name(type));
         s->original_max_position = has_l0 ? l0 : s->max_position;
         if (s->original_max_position <= 0)
             return pe__fail(PE_ERR_FORMAT, "original_max_position_embeddings=%lld must "
@@ -384,166 +294,149 @@ static int parse_root(const cJSON *root, pe_rope_config *c) {
         return pe__fail(PE_ERR_FORMAT, "max_position_embeddings is required for "
                         "rope_type 'dynamic'");
 
-    /* factor: required where HF requires it; YaRN/LongRoPE derive a missing
-     * one from L / L0 and need L for that. An explicit factor wins over the
-     * ratio (HF v5; v4.4x let the ratio override YaRN's factor). */
+    /* factor: required where HF's rope functions index it (linear, ntk,
+     * dynamic, llama3, yarn); LongRoPE derives a missing one from L / L0. */
     bool has_factor;
     double factor = NAN;
-    PE_TRY(get_number(block, "factor", &factor, &has_factor));
+    PE_TRY(pe__json_number(scaling, "factor", &factor, &has_factor));
     if (!has_factor && (type == PE_SCALING_LINEAR || type == PE_SCALING_NTK ||
-                        type == PE_SCALING_DYNAMIC || type == PE_SCALING_LLAMA3))
+                        type == PE_SCALING_DYNAMIC || type == PE_SCALING_LLAMA3 ||
+                        type == PE_SCALING_YARN))
         return pe__fail(PE_ERR_FORMAT, "'%sfactor' is required for rope_type '%s'",
-                        block.prefix, pe_scaling_name(type));
-    if (!has_factor && (type == PE_SCALING_YARN || type == PE_SCALING_LONGROPE) &&
-        !has_max)
+                        scaling.prefix, pe_scaling_name(type));
+    if (!has_factor && type == PE_SCALING_LONGROPE && !has_max)
         return pe__fail(PE_ERR_FORMAT, "'%sfactor' is missing and "
-                        "max_position_embeddings is absent to derive it", block.prefix);
+                        "max_position_embeddings is absent to derive it", scaling.prefix);
     if (has_factor && !(factor > 0.0))
-        return pe__fail(PE_ERR_FORMAT, "'%sfactor'=%g must be > 0", block.prefix, factor);
+        return pe__fail(PE_ERR_FORMAT, "'%sfactor'=%g must be > 0", scaling.prefix,
+                        factor);
     s->factor = has_factor ? factor : NAN;
     if (type == PE_SCALING_DEFAULT) s->factor = NAN;
 
     double af = NAN;
-    PE_TRY(get_number(block, "attention_factor", &af, &has));
+    PE_TRY(pe__json_number(scaling, "attention_factor", &af, &has));
     if (has && !(af > 0.0))
         return pe__fail(PE_ERR_FORMAT, "'%sattention_factor'=%g must be > 0",
-                        block.prefix, af);
+                        scaling.prefix, af);
     s->attention_factor = has ? af : NAN;
     /* HF reads `get("beta_fast") or 32`: a 0 is as good as absent. */
-    PE_TRY(get_number(block, "beta_fast", &v, &has));
+    PE_TRY(pe__json_number(scaling, "beta_fast", &v, &has));
     if (has && v != 0.0) s->beta_fast = v;
-    PE_TRY(get_number(block, "beta_slow", &v, &has));
+    PE_TRY(pe__json_number(scaling, "beta_slow", &v, &has));
     if (has && v != 0.0) s->beta_slow = v;
-    PE_TRY(get_number(block, "mscale", &s->mscale, &has));
-    PE_TRY(get_number(block, "mscale_all_dim", &s->mscale_all_dim, &has));
+    PE_TRY(pe__json_number(scaling, "mscale", &s->mscale, &has));
+    PE_TRY(pe__json_number(scaling, "mscale_all_dim", &s->mscale_all_dim, &has));
     bool truncate = true;
-    PE_TRY(get_bool(block, "truncate", &truncate, &has));
+    PE_TRY(pe__json_bool(scaling, "truncate", &truncate, &has));
     s->truncate = truncate ? 1 : 0;
+    /* beta_fast == beta_slow is accepted as HF does (Kimi K2 ships 1 and 1):
+     * the ramp's end is nudged by 0.001. */
     if (type == PE_SCALING_YARN &&
-        (!(s->beta_fast > s->beta_slow) || !(s->beta_slow > 0.0) ||
+        (!(s->beta_fast >= s->beta_slow) || !(s->beta_slow > 0.0) ||
          !(s->mscale >= 0.0) || !(s->mscale_all_dim >= 0.0)))
         return pe__fail(PE_ERR_FORMAT, "%sbeta_fast=%g, beta_slow=%g, mscale=%g, "
-                        "mscale_all_dim=%g: need beta_fast > beta_slow > 0 and "
-                        "mscales >= 0", block.prefix, s->beta_fast, s->beta_slow,
+                        "mscale_all_dim=%g: need beta_fast >= beta_slow > 0 and "
+                        "mscales >= 0", scaling.prefix, s->beta_fast, s->beta_slow,
                         s->mscale, s->mscale_all_dim);
 
     bool has_low, has_high;
-    PE_TRY(get_number(block, "low_freq_factor", &s->low_freq_factor, &has_low));
-    PE_TRY(get_number(block, "high_freq_factor", &s->high_freq_factor, &has_high));
+    PE_TRY(pe__json_number(scaling, "low_freq_factor", &s->low_freq_factor, &has_low));
+    PE_TRY(pe__json_number(scaling, "high_freq_factor", &s->high_freq_factor, &has_high));
     if (type == PE_SCALING_LLAMA3 && (!has_low || !has_high))
         return pe__fail(PE_ERR_FORMAT, "'%slow_freq_factor' and 'high_freq_factor' are "
-                        "required for rope_type 'llama3'", block.prefix);
+                        "required for rope_type 'llama3'", scaling.prefix);
     if (type == PE_SCALING_LLAMA3 &&
         !(s->low_freq_factor > 0.0 && s->low_freq_factor < s->high_freq_factor))
         return pe__fail(PE_ERR_FORMAT, "%slow_freq_factor=%g must be > 0 and < "
-                        "high_freq_factor=%g", block.prefix, s->low_freq_factor,
+                        "high_freq_factor=%g", scaling.prefix, s->low_freq_factor,
                         s->high_freq_factor);
 
     bool has_short, has_long;
-    PE_TRY(get_list(block, "short_factor", c->short_factor, &s->n_short_factor,
-                    &has_short));
-    PE_TRY(get_list(block, "long_factor", c->long_factor, &s->n_long_factor, &has_long));
+    PE_TRY(pe__json_list(scaling, "short_factor", c->short_factor, &s->n_short_factor,
+                         &has_short));
+    PE_TRY(pe__json_list(scaling, "long_factor", c->long_factor, &s->n_long_factor,
+                         &has_long));
     if (type == PE_SCALING_LONGROPE) {
         if (!has_short || !has_long)
             return pe__fail(PE_ERR_FORMAT, "'%sshort_factor' and 'long_factor' are "
-                            "required for rope_type 'longrope'", block.prefix);
+                            "required for rope_type 'longrope'", scaling.prefix);
         const int64_t half = s->rotary_dim / 2;
         if (s->n_short_factor != half || s->n_long_factor != half)
             return pe__fail(PE_ERR_FORMAT, "'%sshort_factor' (%lld) and 'long_factor' "
                             "(%lld) must each have rotary_dim/2 = %lld entries",
-                            block.prefix, (long long)s->n_short_factor,
+                            scaling.prefix, (long long)s->n_short_factor,
                             (long long)s->n_long_factor, (long long)half);
         for (int64_t i = 0; i < half; i++)
             if (!(c->short_factor[i] > 0.0) || !(c->long_factor[i] > 0.0))
                 return pe__fail(PE_ERR_FORMAT, "'%sshort_factor'/'long_factor'[%lld] "
-                                "must be > 0", block.prefix, (long long)i);
+                                "must be > 0", scaling.prefix, (long long)i);
     }
-    return set_layout(top, c);
+
+    /* HunYuan: a "dynamic" block with alpha is NTK-by-alpha at a fixed base,
+     * base * alpha^(d/(d-2)), magnitude 1 (its rotary class). */
+    if ((flags & PE__FAM_HUNYUAN_ALPHA) && scaling.obj != NULL) {
+        double alpha = 0.0;
+        PE_TRY(pe__json_number(scaling, "alpha", &alpha, &has));
+        if (has && alpha != 0.0) {
+            if (!(alpha > 0.0))
+                return pe__fail(PE_ERR_FORMAT, "'%salpha'=%g must be > 0", scaling.prefix,
+                                alpha);
+            if (s->rotary_dim <= 2)
+                return pe__fail(PE_ERR_DIM, "'%salpha' needs a rotary dim above 2",
+                                scaling.prefix);
+            const long double d = (long double)s->rotary_dim;
+            long double lb = logl((long double)s->base) + d / (d - 2.0L) * logl((long double)alpha);
+            pe_rope_scaling plain = pe_rope_scaling_defaults(PE_SCALING_DEFAULT, s->head_dim);
+            plain.rotary_dim = s->rotary_dim;
+            plain.base = (double)expl(lb);
+            plain.max_position = s->max_position;
+            plain.original_max_position = s->original_max_position;
+            if (!isfinite(plain.base))
+                return pe__fail(PE_ERR_FORMAT, "'%salpha'=%g makes the base overflow",
+                                scaling.prefix, alpha);
+            *s = plain;
+            x->alpha_applied = true;
+            x->alpha = alpha;
+        }
+    }
+    PE_TRY(read_extras(src, scaling, s, x));
+    c->layout = fam != NULL ? fam->layout : PE_ROPE_HALF;
+    c->layout_known = (flags & PE__FAM_LAYOUT_KNOWN) ? 1 : 0;
+    if (fam != NULL && strcmp(fam->model_type, "deepseek_v3") == 0) {
+        bool interleave = true;
+        PE_TRY(pe__json_bool(top, "rope_interleave", &interleave, &has));
+        c->layout = interleave ? PE_ROPE_INTERLEAVED : PE_ROPE_HALF;
+    }
+    return PE_OK;
+}
+
+/* ------------------------------------------------ the single-RoPE API */
+
+static int config_from_text(const char *json, size_t len, pe_rope_config *out) {
+    pe_plan *plan = NULL;
+    pe_rope_config *tmp = calloc(1, sizeof *tmp);
+    if (tmp == NULL) return pe__fail(PE_ERR_NOMEM, "no memory to parse a config");
+    int status = pe_plan_from_config_json(json, len, &plan);
+    if (status == PE_OK) status = pe__plan_uniform_config(plan, tmp);
+    if (status == PE_OK) *out = *tmp;
+    pe_plan_free(plan);
+    free(tmp);
+    return status;
 }
 
 int pe_config_parse(const char *json, size_t len, pe_rope_config *out) {
     PE_CHECK_NULL(json);
     PE_CHECK_NULL(out);
-    if (len == 0) return pe__fail(PE_ERR_FORMAT, "config text is empty");
-    if (len > PE_CONFIG_MAX_BYTES)
-        return pe__fail(PE_ERR_FORMAT, "config text of %zu bytes exceeds %u", len,
-                        PE_CONFIG_MAX_BYTES);
-    /* A private NUL-terminated copy: cJSON then cannot read past our
-     * allocation whatever the caller's buffer holds after len. */
-    char *text = malloc(len + 1);
-    pe_rope_config *tmp = calloc(1, sizeof *tmp);
-    if (text == NULL || tmp == NULL) {
-        free(text);
-        free(tmp);
-        return pe__fail(PE_ERR_NOMEM, "no memory to parse %zu bytes of config", len);
-    }
-    memcpy(text, json, len);
-    text[len] = '\0';
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-    int status = PE_OK;
-    if (root == NULL) {
-        size_t at = end != NULL && end >= text && end <= text + len ? (size_t)(end - text)
-                                                                     : len;
-        status = pe__fail(PE_ERR_FORMAT, "config is not valid JSON (error near byte %zu)",
-                          at);
-    } else {
-        /* Only whitespace may follow the value; a NUL inside len counts as
-         * garbage too. */
-        for (const char *p = end; status == PE_OK && p < text + len; p++)
-            if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
-                status = pe__fail(PE_ERR_FORMAT, "trailing data after the JSON value "
-                                  "at byte %zu", (size_t)(p - text));
-        if (status == PE_OK) status = parse_root(root, tmp);
-        cJSON_Delete(root);
-    }
-    if (status == PE_OK) *out = *tmp;
-    free(tmp);
-    free(text);
-    return status;
+    return config_from_text(json, len, out);
 }
 
 int pe_config_read(const char *path, pe_rope_config *out) {
     PE_CHECK_NULL(path);
     PE_CHECK_NULL(out);
-    FILE *fp = fopen(path, "rb");
-    if (fp == NULL)
-        return pe__fail(PE_ERR_IO, "cannot open '%.200s': %s", path, strerror(errno));
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    int status = buf == NULL ? pe__fail(PE_ERR_NOMEM, "no memory to read '%.200s'", path)
-                             : PE_OK;
-    /* Read in chunks rather than trusting ftell: works on pipes, and stops
-     * at the size limit instead of allocating whatever the file claims. */
-    while (status == PE_OK) {
-        if (len == cap) {
-            if (cap >= PE_CONFIG_MAX_BYTES) {
-                status = pe__fail(PE_ERR_FORMAT, "'%.200s' exceeds %u bytes", path,
-                                  PE_CONFIG_MAX_BYTES);
-                break;
-            }
-            char *grown = realloc(buf, cap * 2);
-            if (grown == NULL) {
-                status = pe__fail(PE_ERR_NOMEM, "no memory to read '%.200s'", path);
-                break;
-            }
-            buf = grown;
-            cap *= 2;
-        }
-        size_t n = fread(buf + len, 1, cap - len, fp);
-        len += n;
-        if (n == 0) {
-            if (ferror(fp))
-                status = pe__fail(PE_ERR_IO, "cannot read '%.200s'", path);
-            break;
-        }
-    }
-    fclose(fp);
-    if (status == PE_OK) {
-        status = pe_config_parse(buf, len, out);
-        if (status != PE_OK && len == 0)
-            status = pe__fail(PE_ERR_FORMAT, "'%.200s' is empty", path);
-    }
+    char *buf;
+    size_t len;
+    PE_TRY(pe__json_slurp(path, &buf, &len));
+    int status = config_from_text(buf, len, out);
     free(buf);
     return status;
 }
@@ -574,5 +467,11 @@ int pe_config_freqs(const pe_rope_config *config, int64_t seq_len, pe_freqs *out
                     double *interp_weight) {
     pe_rope_scaling s;
     PE_TRY(pe_config_scaling(config, seq_len, &s));
-    return pe_freqs_from_scaling(&s, out, interp_weight);
+    PE_TRY(pe_freqs_from_scaling(&s, out, interp_weight));
+    /* Only DeepSeek-family attention folds mscale(f, mscale_all_dim)^2 into
+     * its softmax scale; every other model's attention leaves it alone. */
+    const pe__family *fam = pe__family_find(config->model_type);
+    if (fam == NULL || !(fam->flags & PE__FAM_DEEPSEEK_SOFTMAX))
+        out->softmax_scale_multiplier = 1.0;
+    return PE_OK;
 }

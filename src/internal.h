@@ -6,6 +6,7 @@
 #define PE_INTERNAL_H
 
 #include "posenc.h"
+#include "checked.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -30,15 +31,6 @@ int pe__fail(int status, const char *fmt, ...);
         int pe_try_status_ = (expr);                                        \
         if (pe_try_status_ != PE_OK) return pe_try_status_;                 \
     } while (0)
-
-/* a * b into *out, false on size_t overflow (or a negative operand).
- * Inline: every call validates a few sizes, a decode step included. */
-static inline bool pe__mul_size(int64_t a, int64_t b, size_t *out) {
-    if (a < 0 || b < 0) return false;
-    if (a != 0 && (uint64_t)b > (uint64_t)SIZE_MAX / (uint64_t)a) return false;
-    *out = (size_t)a * (size_t)b;
-    return true;
-}
 
 /* pe_dtype_size, inline for the same reason. */
 static inline size_t pe__dtype_size(pe_dtype dtype) {
@@ -71,6 +63,35 @@ int pe__check_cos_sin_out(int64_t count, int64_t half, const void *cos_out,
  * strides that keep rows from overlapping within one token, and an extent
  * that fits in size_t. */
 int pe__check_tensor(const pe_tensor *t, const char *name);
+
+/* Largest byte extent of a view: far beyond any memory, and small enough
+ * that overlap.c can add a few offsets in int64. */
+#define PE__MAX_EXTENT ((uint64_t)1 << 61)
+
+/* Overlap (overlap.c, docs/RELIABILITY.md ## Overlap). Views must have
+ * passed pe__check_tensor. */
+typedef struct {
+    uintptr_t lo, hi; /* [lo, hi) */
+} pe__span;
+/* The bytes from a view's first element to one past its last. */
+pe__span pe__view_span(const pe_tensor *t);
+bool pe__spans_meet(pe__span a, pe__span b);
+/* Same data, dtype, shape and (where an axis has more than one entry)
+ * strides: an in-place pair. */
+bool pe__same_view(const pe_tensor *a, const pe_tensor *b);
+/* Do some row of a and some row of b share a byte? */
+bool pe__views_meet(const pe_tensor *a, const pe_tensor *b);
+/* PE_ERR_SHAPE "<out> overlaps <other>: only the same view (in place) may
+ * share memory" unless the views are disjoint (or the same view, when
+ * may_be_same). */
+int pe__check_apart(const pe_tensor *out, const char *out_name, const pe_tensor *other,
+                    const char *other_name, bool may_be_same);
+/* The same for plain byte ranges (NULL or empty ranges never meet). */
+int pe__check_bytes_apart(const void *out, size_t out_bytes, const char *out_name,
+                          const void *other, size_t other_bytes, const char *other_name);
+/* PE_ERR_SHAPE "rows of <name> overlap: ..." when two (token, head) rows of
+ * one view share a byte. Called by pe__check_tensor. */
+int pe__check_rows_disjoint(const pe_tensor *t, const char *name);
 
 /*
  * The kernel table: the hot loops, one implementation per instruction set
@@ -164,7 +185,7 @@ typedef struct {
      * trigonometry prepared above for the same d and layout (elements
      * [d, head_dim) are the caller's: pe__rope_pass_through). */
     void (*rope_token)(const pe__rope_rows *rows, const pe__rope_trig *t);
-    /* 1 if every w[i] is finite and >= 0 and every |w_lo[i]| <= w[i] 2^-52
+    /* 1 if every w[i] is in [0, PE_MAX_INV_FREQ] and every |w_lo[i]| <= w[i] 2^-52
      * (a low part), else 0: pe_freqs_validate's test, run on every
      * rotation, a one-token decode step included. */
     int (*freqs_ok)(const double *w, const double *w_lo, int64_t n);

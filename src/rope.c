@@ -51,6 +51,11 @@ int pe_freqs_validate(const pe_freqs *freqs) {
     if (!(f->attention_factor > 0.0) || !isfinite(f->attention_factor))
         return pe__fail(PE_ERR_PARAM, "attention_factor=%g must be finite and > 0",
                         f->attention_factor);
+    /* A and 1/A (the inverse) scale the f32 tables: kept far from overflow */
+    if (!(f->attention_factor <= PE_MAX_ATTENTION_FACTOR) ||
+        !(f->attention_factor >= 1.0 / PE_MAX_ATTENTION_FACTOR))
+        return pe__fail(PE_ERR_RANGE, "attention_factor=%g outside [1e-9, 1e9]",
+                        f->attention_factor);
     if (!(f->softmax_scale_multiplier > 0.0) || !isfinite(f->softmax_scale_multiplier))
         return pe__fail(PE_ERR_PARAM,
                         "softmax_scale_multiplier=%g must be finite and > 0",
@@ -63,6 +68,11 @@ int pe_freqs_validate(const pe_freqs *freqs) {
     for (int64_t i = 0; i < half; i++) {
         if (!(f->inv_freq[i] >= 0.0) || !isfinite(f->inv_freq[i]))
             return pe__fail(PE_ERR_PARAM, "inv_freq[%lld]=%g must be finite and >= 0",
+                            (long long)i, f->inv_freq[i]);
+        if (f->inv_freq[i] > PE_MAX_INV_FREQ)
+            return pe__fail(PE_ERR_RANGE,
+                            "inv_freq[%lld]=%g exceeds PE_MAX_INV_FREQ=1e240: p*w would "
+                            "overflow for large positions",
                             (long long)i, f->inv_freq[i]);
         if (!isfinite(f->inv_freq_lo[i]) ||
             fabs(f->inv_freq_lo[i]) > fabs(f->inv_freq[i]) * 0x1p-52)
@@ -127,15 +137,21 @@ static int check_pair(const pe_freqs *freqs, const pe_tensor *in,
     if (freqs->rotary_dim > in->head_dim)
         return pe__fail(PE_ERR_DIM, "rotary_dim=%lld exceeds head_dim=%lld",
                         (long long)freqs->rotary_dim, (long long)in->head_dim);
-    const bool in_place = in->data == out->data &&
-                          in->token_stride == out->token_stride &&
-                          in->head_stride == out->head_stride;
-    if (in->data == out->data && !in_place)
-        return pe__fail(PE_ERR_SHAPE,
-                        "%s and %s share data but not strides: in place needs "
-                        "the same view",
-                        in_name, out_name);
+    /* in place only as the same view; any other sharing is refused
+     * (overlap.c): rows read after an earlier row wrote them would make
+     * the result depend on the order of rows, and so on threads */
+    if (out != in) PE_TRY(pe__check_apart(out, out_name, in, in_name, true));
     return PE_OK;
+}
+
+/* Explicit positions are read while rows are written: they must not sit
+ * in an output. */
+static int check_ids_apart(const pe_positions *positions, int64_t tokens, const pe_tensor *out,
+                           const char *out_name) {
+    if (positions->ids == NULL) return PE_OK;
+    const pe__span o = pe__view_span(out);
+    return pe__check_bytes_apart((const void *)o.lo, o.hi - o.lo, out_name, positions->ids,
+                                 (size_t)tokens * sizeof(int64_t), "positions");
 }
 
 /* Non-temporal stores pay off only for outputs much larger than the caches
@@ -146,6 +162,8 @@ static int check_pair(const pe_freqs *freqs, const pe_tensor *in,
 /* Below this a tensor stays in L2 and prefetching ahead only costs. */
 #define PE_PREFETCH_MIN_BYTES ((size_t)1 << 20)
 
+/* Bytes of a validated view's elements: its rows do not overlap (overlap.c)
+ * and its extent fits (common.c), so the product cannot wrap. */
 static size_t tensor_bytes(const pe_tensor *t) {
     return (size_t)t->tokens * (size_t)t->heads * (size_t)t->head_dim *
            pe__dtype_size(t->dtype);
@@ -244,8 +262,10 @@ static int rope_run(const pe_freqs *freqs, pe_rope_layout layout,
      * on the path of a call that rotates a few KiB. */
     double stack[1024];
     const bool small = parts == 1 && j.part_bytes <= sizeof stack;
-    j.scratch = small ? (unsigned char *)stack : malloc(j.part_bytes * (size_t)parts);
-    if (j.scratch == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for cos/sin scratch");
+    if (small)
+        j.scratch = (unsigned char *)stack;
+    else
+        PE_TRY(pe__alloc("cos/sin scratch", parts, 1, j.part_bytes, &j.scratch));
     /* chunks of whole restart intervals (results do not depend on the
      * split), about 128 KiB of rows each */
     int64_t chunk = j.tokens;
@@ -279,6 +299,7 @@ int pe_rope_apply_ex(const pe_freqs *freqs, pe_rope_layout layout,
     PE_TRY(rope_common_checks(freqs, layout, direction, &options, &defaults));
     PE_TRY(check_pair(freqs, in, out, "in", "out"));
     PE_TRY(pe__check_positions(positions, in->tokens));
+    PE_TRY(check_ids_apart(positions, in->tokens, out, "out"));
     const pe_tensor *ins[1] = {in}, *outs[1] = {out};
     return rope_run(freqs, layout, positions, 1, ins, outs, direction, options);
 }
@@ -305,6 +326,12 @@ int pe_rope_apply_qk(const pe_freqs *freqs, pe_rope_layout layout,
                         (long long)q_in->tokens, (long long)q_in->head_dim,
                         (long long)k_in->tokens, (long long)k_in->head_dim);
     PE_TRY(pe__check_positions(positions, q_in->tokens));
+    /* each output apart from everything else the call reads or writes */
+    PE_TRY(pe__check_apart(k_out, "k_out", q_out, "q_out", false));
+    PE_TRY(pe__check_apart(q_out, "q_out", k_in, "k_in", false));
+    PE_TRY(pe__check_apart(k_out, "k_out", q_in, "q_in", false));
+    PE_TRY(check_ids_apart(positions, q_in->tokens, q_out, "q_out"));
+    PE_TRY(check_ids_apart(positions, q_in->tokens, k_out, "k_out"));
     const pe_tensor *ins[2] = {q_in, k_in}, *outs[2] = {q_out, k_out};
     return rope_run(freqs, layout, positions, 2, ins, outs, direction, options);
 }
@@ -346,6 +373,14 @@ int pe_rope_cos_sin_ex(const pe_freqs *freqs, const pe_positions *positions,
     const int64_t half = freqs->rotary_dim / 2;
     PE_TRY(pe__check_cos_sin_out(count, half, cos_out, sin_out, dtype));
     if (count == 0) return PE_OK;
+    const size_t cache_bytes = (size_t)count * (size_t)half * pe__dtype_size(dtype);
+    if (positions->ids != NULL) {
+        const size_t id_bytes = (size_t)count * sizeof(int64_t); /* ids exist: fits */
+        PE_TRY(pe__check_bytes_apart(cos_out, cache_bytes, "cos_out", positions->ids, id_bytes,
+                                     "positions"));
+        PE_TRY(pe__check_bytes_apart(sin_out, cache_bytes, "sin_out", positions->ids, id_bytes,
+                                     "positions"));
+    }
     const size_t n = (size_t)count * (size_t)half; /* checked above */
     cache_job j = {pe__kernels(), freqs, positions, count, cos_out, sin_out, dtype};
     /* computing a pair costs about as much as moving 32 bytes; writing it

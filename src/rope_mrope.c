@@ -81,7 +81,7 @@ static int check_positions3(const int64_t *positions, int64_t count) {
     size_t n;
     if (count < 0)
         return pe__fail(PE_ERR_SHAPE, "count=%lld must be >= 0", (long long)count);
-    if (!pe__mul_size(count, 3, &n) || n > SIZE_MAX / sizeof(int64_t))
+    if (pe__bytes("positions", count, 3, sizeof(int64_t), &n) != PE_OK)
         return pe__fail(PE_ERR_OVERFLOW, "positions (%lld, 3) overflow size_t",
                         (long long)count);
     if (count > 0 && positions == NULL)
@@ -109,8 +109,8 @@ static int plan_make(const pe_freqs *f, const int64_t *sections,
                      pe_mrope_mode mode, mrope_plan *pl) {
     const int64_t half = f->rotary_dim / 2;
     /* 10 double arrays, the float tables (as many bytes as 2 more) and slot */
-    double *buf = malloc((sizeof(double) * 12 + sizeof(int64_t)) * (size_t)half);
-    if (buf == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for the M-RoPE plan");
+    double *buf;
+    PE_TRY(pe__alloc("M-RoPE plan", half, 1, sizeof(double) * 12 + sizeof(int64_t), &buf));
     pl->half = half;
     pl->w = buf;
     pl->w_lo = buf + half;
@@ -191,13 +191,14 @@ int pe_mrope_apply(const pe_freqs *freqs, pe_rope_layout layout,
         return pe__fail(PE_ERR_DIM, "rotary_dim=%lld exceeds head_dim=%lld",
                         (long long)freqs->rotary_dim, (long long)in->head_dim);
     PE_TRY(check_positions3(positions, in->tokens));
-    const bool in_place = in->data == out->data &&
-                          in->token_stride == out->token_stride &&
-                          in->head_stride == out->head_stride;
-    if (in->data == out->data && !in_place)
-        return pe__fail(PE_ERR_SHAPE,
-                        "in and out share data but not strides: in place needs "
-                        "the same view");
+    /* in place only as the same view; positions are read while rows are
+     * written (overlap.c) */
+    if (out != in) PE_TRY(pe__check_apart(out, "out", in, "in", true));
+    if (in->tokens > 0) {
+        const pe__span o = pe__view_span(out);
+        PE_TRY(pe__check_bytes_apart((const void *)o.lo, o.hi - o.lo, "out", positions,
+                                     (size_t)in->tokens * 3 * sizeof(int64_t), "positions"));
+    }
     if (in->tokens == 0 || in->heads == 0) return PE_OK;
 
     mrope_plan pl;
@@ -250,6 +251,12 @@ int pe_mrope_cos_sin(const pe_freqs *freqs, const int64_t *positions,
     const int64_t half = freqs->rotary_dim / 2;
     PE_TRY(pe__check_cos_sin_out(count, half, cos_out, sin_out, dtype));
     if (count == 0) return PE_OK;
+    const size_t cache_bytes = (size_t)count * (size_t)half * pe__dtype_size(dtype);
+    const size_t id_bytes = (size_t)count * 3 * sizeof(int64_t); /* checked */
+    PE_TRY(pe__check_bytes_apart(cos_out, cache_bytes, "cos_out", positions, id_bytes,
+                                 "positions"));
+    PE_TRY(pe__check_bytes_apart(sin_out, cache_bytes, "sin_out", positions, id_bytes,
+                                 "positions"));
     mrope_plan pl;
     PE_TRY(plan_make(freqs, sections, mode, &pl));
     const pe_kernel_table *k = pe__kernels();

@@ -128,8 +128,10 @@ static int check_betas(double fast, double slow) {
     if (!(slow > 0.0) || !isfinite(slow) || !isfinite(fast))
         return pe__fail(PE_ERR_PARAM, "beta_slow=%g and beta_fast=%g must be finite "
                         "and > 0", slow, fast);
-    if (!(fast > slow))
-        return pe__fail(PE_ERR_PARAM, "beta_fast=%g must be > beta_slow=%g", fast,
+    /* Equal betas are allowed, as in HF (Kimi K2 ships 1 and 1): the ramp
+     * then nudges its end by 0.001. */
+    if (!(fast >= slow))
+        return pe__fail(PE_ERR_PARAM, "beta_fast=%g must be >= beta_slow=%g", fast,
                         slow);
     return PE_OK;
 }
@@ -235,10 +237,12 @@ static long double omega(int64_t i, int64_t d, long double log_base) {
     return expl(-(long double)(2 * i) / (long double)d * log_base);
 }
 
-/* hi + lo of a long double frequency; false if it does not fit a double. */
-static bool store(pe_freqs *f, int64_t i, long double w) {
+/* hi + lo of a long double frequency; false if it leaves the range every
+ * rotation accepts (posenc.h: (0, PE_MAX_INV_FREQ], or 0 where the scheme
+ * itself stops a pair: zero_ok), or underflows to 0 where it should not. */
+static bool store(pe_freqs *f, int64_t i, long double w, bool zero_ok) {
     double hi = (double)w;
-    if (!isfinite(hi) || hi < 0.0) return false;
+    if (!(hi >= 0.0) || !(hi <= PE_MAX_INV_FREQ) || (hi == 0.0 && !zero_ok)) return false;
     f->inv_freq[i] = hi;
     f->inv_freq_lo[i] = (double)(w - (long double)hi);
     return true;
@@ -376,10 +380,13 @@ static int compute(const pe_rope_scaling *s, long double factor, pe_freqs *f,
             wp = omega(i, d, log_base);
             break;
         }
-        if (!store(f, i, wp))
-            return pe__fail(PE_ERR_PARAM, "%s gives a non-finite inv_freq[%lld] "
-                            "(base=%g, factor=%g)", pe_scaling_name(s->type),
-                            (long long)i, s->base, (double)factor);
+        /* only PROPORTIONAL's pairs past d/2 are zero by design */
+        const bool zero_ok = s->type == PE_SCALING_PROPORTIONAL && i >= half;
+        if (!store(f, i, wp, zero_ok))
+            return pe__fail(PE_ERR_PARAM, "%s gives inv_freq[%lld]=%Lg outside (0, 1e240] "
+                            "(base=%g, factor=%g)",
+                            pe_scaling_name(s->type), (long long)i, wp, s->base,
+                            (double)factor);
     }
 
     if (s->type == PE_SCALING_YARN) {

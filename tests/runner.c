@@ -81,7 +81,8 @@ int pe_test_dir_entries(const char *dir) {
     DIR *d = opendir(dir);
     if (d == NULL) return -1;
     int entries = 0;
-    for (struct dirent *e; (e = readdir(d)) != NULL;) entries += e->d_name[0] != '.';
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        entries += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
     closedir(d);
     return entries;
 }

@@ -49,8 +49,9 @@ double pe_test_rope_f32_bound(double exact, double own, double partner, double A
 double pe_test_rope_row_bound(const float *x, int64_t j, int64_t d, int interleaved,
                               double exact, double A);
 
-/* Entries of a directory other than . files (-1 if it cannot be read):
- * the writers' tests count what a write left behind. */
+/* Entries of a directory other than . and .. (-1 if it cannot be read):
+ * the writers' tests count what a write left behind, hidden temporaries
+ * (".NAME.posenc-tmp-PID-XXXXXX") included. */
 int pe_test_dir_entries(const char *dir);
 
 /* A small deterministic generator for tests (splitmix64). */

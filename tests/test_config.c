@@ -312,7 +312,7 @@ TEST(config_errors_name_the_key) {
            "'hidden_size'=4096 is not a positive multiple of 'num_attention_heads'=30");
     REJECT("{\"head_dim\":\"128\"}", PE_ERR_FORMAT, "'head_dim' must be a number, not string");
     REJECT("{\"head_dim\":128.5}", PE_ERR_FORMAT, "'head_dim'=128.5 must be an integer");
-    REJECT("{\"head_dim\":1e300}", PE_ERR_FORMAT, "at most 2^53");
+    REJECT("{\"head_dim\":1e300}", PE_ERR_FORMAT, "below 2^53");
     REJECT("{\"head_dim\":-4}", PE_ERR_DIM, "'head_dim'=-4");
     REJECT("{\"head_dim\":128,\"head_dim\":64}", PE_ERR_FORMAT, "'head_dim' appears more");
     REJECT("{\"head_dim\":64,\"rope_theta\":\"1e4\"}", PE_ERR_FORMAT,
@@ -347,13 +347,13 @@ TEST(config_errors_name_the_key) {
            "'rope_scaling.truncate' must be true or false, not string");
     REJECT("{\"head_dim\":64,\"max_position_embeddings\":4096,\"rope_scaling\":{"
            "\"rope_type\":\"yarn\",\"factor\":4,\"beta_fast\":1,\"beta_slow\":2}}",
-           PE_ERR_FORMAT, "need beta_fast > beta_slow");
+           PE_ERR_FORMAT, "need beta_fast >= beta_slow");
     REJECT("{\"head_dim\":64,\"max_position_embeddings\":4096,\"rope_scaling\":{"
            "\"rope_type\":\"yarn\",\"factor\":4,\"attention_factor\":-1}}", PE_ERR_FORMAT,
            "'rope_scaling.attention_factor'=-1 must be > 0");
     REJECT("{\"head_dim\":64,\"rope_scaling\":{\"rope_type\":\"yarn\","
            "\"original_max_position_embeddings\":4096}}", PE_ERR_FORMAT,
-           "'rope_scaling.factor' is missing");
+           "'rope_scaling.factor' is required for rope_type 'yarn'"); /* HF indexes it */
     REJECT("{\"head_dim\":64,\"rope_scaling\":{\"rope_type\":\"yarn\",\"factor\":4}}",
            PE_ERR_FORMAT, "original_max_position_embeddings (or max_position_embeddings)");
     REJECT("{\"head_dim\":64,\"original_max_position_embeddings\":4096,\"rope_scaling\":{"
@@ -394,9 +394,11 @@ TEST(config_errors_name_the_key) {
     REJECT("{\"head_dim\":128,\"rotary_dim\":256}", PE_ERR_DIM, "'rotary_dim' gives rotary dim 256");
     REJECT("{\"head_dim\":8194,\"rope_scaling\":{\"rope_type\":\"proportional\"},"
            "\"partial_rotary_factor\":0.25}", PE_ERR_DIM, "proportional RoPE");
-    REJECT("{\"head_dim\":64,\"rope_parameters\":{\"full_attention\":{\"rope_type\":"
-           "\"default\"},\"sliding_attention\":{\"rope_type\":\"default\"}}}",
-           PE_ERR_UNSUPPORTED, "'rope_parameters.full_attention': per-layer-type");
+    REJECT("{\"head_dim\":64,\"num_hidden_layers\":2,\"layer_types\":[\"sliding_attention\","
+           "\"full_attention\"],\"rope_parameters\":{\"full_attention\":{\"rope_type\":"
+           "\"default\",\"rope_theta\":1e6},\"sliding_attention\":{\"rope_type\":\"default\"}}}",
+           PE_ERR_UNSUPPORTED, "the layers differ: sliding_attention (1 layers from 0: default "
+           "base 10000), full_attention (1 layers from 1: default base 1e+06)");
     REJECT("{\"head_dim\":64,\"rope_scaling\":{\"rope_type\":\"linear\",\"factor\":2},"
            "\"rope_parameters\":{\"rope_type\":\"linear\",\"factor\":4}}", PE_ERR_FORMAT,
            "both given and differ");

@@ -274,7 +274,7 @@ TEST(errors_rope) {
     EXPECT("ROPE-14", PE_ERR_DIM, "rotary_dim=16 exceeds head_dim=8",
            pe_rope_apply(&f16, PE_ROPE_HALF, &r0, &in, &out, 0));
     bad = pe_tensor_dense(OUT, PE_F32, 1, T, D); /* same data, other strides */
-    EXPECT("ROPE-15", PE_ERR_SHAPE, "in and out share data but not strides",
+    EXPECT("ROPE-15", PE_ERR_SHAPE, "out overlaps in: only the same view (in place)",
            pe_rope_apply(&f, PE_ROPE_HALF, &r0, &bad, &(pe_tensor){OUT, PE_F32, 1, T, D, 8, 16}, 0));
     pe_tensor k3 = pe_tensor_dense((void *)X, PE_F32, 1, 2, D);
     pe_tensor k3o = pe_tensor_dense(OUT_AT(4096), PE_F32, 1, 2, D);
@@ -336,4 +336,111 @@ TEST(errors_attention_kernels_memory) {
      * sanitizer targets run with allocator_may_return_null=1 for this. */
     EXPECT("MEM-1", PE_ERR_NOMEM, "no memory for a 1099511627776 x 1048576 table",
            pe_learned_create((int64_t)1 << 40, (int64_t)1 << 20, 1, OUT));
+}
+
+/* Rows added by issue 13 (docs/RELIABILITY.md): overlap, ranges, checked
+ * sizes and strict headers, one EXPECT each. */
+TEST(errors_reliability_rows) {
+    const pe_freqs f = freqs_d(D);
+    const pe_positions r0 = pe_positions_range(0);
+    const pe_tensor in = pe_tensor_dense((void *)X, PE_F32, T, 1, D);
+    const pe_tensor out = pe_tensor_dense(OUT, PE_F32, T, 1, D);
+    /* two rows of one view share bytes (token_stride 4 < a row of 8) */
+    const pe_tensor rows_overlap = {OUT, PE_F32, T, 1, D, 4, D};
+    EXPECT("COM-12", PE_ERR_SHAPE,
+           "rows of out overlap: token_stride=4, head_stride=8 for 2 tokens x 1 heads of head_dim=8",
+           pe_rope_apply(&f, PE_ROPE_HALF, &r0, &in, &rows_overlap, 0));
+    /* q/k outputs: k_out one row into q_out */
+    const pe_tensor q_out = pe_tensor_dense(OUT, PE_F32, T, 1, D);
+    const pe_tensor k_out = pe_tensor_dense(OUT_AT(4 * D), PE_F32, T, 1, D);
+    EXPECT("ROPE-19", PE_ERR_SHAPE, "k_out overlaps q_out: only the same view (in place)",
+           pe_rope_apply_qk(&f, PE_ROPE_HALF, &r0, &in, &q_out, &in, &k_out, 0, NULL));
+    /* explicit positions stored inside the output */
+    const pe_positions in_out = pe_positions_list((const int64_t *)OUT_AT(16));
+    EXPECT("ROPE-20", PE_ERR_SHAPE, "out overlaps positions (64 and 16 bytes)",
+           pe_rope_apply(&f, PE_ROPE_HALF, &in_out, &in, &out, 0));
+    pe_freqs g = f;
+    g.attention_factor = 1e10;
+    EXPECT("ROPE-21", PE_ERR_RANGE, "attention_factor=1e+10 outside [1e-9, 1e9]",
+           pe_rope_apply(&g, PE_ROPE_HALF, &r0, &in, &out, 0));
+    g = f;
+    g.inv_freq[0] = 1e250;
+    EXPECT("ROPE-22", PE_ERR_RANGE, "inv_freq[0]=1e+250 exceeds PE_MAX_INV_FREQ=1e240",
+           pe_rope_apply(&g, PE_ROPE_HALF, &r0, &in, &out, 0));
+    EXPECT("ROPE-23", PE_ERR_SHAPE, "sin_out overlaps cos_out",
+           pe_rope_cos_sin(&f, &r0, T, OUT, OUT_AT(8), PE_F32));
+    EXPECT("ROPE-23", PE_ERR_SHAPE, "cos_out overlaps positions",
+           pe_rope_cos_sin(&f, &in_out, T, OUT, OUT_AT(4096), PE_F32));
+    /* M-RoPE: (t, h, w) positions inside the output */
+    const int64_t sec[3] = {2, 1, 1};
+    EXPECT("MRP-16", PE_ERR_SHAPE, "out overlaps positions",
+           pe_mrope_apply(&f, PE_ROPE_HALF, (const int64_t *)OUT_AT(8), sec, PE_MROPE_BLOCKED, &in,
+                          &out, PE_ROPE_FORWARD));
+    /* attention */
+    static const float Q[2 * D] = {1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0};
+    pe_attention_params ap = {T, T, D, D, 1e201, 0, NULL};
+    EXPECT("ATT-7", PE_ERR_RANGE, "scale=1e+201 exceeds 1e200", pe_attention(&ap, Q, Q, Q, OUTF));
+    ap.scale = 0;
+    EXPECT("ATT-8", PE_ERR_SHAPE, "out overlaps v (64 and 64 bytes)",
+           pe_attention(&ap, Q, Q, OUTF, OUTF));
+    static const float inf_bias[T * T] = {0, (float)INFINITY, 0, 0};
+    ap.bias = inf_bias;
+    EXPECT("ATT-9", PE_ERR_PARAM, "bias[1]=inf must be < +inf", pe_attention(&ap, Q, Q, Q, OUTF));
+    /* additive encodings */
+    pe_additive_params sp = pe_additive_defaults(PE_ADD_SINUSOIDAL, 4);
+    sp.base = 1e-300;
+    sp.convention = PE_SIN_FREQ_T2T;
+    EXPECT("ADD-19", PE_ERR_RANGE, "base=1e-300 gives frequency 1e+300 above PE_MAX_INV_FREQ=1e240",
+           pe_additive_encode(&sp, &r0, 1, OUT, PE_F64));
+    pe_additive_params raw = pe_additive_defaults(PE_ADD_RAW, 2);
+    raw.scale = 1e38;
+    const pe_positions at10 = pe_positions_range(10);
+    EXPECT("ADD-20", PE_ERR_RANGE, "scale=1e+38 x position 10 overflows f32",
+           pe_additive_encode(&raw, &at10, 1, OUT, PE_F32));
+    raw.scale = 1;
+    EXPECT("ADD-21", PE_ERR_SHAPE, "out overlaps positions",
+           pe_additive_encode(&raw, &in_out, T, OUT, PE_F64));
+    pe_additive_params shift = pe_additive_defaults(PE_ADD_SINUSOIDAL, 4);
+    EXPECT("ADD-22", PE_ERR_SHAPE, "out overlaps v (32 and 32 bytes)",
+           pe_shift_apply(&shift, 3, (const double *)OUT, (double *)OUT_AT(8)));
+    /* npy: NumPy ends its header with spaces and one newline */
+    unsigned char npy[128 + 8];
+    const char dict[] = "{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }";
+    memset(npy, ' ', 128);
+    memcpy(npy, "\x93NUMPY\x01\x00\x76\x00", 10); /* header length 118 */
+    memcpy(npy + 10, dict, sizeof dict - 1);
+    npy[126] = '\0'; /* a NUL where NumPy writes a space */
+    npy[127] = '\n';
+    memset(npy + 128, 0, 8);
+    EXPECT("NPY-31", PE_ERR_FORMAT,
+           "npy header: the dict must be followed by spaces and one newline (byte 116 of 118 is 0x00)",
+           pe_npy_parse(npy, sizeof npy, OUT));
+    /* a list whose allocation size wraps: refused before any tensor is read */
+    EXPECT("MEM-2", PE_ERR_OVERFLOW, "tensor list: 1152921504606846976 x 1 x 16 bytes overflows size_t",
+           pe_safetensors_write("/nonexistent-dir/x.safetensors", (const pe_st_tensor *)OUT,
+                                (int64_t)1 << 60, NULL));
+}
+
+/* Outputs that share memory with what the call reads (issue 13), beyond the
+ * views: learned tables, T5 tables, analyses. */
+TEST(errors_reliability_buffers) {
+    pe_learned *t = NULL;
+    CHECK_OK(pe_learned_create(4, 2, 1, &t));
+    if (t == NULL) return;
+    const int64_t pos[2] = {0, 3};
+    const float *w = pe_learned_weights_const(t);
+    EXPECT("LRN-9", PE_ERR_SHAPE, "out overlaps the table (16 and 32 bytes)",
+           pe_learned_forward(t, pos, 2, (float *)(uintptr_t)w + 2));
+    EXPECT("LRN-9", PE_ERR_SHAPE, "grad_table overlaps grad_out",
+           pe_learned_backward(t, pos, 2, OUTF + 4, OUTF));
+    pe_learned_free(t);
+    EXPECT("BIAS-17", PE_ERR_SHAPE, "out overlaps table",
+           pe_t5_bias(OUTF, PE_T5_TABLE_HEAD_MAJOR, 1, 1, 32, 128, 2, 2, OUTF + 8));
+    const pe_freqs f = freqs_d(D);
+    static const double q[D] = {1, 0, 0, 0, 0, 0, 0, 0};
+    EXPECT("ANA-18", PE_ERR_SHAPE, "scores overlaps offsets",
+           pe_rope_score_curve(&f, PE_ROPE_HALF, D, q, q, 0, OUTI, 4, OUTD + 1));
+    int64_t found;
+    EXPECT("ANA-18", PE_ERR_SHAPE, "distances overlaps offsets",
+           pe_near_collisions(&f, 1, 10, 4, OUTI, OUTD + 2, &found));
 }

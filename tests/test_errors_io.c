@@ -4,6 +4,7 @@
  * reject their arguments (checked with access()). */
 #include "errors.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -164,7 +165,7 @@ TEST(errors_npy_files_learned_qk) {
     EXPECT("ROPE-1", PE_ERR_DIM, "rotary_dim=3 must be even", pe_qk_permute_rows(rows, OUT, 8, 16, 4, 3, PE_ROPE_HALF));
     EXPECT("QK-6", PE_ERR_NULL, "in must not be NULL", pe_qk_permute_rows(NULL, OUT, 8, 16, 4, 4, PE_ROPE_HALF));
     EXPECT("QK-6", PE_ERR_NULL, "out must not be NULL", pe_qk_permute_rows(rows, NULL, 8, 16, 4, 4, PE_ROPE_HALF));
-    EXPECT("QK-7", PE_ERR_SHAPE, "out overlaps in (128 bytes each)",
+    EXPECT("QK-7", PE_ERR_SHAPE, "out overlaps in (128 and 128 bytes)",
            pe_qk_permute_rows(OUT_AT(64), OUT, 8, 16, 4, 4, PE_ROPE_INTERLEAVED));
 }
 
@@ -195,4 +196,63 @@ TEST(npy_write_replaces_atomically_and_leaves_devices_alone) {
     rmdir(dir);
     CHECK_OK(pe_npy_write("/dev/null", PE_F32, 1, shape, v));
     CHECK(stat("/dev/null", &sb) == 0 && S_ISCHR(sb.st_mode));
+}
+
+/* The OUT rows: pe_output and the stream writers. OUT-3 fills a real
+ * pe_output's descriptor with /dev/full (a full disk); OUT-4 takes the
+ * temporary away before the rename. Either way the target keeps its bytes
+ * and no temporary remains. */
+TEST(errors_output_files) {
+    char dir[] = "/tmp/pe_out_err_XXXXXX", path[128];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/t.txt", dir);
+    FILE *old = fopen(path, "wb");
+    CHECK(old != NULL && fputs("old\n", old) >= 0 && fclose(old) == 0);
+    EXPECT("OUT-1", PE_ERR_NULL, "path must not be NULL", pe_output_open(NULL, OUT));
+    EXPECT("OUT-1", PE_ERR_NULL, "out must not be NULL", pe_output_open(path, NULL));
+    EXPECT("OUT-1", PE_ERR_NULL, "o must not be NULL", pe_output_close(NULL, PE_OK));
+    const int64_t shape[1] = {2};
+    static const float data[2];
+    EXPECT("OUT-1", PE_ERR_NULL, "f must not be NULL", pe_npy_write_stream(NULL, PE_F32, 1, shape, data));
+    const pe_st_tensor t[1] = {
+        {.name = "x", .dtype = PE_F32, .ndim = 1, .shape = {2}, .data = data, .nbytes = sizeof data}};
+    EXPECT("OUT-1", PE_ERR_NULL, "f must not be NULL", pe_safetensors_write_stream(NULL, t, 1, NULL));
+    EXPECT("OUT-2", PE_ERR_IO, "cannot create /nonexistent/dir/o.txt: No such file or directory",
+           pe_output_open("/nonexistent/dir/o.txt", OUT));
+
+    pe_output *o = NULL;
+    CHECK_OK(pe_output_open(path, &o));
+    if (o != NULL) {
+        const int full = open("/dev/full", O_WRONLY);
+        if (full >= 0) {
+            CHECK(dup2(full, fileno(pe_output_stream(o))) >= 0);
+            close(full);
+        }
+        fputs("new and longer\n", pe_output_stream(o));
+        EXPECT("OUT-3", PE_ERR_IO, "error writing /tmp/pe_out_err_", pe_output_close(o, PE_OK));
+    }
+    CHECK_OK(pe_output_open(path, &o));
+    if (o != NULL) {
+        fputs("new\n", pe_output_stream(o));
+        CHECK(pe_output_temp_path(o) != NULL && unlink(pe_output_temp_path(o)) == 0);
+        EXPECT("OUT-4", PE_ERR_IO, "to /tmp/pe_out_err_", pe_output_close(o, PE_OK));
+    }
+    char buf[16] = "";
+    FILE *back = fopen(path, "rb");
+    CHECK(back != NULL && fgets(buf, sizeof buf, back) != NULL && strcmp(buf, "old\n") == 0);
+    if (back) fclose(back);
+    const int entries = pe_test_dir_entries(dir);
+    CHECK_MSG(entries == 1, "%d files in %s after two failed writes", entries, dir);
+
+    FILE *devfull = fopen("/dev/full", "wb");
+    if (devfull != NULL) {
+        EXPECT("OUT-5", PE_ERR_IO, "error writing the stream: No space left on device",
+               pe_npy_write_stream(devfull, PE_F32, 1, shape, data));
+        clearerr(devfull);
+        EXPECT("OUT-5", PE_ERR_IO, "error writing the stream: No space left on device",
+               pe_safetensors_write_stream(devfull, t, 1, NULL));
+        fclose(devfull);
+    }
+    unlink(path);
+    rmdir(dir);
 }

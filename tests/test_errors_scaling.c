@@ -69,7 +69,7 @@ TEST(errors_scaling) {
     s = scaling(PE_SCALING_YARN);
     s.beta_fast = 1;
     s.beta_slow = 32;
-    EXPECT("SCL-10", PE_ERR_PARAM, "beta_fast=1 must be > beta_slow=32", gen(&s));
+    EXPECT("SCL-10", PE_ERR_PARAM, "beta_fast=1 must be >= beta_slow=32", gen(&s));
     s.beta_slow = NAN;
     EXPECT("SCL-10", PE_ERR_PARAM, "beta_slow=nan and beta_fast=1 must be finite and > 0", gen(&s));
     s = scaling(PE_SCALING_YARN);
@@ -109,7 +109,7 @@ TEST(errors_scaling) {
     EXPECT("SCL-16", PE_ERR_PARAM, "divisors[5]=0 must be finite and > 0", gen(&s));
     s = scaling(PE_SCALING_LINEAR);
     s.factor = 1e-320; /* w_0 / f overflows a double */
-    EXPECT("SCL-19", PE_ERR_PARAM, "linear gives a non-finite inv_freq[0] (base=10000, factor=9.99989e-321)",
+    EXPECT("SCL-19", PE_ERR_PARAM, "linear gives inv_freq[0]=1.00001e+320 outside (0, 1e240] (base=10000, factor=9.99989e-321)",
            gen(&s));
     s = scaling(PE_SCALING_YARN);
     s.factor = 1e10;
@@ -121,7 +121,7 @@ TEST(errors_scaling) {
     EXPECT("SCL-21", PE_ERR_PARAM, "yarn gives softmax multiplier inf (mscale_all_dim=1e+200)", gen(&s));
 
     double *lh = OUTD;
-    EXPECT("SCL-10", PE_ERR_PARAM, "beta_fast=1 must be > beta_slow=32",
+    EXPECT("SCL-10", PE_ERR_PARAM, "beta_fast=1 must be >= beta_slow=32",
            pe_yarn_correction_range(64, 1e4, 4096, 1, 32, 1, lh, lh + 1));
     EXPECT("SCL-3", PE_ERR_DIM, "rotary_dim=63 ", pe_yarn_correction_range(63, 1e4, 4096, 32, 1, 1, lh, lh + 1));
     EXPECT("SCL-4", PE_ERR_PARAM, "base=0 ", pe_yarn_correction_range(64, 0, 4096, 32, 1, 1, lh, lh + 1));
@@ -176,7 +176,7 @@ TEST(errors_mrope) {
            pe_mrope_apply(&f, PE_ROPE_HALF, pos, ok, B, &in8, &out8, PE_ROPE_FORWARD));
     bad = out;
     bad.token_stride = 32;
-    EXPECT("MRP-14", PE_ERR_SHAPE, "in and out share data but not strides",
+    EXPECT("MRP-14", PE_ERR_SHAPE, "out overlaps in: only the same view (in place)",
            pe_mrope_apply(&f, PE_ROPE_HALF, pos, ok, B, &out, &bad, PE_ROPE_FORWARD));
     EXPECT("MRP-15", PE_ERR_DTYPE, "dtype=i64: cos/sin caches are f32 or f64",
            pe_mrope_cos_sin(&f, pos, 2, ok, B, OUT, OUT_AT(4096), PE_I64));
@@ -191,7 +191,7 @@ TEST(errors_config_parse) {
     EXPECT("CFG-2", PE_ERR_FORMAT, "'rope_theta' must be a number, not string",
            cfg("{\"head_dim\":64,\"rope_theta\":\"1e4\"}"));
     EXPECT("CFG-3", PE_ERR_FORMAT, "'rope_theta' is not a finite number", cfg("{\"head_dim\":64,\"rope_theta\":1e999}"));
-    EXPECT("CFG-4", PE_ERR_FORMAT, "'head_dim'=1.5 must be an integer of at most 2^53", cfg("{\"head_dim\":1.5}"));
+    EXPECT("CFG-4", PE_ERR_FORMAT, "'head_dim'=1.5 must be an integer below 2^53", cfg("{\"head_dim\":1.5}"));
     EXPECT("CFG-4", PE_ERR_FORMAT, "'max_position_embeddings'=1e+17 must be an integer",
            cfg("{\"head_dim\":64,\"max_position_embeddings\":1e17}"));
     EXPECT("CFG-5", PE_ERR_FORMAT, "'rope_interleave' must be true or false, not number",
@@ -221,8 +221,11 @@ TEST(errors_config_parse) {
     EXPECT("CFG-12", PE_ERR_FORMAT, "'rope_scaling' and 'rope_parameters' are both given and differ",
            cfg("{\"head_dim\":64,\"rope_scaling\":{\"rope_type\":\"linear\",\"factor\":2},"
                "\"rope_parameters\":{\"rope_type\":\"linear\",\"factor\":4}}"));
-    EXPECT("CFG-13", PE_ERR_UNSUPPORTED, "'rope_parameters.full_attention': per-layer-type RoPE parameters",
-           cfg("{\"head_dim\":64,\"rope_parameters\":{\"full_attention\":{\"rope_type\":\"default\"}}}"));
+    EXPECT("CFG-13", PE_ERR_UNSUPPORTED, "the layers differ: sliding_attention (1 layers from 0: default base 10000), "
+           "full_attention (1 layers from 1: linear base 10000); ask for a layer",
+           cfg("{\"head_dim\":64,\"num_hidden_layers\":2,\"layer_types\":[\"sliding_attention\",\"full_attention\"],"
+               "\"rope_parameters\":{\"full_attention\":{\"rope_type\":\"linear\",\"factor\":2},"
+               "\"sliding_attention\":{\"rope_type\":\"default\"}}}"));
     EXPECT("CFG-14", PE_ERR_FORMAT, "'rope_scaling.rope_type'='yarn' and 'rope_scaling.type'='linear' disagree",
            cfg("{\"head_dim\":64,\"rope_scaling\":{\"rope_type\":\"yarn\",\"type\":\"linear\"}}"));
     EXPECT("CFG-15", PE_ERR_FORMAT, "'rope_scaling.type'='cubic' is not a known RoPE type",
@@ -263,7 +266,10 @@ TEST(errors_config_parse) {
     EXPECT("CFG-30", PE_ERR_FORMAT, "'rope_scaling.factor' is required for rope_type 'linear'",
            cfg("{\"head_dim\":64,\"rope_scaling\":{\"type\":\"linear\"}}"));
     EXPECT("CFG-31", PE_ERR_FORMAT, "'rope_scaling.factor' is missing and max_position_embeddings is absent",
-           cfg("{\"head_dim\":64,\"rope_scaling\":{\"type\":\"yarn\",\"original_max_position_embeddings\":4096}}"));
+           cfg("{\"head_dim\":64,\"rope_scaling\":{\"type\":\"longrope\",\"original_max_position_embeddings\":4096}}"));
+    EXPECT("CFG-30", PE_ERR_FORMAT, "'rope_scaling.factor' is required for rope_type 'yarn'",
+           cfg("{\"head_dim\":64,\"max_position_embeddings\":8192,\"rope_scaling\":{\"type\":\"yarn\","
+               "\"original_max_position_embeddings\":4096}}"));
     EXPECT("CFG-32", PE_ERR_FORMAT, "'rope_scaling.factor'=-1 must be > 0",
            cfg("{\"head_dim\":64,\"rope_scaling\":{\"type\":\"linear\",\"factor\":-1}}"));
     EXPECT("CFG-33", PE_ERR_FORMAT, "'rope_scaling.attention_factor'=0 must be > 0",
@@ -332,4 +338,106 @@ TEST(errors_config_files_and_scaling) {
     EXPECT("CFG-43", PE_ERR_NULL, "out must not be NULL", pe_config_freqs(&c, 0, NULL, NULL));
     c.scaling.n_long_factor = PE_MAX_PAIRS + 1;
     EXPECT("CFG-50", PE_ERR_PARAM, "config list lengths 0/2049 are outside [0, 2048]", pe_config_scaling(&c, 0, OUT));
+}
+
+static int plan(const char *json) { return pe_plan_from_config_json(json, strlen(json), OUT); }
+
+TEST(errors_plan) {
+    EXPECT("PLAN-1", PE_ERR_FORMAT, "config has two decoder configs, 'text_config' and 'llm_config'",
+           plan("{\"text_config\":{\"head_dim\":64},\"llm_config\":{\"head_dim\":64}}"));
+    EXPECT("PLAN-2", PE_ERR_FORMAT, "'num_hidden_layers'=0 must be in [1, 65536]",
+           plan("{\"head_dim\":64,\"num_hidden_layers\":0}"));
+    EXPECT("PLAN-3", PE_ERR_FORMAT, "'layer_types' must be an array of strings, not number",
+           plan("{\"head_dim\":64,\"layer_types\":3}"));
+    EXPECT("PLAN-3", PE_ERR_FORMAT, "'text_config.layer_types'[1] must be a string, not number",
+           plan("{\"text_config\":{\"head_dim\":64,\"num_hidden_layers\":2,\"layer_types\":[\"full_attention\",2]}}"));
+    EXPECT("PLAN-4", PE_ERR_FORMAT, "'layer_types' has 2 entries but num_hidden_layers=3",
+           plan("{\"head_dim\":64,\"num_hidden_layers\":3,\"layer_types\":[\"full_attention\",\"full_attention\"]}"));
+    EXPECT("PLAN-5", PE_ERR_FORMAT, "layer type 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...' is longer than 63 bytes",
+           plan("{\"head_dim\":64,\"num_hidden_layers\":1,\"layer_types\":[\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"]}"));
+    EXPECT("PLAN-6", PE_ERR_FORMAT, "'sliding_window_pattern'=0 must be >= 1",
+           plan("{\"model_type\":\"gemma3_text\",\"sliding_window_pattern\":0}"));
+    EXPECT("PLAN-6", PE_ERR_FORMAT, "'full_attention_interval'=0 must be >= 1",
+           plan("{\"model_type\":\"qwen3_next\",\"head_dim\":64,\"full_attention_interval\":0}"));
+    EXPECT("PLAN-7", PE_ERR_FORMAT, "'no_rope_layers'[1] must be 0 or 1",
+           plan("{\"model_type\":\"smollm3\",\"head_dim\":64,\"num_hidden_layers\":2,\"no_rope_layers\":[1,2]}"));
+    EXPECT("PLAN-7", PE_ERR_FORMAT, "'no_rope_layers' must be an array of 0/1, not string",
+           plan("{\"model_type\":\"smollm3\",\"head_dim\":64,\"no_rope_layers\":\"all\"}"));
+    EXPECT("PLAN-8", PE_ERR_FORMAT, "'no_rope_layers' has 3 entries but num_hidden_layers=2",
+           plan("{\"model_type\":\"llama4_text\",\"head_dim\":64,\"num_hidden_layers\":2,\"no_rope_layers\":[1,1,0]}"));
+    EXPECT("PLAN-9", PE_ERR_FORMAT, "'no_rope_layer_interval'=-1 must be >= 1",
+           plan("{\"model_type\":\"smollm3\",\"head_dim\":64,\"no_rope_layer_interval\":-1}"));
+    EXPECT("PLAN-10", PE_ERR_FORMAT, "'rope_parameters' has no block for layer type 'sliding_attention'",
+           plan("{\"head_dim\":64,\"num_hidden_layers\":2,\"layer_types\":[\"sliding_attention\",\"full_attention\"],"
+                "\"rope_parameters\":{\"full_attention\":{\"rope_type\":\"default\"}}}"));
+    EXPECT("PLAN-11", PE_ERR_FORMAT, "'rope_parameters.sliding_attention' must be an object, not number",
+           plan("{\"head_dim\":64,\"num_hidden_layers\":2,\"layer_types\":[\"sliding_attention\",\"full_attention\"],"
+                "\"rope_parameters\":{\"full_attention\":{\"rope_type\":\"default\"},\"sliding_attention\":4}}"));
+    EXPECT("PLAN-12", PE_ERR_DIM, "'text_config.global_head_dim'=0 must be > 0",
+           plan("{\"model_type\":\"gemma4\",\"text_config\":{\"num_hidden_layers\":6,\"global_head_dim\":0}}"));
+    EXPECT("PLAN-13", PE_ERR_FORMAT, "'sliding_window'=-1 and 'attention_chunk_size'=0 must be >= 0",
+           plan("{\"head_dim\":64,\"sliding_window\":-1}"));
+    EXPECT("PLAN-14", PE_ERR_FORMAT, "'attn_temperature_tuning' must be true or false, not string",
+           plan("{\"model_type\":\"llama4_text\",\"head_dim\":64,\"attn_temperature_tuning\":\"yes\"}"));
+    EXPECT("PLAN-14", PE_ERR_FORMAT, "'floor_scale'=0.5 must be a positive integer",
+           plan("{\"model_type\":\"llama4_text\",\"head_dim\":64,\"floor_scale\":0.5}"));
+    EXPECT("PLAN-14", PE_ERR_FORMAT, "'attn_scale'=-1 must be >= 0",
+           plan("{\"model_type\":\"llama4_text\",\"head_dim\":64,\"attn_scale\":-1}"));
+    EXPECT("PLAN-15", PE_ERR_FORMAT, "'rope_scaling.mrope_section' sums to 60 pairs but the rotary dim 128 has 64",
+           plan("{\"head_dim\":128,\"rope_scaling\":{\"type\":\"mrope\",\"mrope_section\":[16,24,20]}}"));
+    EXPECT("PLAN-15", PE_ERR_FORMAT, "'rope_scaling.mrope_section' has 5 entries: want 1 to 4",
+           plan("{\"head_dim\":128,\"rope_scaling\":{\"type\":\"mrope\",\"mrope_section\":[16,16,16,8,8]}}"));
+    EXPECT("PLAN-15", PE_ERR_FORMAT, "'rope_scaling.mrope_section'[0]=1.5 must be an integer in [0, 2048]",
+           plan("{\"head_dim\":4,\"rope_scaling\":{\"type\":\"mrope\",\"mrope_section\":[1.5,0.5]}}"));
+    EXPECT("PLAN-16", PE_ERR_FORMAT, "'rope_scaling.short_mscale' and 'long_mscale' come together",
+           plan("{\"model_type\":\"phimoe\",\"head_dim\":8,\"rope_scaling\":{\"type\":\"longrope\","
+                "\"original_max_position_embeddings\":4096,\"short_mscale\":1.1,"
+                "\"short_factor\":[1,1,1,1],\"long_factor\":[1,1,1,1]}}"));
+    EXPECT("PLAN-16", PE_ERR_FORMAT, "'rope_scaling.short_mscale'=0 and 'long_mscale'=1 must be > 0",
+           plan("{\"model_type\":\"phimoe\",\"head_dim\":8,\"rope_scaling\":{\"type\":\"longrope\","
+                "\"original_max_position_embeddings\":4096,\"short_mscale\":0,\"long_mscale\":1,"
+                "\"short_factor\":[1,1,1,1],\"long_factor\":[1,1,1,1]}}"));
+    EXPECT("PLAN-17", PE_ERR_FORMAT, "'rope_parameters.llama_4_scaling_beta'=-0.1 must be >= 0",
+           plan("{\"model_type\":\"ministral3\",\"head_dim\":64,\"rope_parameters\":{\"rope_type\":\"yarn\","
+                "\"factor\":4,\"original_max_position_embeddings\":4096,\"llama_4_scaling_beta\":-0.1}}"));
+    EXPECT("PLAN-17", PE_ERR_FORMAT, "'rope_parameters.llama_4_scaling_beta' needs original_max_position_embeddings",
+           plan("{\"model_type\":\"ministral3\",\"head_dim\":64,\"rope_parameters\":{\"rope_type\":\"default\","
+                "\"llama_4_scaling_beta\":0.1}}"));
+    EXPECT("PLAN-18", PE_ERR_FORMAT, "'rope_scaling.alpha'=-2 must be > 0",
+           plan("{\"model_type\":\"hunyuan_v1_dense\",\"head_dim\":64,\"rope_scaling\":{\"type\":\"dynamic\","
+                "\"factor\":1,\"alpha\":-2}}"));
+    EXPECT("PLAN-18", PE_ERR_DIM, "'rope_scaling.alpha' needs a rotary dim above 2",
+           plan("{\"model_type\":\"hunyuan_v1_dense\",\"head_dim\":2,\"rope_scaling\":{\"type\":\"linear\","
+                "\"factor\":1,\"alpha\":2}}"));
+    EXPECT("PLAN-18", PE_ERR_FORMAT, "'rope_scaling.alpha'=1e+300 makes the base overflow",
+           plan("{\"model_type\":\"hunyuan_v1_dense\",\"head_dim\":8,\"rope_scaling\":{\"type\":\"linear\","
+                "\"factor\":1,\"alpha\":1e300}}"));
+    EXPECT("PLAN-19", PE_ERR_NULL, "json must not be NULL", pe_plan_from_config_json(NULL, 2, OUT));
+    EXPECT("PLAN-19", PE_ERR_NULL, "out must not be NULL", pe_plan_from_config_json("{}", 2, NULL));
+    EXPECT("PLAN-19", PE_ERR_NULL, "path must not be NULL", pe_plan_from_config_file(NULL, OUT));
+    EXPECT("PLAN-20", PE_ERR_IO, "cannot open '/nonexistent/config.json'",
+           pe_plan_from_config_file("/nonexistent/config.json", OUT));
+
+    pe_plan *p = NULL;
+    const char *smol = "{\"model_type\":\"smollm3\",\"head_dim\":64,\"num_hidden_layers\":4}";
+    CHECK_OK(pe_plan_from_config_json(smol, strlen(smol), &p));
+    EXPECT("PLAN-21", PE_ERR_RANGE, "layer=4 is outside [0, 4)", pe_plan_layer_info(p, 4, OUT));
+    EXPECT("PLAN-21", PE_ERR_RANGE, "layer=-1 is outside [0, 4)", pe_plan_layer_freqs(p, -1, 0, OUT, NULL));
+    EXPECT("PLAN-19", PE_ERR_NULL, "plan must not be NULL", pe_plan_layer_scaling(NULL, 0, 0, OUT));
+    EXPECT("PLAN-19", PE_ERR_NULL, "out must not be NULL", pe_plan_layer_info(p, 0, NULL));
+    EXPECT("PLAN-22", PE_ERR_PARAM, "layer 3 (full_attention) does not rotate: a NoPE layer",
+           pe_plan_layer_freqs(p, 3, 0, OUT, NULL));
+    EXPECT("PLAN-23", PE_ERR_PARAM, "seq_len=-2 must be >= 0 (0: not stated)", pe_plan_layer_scaling(p, 0, -2, OUT));
+    EXPECT("PLAN-24", PE_ERR_RANGE, "position=-1 must be >= 0", pe_plan_layer_query_scale(p, 0, -1, OUT));
+    pe_plan_free(p);
+
+    EXPECT("CFG-51", PE_ERR_UNSUPPORTED, "no layer of this config rotates",
+           cfg("{\"head_dim\":64,\"position_embedding_type\":\"nope\"}"));
+    EXPECT("CFG-52", PE_ERR_UNSUPPORTED, "model_type 'phimoe': short_mscale/long_mscale set the magnitude",
+           cfg("{\"model_type\":\"phimoe\",\"head_dim\":8,\"max_position_embeddings\":8192,\"rope_scaling\":{"
+               "\"type\":\"longrope\",\"original_max_position_embeddings\":4096,\"short_mscale\":1.1,"
+               "\"long_mscale\":1.2,\"short_factor\":[1,1,1,1],\"long_factor\":[1,1,1,1]}}"));
+    EXPECT("CFG-53", PE_ERR_UNSUPPORTED, "model_type 'ministral3': a query scale",
+           cfg("{\"model_type\":\"ministral3\",\"head_dim\":64,\"rope_parameters\":{\"rope_type\":\"yarn\","
+               "\"factor\":4,\"original_max_position_embeddings\":4096,\"llama_4_scaling_beta\":0.1}}"));
 }

@@ -329,7 +329,7 @@ TEST(rope_errors_leave_buffers_untouched) {
                 "head_stride=4 overlaps");
     pe_tensor alias = {x, PE_F32, 2, 1, 8, 4, 8};
     CHECK_ERROR(pe_rope_apply(&f, PE_ROPE_HALF, &p, &in, &alias, PE_ROPE_FORWARD), PE_ERR_SHAPE,
-                "share data");
+                "rows of out overlap");
     CHECK(memcmp(x, bx, sizeof x) == 0);
     CHECK(memcmp(y, by, sizeof y) == 0);
 }

@@ -57,11 +57,27 @@ def test_near_collisions_are_the_closest_offsets():
     f = posenc.freqs_default(8)
     offs, dist = posenc.near_collisions(f, 500, top=3)
     om = f.inv_freq
-    k = np.arange(1, 501)
+    k = np.arange(100, 501)  # the default min_offset skips the trivial neighbours
     d = np.sqrt((2 - 2 * np.cos(np.outer(k, om))).sum(axis=1))
     order = np.argsort(d, kind="stable")[:3]
     assert offs.tolist() == (k[order]).tolist()
     np.testing.assert_allclose(dist, d[order], rtol=1e-12)
+
+
+def test_near_collisions_default_matches_the_cli(posenc_cli):
+    import json
+    import subprocess
+
+    f = posenc.freqs_default(8)
+    offs, dist = posenc.near_collisions(f, 500, top=3)
+    out = subprocess.run([str(posenc_cli), "analyze", "collisions", "--head-dim", "8", "--max-offset", "500",
+                          "--top", "3", "--format", "json"], check=True, capture_output=True, text=True).stdout
+    cli = json.loads(out)
+    assert cli["min_offset"] == 100
+    assert offs.tolist() == cli["offsets"]
+    np.testing.assert_allclose(dist, cli["distances"], rtol=1e-15)
+    # An explicit min_offset=1 still searches the near neighbourhood.
+    assert posenc.near_collisions(f, 500, min_offset=1, top=1)[0][0] < 100
 
 
 def test_score_curve_relativity_and_similarity(rng):

@@ -124,7 +124,7 @@ def test_rope_argument_errors(rng):
         posenc.rope_apply(x.astype(np.int32), f)
     with pytest.raises(ValueError, match="contiguous along its last axis"):
         posenc.rope_apply(x[:, ::2], posenc.freqs_default(4))
-    with pytest.raises(ValueError, match="must have 2 to 3 dimensions, got 1"):
+    with pytest.raises(ValueError, match="must have 2 to 8 dimensions, got 1"):
         posenc.rope_apply(x[0], f)
     with pytest.raises(TypeError, match="expected a numpy array"):
         posenc.rope_apply([[1.0] * 8], f)

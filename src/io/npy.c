@@ -4,13 +4,12 @@
  * A file is: the magic "\x93NUMPY", a major and minor version byte, a
  * little-endian header length (2 bytes in 1.0, 4 in 2.0/3.0), an ASCII
  * Python dict literal {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }
- * padded with spaces and a newline, then the raw C-order data. The parser
- * reads only that dict grammar and checks every length against the buffer
- * before it looks, so a truncated or lying file is an error, never an
- * over-read.
+ * padded with spaces and ended by a newline, then the raw C-order data. The
+ * parser reads only that dict grammar and that padding, and checks every
+ * length against the buffer before it looks, so a truncated or lying file
+ * is an error, never an over-read.
  */
 #include "../internal.h"
-#include "output_file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -126,6 +125,15 @@ static int parse_header(const char *h, size_t len, pe_npy_array *out) {
             break;
         }
     }
+    /* NumPy pads the dict with spaces and ends the header with one '\n':
+     * anything else after the dict (garbage, a NUL, another line) is a
+     * file NumPy did not write, refused rather than carried along */
+    while (c.p < c.end && *c.p == ' ') c.p++;
+    if (c.end - c.p != 1 || *c.p != '\n')
+        return pe__fail(PE_ERR_FORMAT,
+                        "npy header: the dict must be followed by spaces and one newline "
+                        "(byte %zu of %zu is 0x%02x)",
+                        (size_t)(c.p - h), len, c.p < c.end ? (unsigned)(unsigned char)*c.p : 0u);
     if (!have_descr || !have_order || !have_shape)
         return pe__fail(PE_ERR_FORMAT, "npy header lacks %s",
                         !have_descr ? "descr" : !have_order ? "fortran_order" : "shape");
@@ -178,15 +186,14 @@ static int parse_meta(const unsigned char *b, size_t len, pe_npy_array *a,
                         hlen, len);
     memset(a, 0, sizeof *a);
     PE_TRY(parse_header((const char *)b + hstart, hlen, a));
-    size_t count = 1;
+    size_t bytes = pe_dtype_size(a->dtype), end;
     for (int i = 0; i < a->ndim; i++)
-        if (!pe__mul_size((int64_t)count, a->shape[i], &count))
+        if (a->shape[i] < 0 || !pe__size_mul(bytes, (size_t)a->shape[i], &bytes))
             return pe__fail(PE_ERR_FORMAT, "npy shape overflows size_t");
-    size_t esz = pe_dtype_size(a->dtype);
-    if (count > SIZE_MAX / esz || count * esz > SIZE_MAX - (hstart + hlen))
+    if (!pe__size_add(bytes, hstart + hlen, &end))
         return pe__fail(PE_ERR_FORMAT, "npy shape overflows size_t");
     *data_start = hstart + hlen;
-    *need = count * esz;
+    *need = bytes;
     return PE_OK;
 }
 
@@ -299,9 +306,10 @@ void pe_npy_free(pe_npy_array *a) {
     a->nbytes = 0;
 }
 
-int pe_npy_write(const char *path, pe_dtype dtype, int ndim, const int64_t *shape,
-                 const void *data) {
-    PE_CHECK_NULL(path);
+/* Validate, then write to path through a pe_output (path non-NULL) or to
+ * stream: one body for pe_npy_write and pe_npy_write_stream. */
+static int npy_write(const char *path, FILE *stream, pe_dtype dtype, int ndim,
+                     const int64_t *shape, const void *data) {
     const char *descr = dtype == PE_F32   ? "<f4"
                         : dtype == PE_F64 ? "<f8"
                         : dtype == PE_F16 ? "<f2"
@@ -318,16 +326,16 @@ int pe_npy_write(const char *path, pe_dtype dtype, int ndim, const int64_t *shap
                      "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
     size_t count = 1;
     for (int i = 0; i < ndim; i++) {
-        if (!pe__mul_size((int64_t)count, shape[i], &count))
+        if (shape[i] < 0 || !pe__size_mul(count, (size_t)shape[i], &count))
             return pe__fail(PE_ERR_SHAPE, "shape[%d]=%lld is negative or overflows", i,
                             (long long)shape[i]);
         n += snprintf(dict + n, sizeof dict - (size_t)n, "%lld%s", (long long)shape[i],
                       ndim == 1 ? "," : (i + 1 < ndim ? ", " : ""));
     }
     n += snprintf(dict + n, sizeof dict - (size_t)n, "), }");
-    if (count > SIZE_MAX / pe_dtype_size(dtype))
+    size_t nbytes;
+    if (!pe__size_mul(count, pe_dtype_size(dtype), &nbytes))
         return pe__fail(PE_ERR_OVERFLOW, "array size overflows size_t");
-    size_t nbytes = count * pe_dtype_size(dtype);
     if (nbytes > 0) PE_CHECK_NULL(data);
     /* Pad magic(6) + version(2) + length(2) + dict + '\n' to a multiple of 64. */
     size_t total = 10 + (size_t)n + 1;
@@ -339,13 +347,28 @@ int pe_npy_write(const char *path, pe_dtype dtype, int ndim, const int64_t *shap
     pre[7] = 0;
     pre[8] = (unsigned char)(hlen & 0xff);
     pre[9] = (unsigned char)(hlen >> 8);
-    pe__output out;
-    PE_TRY(pe__output_open(path, &out));
-    FILE *f = out.f;
+    pe_output *out = NULL;
+    if (path != NULL) PE_TRY(pe_output_open(path, &out));
+    FILE *f = out ? pe_output_stream(out) : stream;
     bool ok = fwrite(pre, 1, 10, f) == 10 && fwrite(dict, 1, (size_t)n, f) == (size_t)n;
     for (size_t i = 10 + (size_t)n; ok && i < padded - 1; i++) ok = fputc(' ', f) != EOF;
     ok = ok && fputc('\n', f) != EOF;
     ok = ok && (nbytes == 0 || fwrite(data, 1, nbytes, f) == nbytes);
-    const int status = ok ? PE_OK : pe__fail(PE_ERR_IO, "error writing %s", path);
-    return pe__output_close(path, &out, status);
+    ok = ok && fflush(f) == 0; /* a full disk is reported here, not at the caller's fclose */
+    const int status = ok ? PE_OK
+                          : pe__fail(PE_ERR_IO, "error writing %s: %s", path ? path : "the stream",
+                                     strerror(errno));
+    return out ? pe_output_close(out, status) : status;
+}
+
+int pe_npy_write(const char *path, pe_dtype dtype, int ndim, const int64_t *shape,
+                 const void *data) {
+    PE_CHECK_NULL(path);
+    return npy_write(path, NULL, dtype, ndim, shape, data);
+}
+
+int pe_npy_write_stream(FILE *f, pe_dtype dtype, int ndim, const int64_t *shape,
+                        const void *data) {
+    PE_CHECK_NULL(f);
+    return npy_write(NULL, f, dtype, ndim, shape, data);
 }

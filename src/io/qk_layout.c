@@ -6,7 +6,6 @@
  */
 #include "../internal.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 int pe_qk_permute_rows(const void *in, void *out, int64_t rows, size_t row_bytes,
@@ -19,41 +18,35 @@ int pe_qk_permute_rows(const void *in, void *out, int64_t rows, size_t row_bytes
         return pe__fail(PE_ERR_SHAPE, "rows=%lld is not a multiple of head_dim=%lld",
                         (long long)rows, (long long)head_dim);
     size_t total;
-    if (!pe__mul_size(rows, (int64_t)(row_bytes > INT64_MAX ? -1 : (int64_t)row_bytes), &total))
+    if (!pe__mul_size(rows, row_bytes > INT64_MAX ? -1 : (int64_t)row_bytes, &total))
         return pe__fail(PE_ERR_OVERFLOW, "rows=%lld x row_bytes=%zu overflows size_t",
                         (long long)rows, row_bytes);
     if (rotary_dim > head_dim)
         return pe__fail(PE_ERR_DIM, "rotary_dim=%lld exceeds head_dim=%lld",
                         (long long)rotary_dim, (long long)head_dim);
-    if (total > 0) {
-        PE_CHECK_NULL(in);
-        PE_CHECK_NULL(out);
-        /* Rows are scattered: a partial overlap would read rows already
-         * overwritten. Compare as integers, not as pointers into two objects. */
-        uintptr_t a = (uintptr_t)in, b = (uintptr_t)out;
-        if (a < b + total && b < a + total)
-            return pe__fail(PE_ERR_SHAPE, "out overlaps in (%zu bytes each)", total);
-    }
     /* The permutation itself, and rotary_dim's own checks, come from rope.c:
-     * one definition of the pairing for the rotation and the conversion. */
-    int64_t *perm = malloc(sizeof *perm * (size_t)head_dim);
-    if (perm == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for head_dim=%lld", (long long)head_dim);
-    int status = pe_rope_layout_permutation(head_dim, rotary_dim, perm);
-    if (status != PE_OK || total == 0) {
-        free(perm);
-        return status;
-    }
+     * one definition of the pairing for the rotation and the conversion.
+     * Only its first rotary_dim entries move anything (the rest is the
+     * identity), so the table never depends on head_dim's size. */
+    int64_t perm[PE_MAX_ROTARY_DIM];
+    PE_TRY(pe_rope_layout_permutation(rotary_dim, rotary_dim, perm));
+    if (total == 0) return PE_OK;
+    PE_CHECK_NULL(in);
+    PE_CHECK_NULL(out);
+    /* Rows are scattered: a partial overlap would read rows already
+     * overwritten (overlap.c). */
+    PE_TRY(pe__check_bytes_apart(out, total, "out", in, total, "in"));
     const unsigned char *src = in;
     unsigned char *dst = out;
     for (int64_t h = 0; h < rows / head_dim; h++) {
-        size_t base = (size_t)(h * head_dim);
+        const size_t base = (size_t)(h * head_dim); /* < rows: fits */
         for (int64_t j = 0; j < head_dim; j++) {
-            /* perm[j]: the half-split index of interleaved element j. */
-            size_t from = base + (size_t)(to == PE_ROPE_HALF ? j : perm[j]);
-            size_t into = base + (size_t)(to == PE_ROPE_HALF ? perm[j] : j);
+            /* perm[j]: the half-split index of interleaved element j */
+            const int64_t pj = j < rotary_dim ? perm[j] : j;
+            size_t from = base + (size_t)(to == PE_ROPE_HALF ? j : pj);
+            size_t into = base + (size_t)(to == PE_ROPE_HALF ? pj : j);
             memcpy(dst + into * row_bytes, src + from * row_bytes, row_bytes);
         }
     }
-    free(perm);
     return PE_OK;
 }

@@ -61,6 +61,37 @@ int pe__st_dtype_of_pe(pe_dtype d) {
     return -1;
 }
 
+bool pe__utf8_valid(const char *str, size_t n) {
+    const unsigned char *s = (const unsigned char *)str;
+    size_t i = 0;
+    while (i < n) {
+        const unsigned c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t len;
+        unsigned lo = 0x80, hi = 0xBF; /* range of the second byte */
+        if (c >= 0xC2 && c <= 0xDF) len = 2;
+        else if (c >= 0xE0 && c <= 0xEF) {
+            len = 3;
+            if (c == 0xE0) lo = 0xA0;      /* no overlong forms */
+            if (c == 0xED) hi = 0x9F;      /* no UTF-16 surrogates */
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            len = 4;
+            if (c == 0xF0) lo = 0x90;      /* no overlong forms */
+            if (c == 0xF4) hi = 0x8F;      /* nothing past U+10FFFF */
+        } else {
+            return false; /* a continuation byte, C0, C1 or F5..FF */
+        }
+        if (n - i < len || s[i + 1] < lo || s[i + 1] > hi) return false;
+        for (size_t k = 2; k < len; k++)
+            if (s[i + k] < 0x80 || s[i + k] > 0xBF) return false;
+        i += len;
+    }
+    return true;
+}
+
 /* ---------------------------------------------------------------- reading */
 
 void pe_safetensors_free(pe_safetensors *st) {
@@ -140,7 +171,7 @@ static int parse_entry(const cJSON *e, st_entry *en) {
     t->dtype = pe__st_dtypes[di].dtype;
     if (!cJSON_IsArray(sh))
         return pe__fail(PE_ERR_FORMAT, "safetensors: tensor '%.80s' shape is not a list", nm);
-    size_t count = 1;
+    size_t count = pe__st_dtypes[di].size; /* bytes, dimension by dimension */
     for (const cJSON *c = sh->child; c != NULL; c = c->next) {
         if (t->ndim == PE_ST_MAX_DIMS)
             return pe__fail(PE_ERR_FORMAT, "safetensors: tensor '%.80s' has more than %d dims",
@@ -151,13 +182,11 @@ static int parse_entry(const cJSON *e, st_entry *en) {
                             "safetensors: tensor '%.80s' shape[%d] is not an integer in [0, 2^53]",
                             nm, t->ndim);
         t->shape[t->ndim++] = v;
-        if (!pe__mul_size((int64_t)count, v, &count))
+        if (!pe__size_mul(count, (size_t)v, &count))
             return pe__fail(PE_ERR_FORMAT, "safetensors: tensor '%.80s' shape overflows size_t",
                             nm);
     }
-    if (count > SIZE_MAX / pe__st_dtypes[di].size)
-        return pe__fail(PE_ERR_FORMAT, "safetensors: tensor '%.80s' shape overflows size_t", nm);
-    t->nbytes = count * pe__st_dtypes[di].size;
+    t->nbytes = count;
     int64_t b = 0, e_ = 0;
     if (!cJSON_IsArray(off) || cJSON_GetArraySize(off) != 2 || !exact_uint(off->child, &b) ||
         !exact_uint(off->child->next, &e_))
@@ -181,7 +210,7 @@ static int parse_metadata(const cJSON *m, pe_safetensors *st) {
     if (!cJSON_IsObject(m))
         return pe__fail(PE_ERR_FORMAT, "safetensors: __metadata__ is not an object");
     int n = cJSON_GetArraySize(m);
-    st->meta = calloc((size_t)n * 2 + 1, sizeof(char *));
+    st->meta = calloc((size_t)n * 2 + 1, sizeof(char *)); /* n < INT_MAX */
     if (st->meta == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for metadata");
     for (const cJSON *c = m->child; c != NULL; c = c->next) {
         if (!cJSON_IsString(c))
@@ -205,6 +234,8 @@ static int parse_metadata(const cJSON *m, pe_safetensors *st) {
 static int parse_header(const char *json, size_t n, size_t data_len, pe_safetensors *st) {
     if (n == 0 || json[0] != '{')
         return pe__fail(PE_ERR_FORMAT, "safetensors: header does not start with '{'");
+    if (!pe__utf8_valid(json, n))
+        return pe__fail(PE_ERR_FORMAT, "safetensors: header is not valid UTF-8");
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(json, n, &end, 0);
     /* On failure cJSON points `end` at the error (cJSON_GetErrorPtr would read
@@ -213,9 +244,11 @@ static int parse_header(const char *json, size_t n, size_t data_len, pe_safetens
         return pe__fail(PE_ERR_FORMAT, "safetensors: header is not valid JSON (near byte %lld)",
                         (long long)(end && end >= json && end <= json + n ? end - json : -1));
     int status = PE_OK;
-    /* Writers pad the header with spaces; anything else after it is junk. */
+    /* Writers pad the header with spaces; the reference reader's JSON
+     * parser allows JSON whitespace after the object and nothing else (a
+     * NUL included). */
     for (const char *p = end; status == PE_OK && p < json + n; p++)
-        if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r' && *p != '\0')
+        if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
             status = pe__fail(PE_ERR_FORMAT, "safetensors: bytes after the header's JSON object");
     if (status == PE_OK && !cJSON_IsObject(root))
         status = pe__fail(PE_ERR_FORMAT, "safetensors: header is not a JSON object");
@@ -240,11 +273,12 @@ static int parse_header(const char *json, size_t n, size_t data_len, pe_safetens
     PE_TRY(status);
 
     /* Unique names (sorted once, also the index find() searches). */
-    const st_entry **ptrs = malloc(sizeof *ptrs * ((size_t)st->count + 1));
-    st->by_name = malloc(sizeof *st->by_name * ((size_t)st->count + 1));
-    if (ptrs == NULL || st->by_name == NULL) {
+    const st_entry **ptrs;
+    PE_TRY(pe__alloc("safetensors name index", st->count, 1, sizeof *ptrs, &ptrs));
+    status = pe__alloc("safetensors name index", st->count, 1, sizeof *st->by_name, &st->by_name);
+    if (status != PE_OK) {
         free(ptrs);
-        return pe__fail(PE_ERR_NOMEM, "no memory for the name index");
+        return status;
     }
     /* Tile check: sorted by offset, each tensor starts where the last ended. */
     qsort(st->tensors, (size_t)st->count, sizeof *st->tensors, by_offset);
@@ -349,7 +383,7 @@ static int read_file(FILE *f, pe_safetensors **out) {
                         size);
     uint64_t n = le64(pre);
     PE_TRY(check_header_len(n, size - 8));
-    char *header = malloc((size_t)n + 1);
+    char *header = malloc((size_t)n + 1); /* n <= ST_MAX_HEADER */
     pe_safetensors *st = calloc(1, sizeof *st);
     int status = PE_OK;
     if (header == NULL || st == NULL)

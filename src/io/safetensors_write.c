@@ -2,10 +2,9 @@
  * safetensors_write.c — writes safetensors files. The JSON header is
  * formatted by hand (cJSON prints large integers in exponent notation, which
  * the format's reference reader rejects); tensors are laid out largest
- * element size first so each sits aligned; the bytes go to a temporary file
- * that is renamed over the target only when complete.
+ * element size first so each sits aligned; the bytes go to a pe_output
+ * (io/output_file.c) or to the caller's stream.
  */
-#include "output_file.h"
 #include "safetensors_internal.h"
 
 #include <errno.h>
@@ -91,6 +90,9 @@ static int check_tensors(const pe_st_tensor *t, int64_t count, write_slot *slots
             return pe__fail(PE_ERR_PARAM, "tensors[%lld].name=%s%.80s%s is not a usable name",
                             (long long)i, t[i].name ? "'" : "", t[i].name ? t[i].name : "NULL",
                             t[i].name ? "'" : "");
+        if (!pe__utf8_valid(t[i].name, strlen(t[i].name)))
+            return pe__fail(PE_ERR_PARAM, "tensors[%lld].name is not valid UTF-8",
+                            (long long)i);
         int di = t[i].st_dtype[0] ? (memchr(t[i].st_dtype, '\0', sizeof t[i].st_dtype)
                                          ? pe__st_dtype_index(t[i].st_dtype)
                                          : -1)
@@ -108,10 +110,10 @@ static int check_tensors(const pe_st_tensor *t, int64_t count, write_slot *slots
                 !pe__mul_size((int64_t)count_el, t[i].shape[d], &count_el))
                 return pe__fail(PE_ERR_SHAPE, "tensors[%lld] ('%.80s') shape[%d]=%lld is negative or overflows",
                                 (long long)i, t[i].name, d, (long long)t[i].shape[d]);
-        if (count_el > SIZE_MAX / pe__st_dtypes[di].size)
+        size_t need;
+        if (!pe__size_mul(count_el, pe__st_dtypes[di].size, &need))
             return pe__fail(PE_ERR_OVERFLOW, "tensors[%lld] ('%.80s') size overflows size_t",
                             (long long)i, t[i].name);
-        size_t need = count_el * pe__st_dtypes[di].size;
         if (t[i].nbytes != need)
             return pe__fail(PE_ERR_SHAPE, "tensors[%lld] ('%.80s') nbytes=%zu, its shape and dtype need %zu",
                             (long long)i, t[i].name, t[i].nbytes, need);
@@ -130,11 +132,15 @@ static int check_names(const pe_st_tensor *t, int64_t count, const char *const *
     while (meta && meta[2 * n_meta]) {
         if (meta[2 * n_meta + 1] == NULL)
             return pe__fail(PE_ERR_NULL, "metadata key '%.80s' has no value", meta[2 * n_meta]);
+        for (int k = 0; k < 2; k++)
+            if (!pe__utf8_valid(meta[2 * n_meta + k], strlen(meta[2 * n_meta + k])))
+                return pe__fail(PE_ERR_PARAM, "metadata %s %lld is not valid UTF-8",
+                                k ? "value" : "key", (long long)n_meta);
         n_meta++;
     }
     int64_t n = count > n_meta ? count : n_meta;
-    const char **names = malloc(sizeof *names * ((size_t)n + 1));
-    if (names == NULL) return pe__fail(PE_ERR_NOMEM, "no memory to check names");
+    const char **names;
+    PE_TRY(pe__alloc("tensor and metadata names", n, 1, sizeof *names, &names));
     int status = PE_OK;
     for (int pass = 0; pass < 2 && status == PE_OK; pass++) {
         int64_t m = pass == 0 ? count : n_meta;
@@ -153,12 +159,15 @@ static int check_names(const pe_st_tensor *t, int64_t count, const char *const *
 
 static int build_header(const pe_st_tensor *t, int64_t count, const write_slot *order,
                         const char *const *meta, strbuf *b) {
-    size_t *offset = malloc(sizeof *offset * ((size_t)count + 1));
-    if (offset == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for offsets");
+    size_t *offset;
+    PE_TRY(pe__alloc("tensor offsets", count, 1, sizeof *offset, &offset));
     size_t at = 0;
     for (int64_t k = 0; k < count; k++) {
         offset[order[k].index] = at;
-        at += t[order[k].index].nbytes;
+        if (!pe__size_add(at, t[order[k].index].nbytes, &at)) {
+            free(offset);
+            return pe__fail(PE_ERR_OVERFLOW, "the tensors' bytes add up past size_t");
+        }
     }
     sb_str(b, "{");
     bool first = true;
@@ -200,9 +209,9 @@ static int build_header(const pe_st_tensor *t, int64_t count, const write_slot *
     return PE_OK;
 }
 
-static int write_to(const char *path, pe__output *out, const strbuf *h,
-                    const pe_st_tensor *t, int64_t count, const write_slot *order) {
-    FILE *f = out->f;
+/* The header and the data, in file order, to f (path names it in errors). */
+static int write_to(const char *path, FILE *f, const strbuf *h, const pe_st_tensor *t,
+                    int64_t count, const write_slot *order) {
     unsigned char pre[8];
     for (int i = 0; i < 8; i++) pre[i] = (unsigned char)((uint64_t)h->len >> (8 * i));
     bool ok = fwrite(pre, 1, 8, f) == 8 && fwrite(h->s, 1, h->len, f) == h->len;
@@ -210,18 +219,20 @@ static int write_to(const char *path, pe__output *out, const strbuf *h,
         const pe_st_tensor *x = &t[order[k].index];
         ok = x->nbytes == 0 || fwrite(x->data, 1, x->nbytes, f) == x->nbytes;
     }
+    ok = ok && fflush(f) == 0; /* a full disk is reported here, not at the caller's fclose */
     if (!ok) return pe__fail(PE_ERR_IO, "error writing %s: %s", path, strerror(errno));
-    return pe__output_sync(path, out);
+    return PE_OK;
 }
 
-int pe_safetensors_write(const char *path, const pe_st_tensor *tensors, int64_t count,
-                         const char *const *metadata) {
-    PE_CHECK_NULL(path);
+/* Validate everything, then write to path through a pe_output (path
+ * non-NULL) or to stream: one body for both public writers. */
+static int st_write(const char *path, FILE *stream, const pe_st_tensor *tensors, int64_t count,
+                    const char *const *metadata) {
     if (count < 0)
         return pe__fail(PE_ERR_PARAM, "count=%lld must be >= 0", (long long)count);
     if (count > 0) PE_CHECK_NULL(tensors);
-    write_slot *order = malloc(sizeof *order * ((size_t)count + 1));
-    if (order == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for %lld tensors", (long long)count);
+    write_slot *order;
+    PE_TRY(pe__alloc("tensor list", count, 1, sizeof *order, &order));
     strbuf h = {0};
     int status = check_tensors(tensors, count, order);
     if (status == PE_OK) status = check_names(tensors, count, metadata);
@@ -229,10 +240,26 @@ int pe_safetensors_write(const char *path, const pe_st_tensor *tensors, int64_t 
         qsort(order, (size_t)count, sizeof *order, by_size_then_index);
         status = build_header(tensors, count, order, metadata, &h);
     }
-    pe__output out;
-    if (status == PE_OK && (status = pe__output_open(path, &out)) == PE_OK)
-        status = pe__output_close(path, &out, write_to(path, &out, &h, tensors, count, order));
+    pe_output *out = NULL;
+    if (status == PE_OK && path != NULL) status = pe_output_open(path, &out);
+    if (status == PE_OK) {
+        status = write_to(path ? path : "the stream", out ? pe_output_stream(out) : stream, &h,
+                          tensors, count, order);
+        if (out != NULL) status = pe_output_close(out, status);
+    }
     free(h.s);
     free(order);
     return status;
+}
+
+int pe_safetensors_write(const char *path, const pe_st_tensor *tensors, int64_t count,
+                         const char *const *metadata) {
+    PE_CHECK_NULL(path);
+    return st_write(path, NULL, tensors, count, metadata);
+}
+
+int pe_safetensors_write_stream(FILE *f, const pe_st_tensor *tensors, int64_t count,
+                                const char *const *metadata) {
+    PE_CHECK_NULL(f);
+    return st_write(NULL, f, tensors, count, metadata);
 }

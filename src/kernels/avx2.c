@@ -373,8 +373,8 @@ ALWAYS_INLINE void rows_block(const pe__rope_rows *r, const float *tab, int64_t 
     const int64_t m = r->d / 2, sh_at = half ? m : 2 * m, heads = r->heads;
     const size_t is = (size_t)r->in_head_stride * esz, os = (size_t)r->out_head_stride * esz;
     const size_t row_bytes = (size_t)r->head_dim * esz;
-    const char *in = r->in;
-    char *out = r->out;
+    const char *const in0 = r->in;
+    char *const out0 = r->out;
     __m256 C[8], S[8];
 #pragma GCC unroll 8
     for (int u = 0; u < q; u++) {
@@ -389,7 +389,11 @@ ALWAYS_INLINE void rows_block(const pe__rope_rows *r, const float *tab, int64_t 
             S[u] = _mm256_loadu_ps(bs);
         }
     }
-    for (int64_t h = 0; h < heads; h++, in += is, out += os) {
+    for (int64_t h = 0; h < heads; h++) {
+        /* addresses of existing heads only: stepping past the last one by
+         * a huge unused stride would overflow the pointer */
+        const char *const in = in0 + (size_t)h * is;
+        char *const out = out0 + (size_t)h * os;
         if (prefetch) /* the hardware prefetcher alone lags on in-place streams */
             for (size_t b = 0; b < row_bytes; b += 64)
                 _mm_prefetch(in + PE__PREFETCH_BYTES + b, _MM_HINT_T0);
@@ -466,7 +470,7 @@ static void avx2_rope_token(const pe__rope_rows *r, const pe__rope_trig *t) {
 }
 
 static int avx2_freqs_ok(const double *w, const double *w_lo, int64_t n) {
-    const __m256d big = _mm256_set1_pd(0x1.fffffffffffffp1023), zero = _mm256_setzero_pd();
+    const __m256d big = _mm256_set1_pd(PE_MAX_INV_FREQ), zero = _mm256_setzero_pd();
     const __m256d eps = _mm256_set1_pd(0x1p-52), sign = _mm256_set1_pd(-0.0);
     int64_t i = 0;
     for (; i + 4 <= n; i += 4) {
@@ -478,7 +482,7 @@ static int avx2_freqs_ok(const double *w, const double *w_lo, int64_t n) {
         if (_mm256_movemask_pd(good) != 0xF) return 0;
     }
     for (; i < n; i++)
-        if (!((w[i] >= 0.0) & (w[i] <= 0x1.fffffffffffffp1023) & (fabs(w_lo[i]) <= w[i] * 0x1p-52)))
+        if (!((w[i] >= 0.0) & (w[i] <= PE_MAX_INV_FREQ) & (fabs(w_lo[i]) <= w[i] * 0x1p-52)))
             return 0;
     return 1;
 }

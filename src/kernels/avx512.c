@@ -426,8 +426,8 @@ ALWAYS_INLINE void rows_block(const pe__rope_rows *r, const float *tab, int64_t 
     const int64_t m = r->d / 2, sh_at = half ? m : 2 * m, heads = r->heads;
     const size_t is = (size_t)r->in_head_stride * esz, os = (size_t)r->out_head_stride * esz;
     const size_t row_bytes = (size_t)r->head_dim * esz;
-    const char *in = r->in;
-    char *out = r->out;
+    const char *const in0 = r->in;
+    char *const out0 = r->out;
     __m512 C[4], S[4];
 #pragma GCC unroll 4
     for (int u = 0; u < q; u++) {
@@ -435,7 +435,11 @@ ALWAYS_INLINE void rows_block(const pe__rope_rows *r, const float *tab, int64_t 
         S[u] = full ? _mm512_loadu_ps(tab + sh_at + j + 16 * u)
                     : _mm512_maskz_loadu_ps(k, tab + sh_at + j);
     }
-    for (int64_t h = 0; h < heads; h++, in += is, out += os) {
+    for (int64_t h = 0; h < heads; h++) {
+        /* addresses of existing heads only: stepping past the last one by
+         * a huge unused stride would overflow the pointer */
+        const char *const in = in0 + (size_t)h * is;
+        char *const out = out0 + (size_t)h * os;
         if (prefetch) /* the hardware prefetcher alone lags on in-place streams */
             for (size_t b = 0; b < row_bytes; b += 64)
                 _mm_prefetch(in + PE__PREFETCH_BYTES + b, _MM_HINT_T0);
@@ -503,7 +507,7 @@ static void avx512_rope_token(const pe__rope_rows *r, const pe__rope_trig *t) {
 }
 
 static int avx512_freqs_ok(const double *w, const double *w_lo, int64_t n) {
-    const __m512d big = _mm512_set1_pd(0x1.fffffffffffffp1023), zero = _mm512_setzero_pd();
+    const __m512d big = _mm512_set1_pd(PE_MAX_INV_FREQ), zero = _mm512_setzero_pd();
     const __m512d eps = _mm512_set1_pd(0x1p-52);
     for (int64_t i = 0; i < n; i += 8) {
         const __mmask8 k = n - i >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (n - i)) - 1u);

@@ -119,7 +119,7 @@ static void scalar_rope_token(const pe__rope_rows *r, const pe__rope_trig *t) {
 static int scalar_freqs_ok(const double *w, const double *w_lo, int64_t n) {
     int ok = 1; /* no early exit: one predictable pass; NaN fails every test */
     for (int64_t i = 0; i < n; i++)
-        ok &= (w[i] >= 0.0) & (w[i] <= 0x1.fffffffffffffp1023) &
+        ok &= (w[i] >= 0.0) & (w[i] <= PE_MAX_INV_FREQ) &
               (fabs(w_lo[i]) <= w[i] * 0x1p-52);
     return ok;
 }

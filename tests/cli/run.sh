@@ -56,9 +56,9 @@ expect encode_binary_header 0 '^position,c0,c1,c2$' -- encode binary --range 0:8
 expect encode_normalized 0 '"values": \[\[0\.0\], \[0\.5\], \[1\.0\]\]' -- encode normalized --dim 1 --range 0:3 --format json
 expect encode_raw_scale 0 '"values": \[\[-1\.0, -1\.0\], \[-0\.5, -0\.5\]\]' -- encode raw --dim 2 --range -2:0 --scale 0.5 --format json
 expect encode_concatenated 0 '"values": \[\[0\.0, 0\.0, 1\.0, 1\.0\]\]' -- encode sinusoidal --dim 4 --positions 0 --layout concatenated --format json
-expect encode_odd_dim 1 'dim=5 must be even' -- encode sinusoidal --dim 5 --positions 1
-expect encode_bad_base 1 'base=0 must be' -- encode sinusoidal --dim 4 --positions 1 --base 0
-expect encode_out_of_range 1 'position 9 .* outside \[0, length=4\)' -- encode normalized --dim 2 --positions 1,9 --length 4
+expect encode_odd_dim 1 '--dim 5 must be even' -- encode sinusoidal --dim 5 --positions 1
+expect encode_bad_base 1 '--base 0 must be' -- encode sinusoidal --dim 4 --positions 1 --base 0
+expect encode_out_of_range 1 'position 9 .* outside \[0, --length 4\)' -- encode normalized --dim 2 --positions 1,9 --length 4
 expect encode_no_positions 2 'exactly one of --positions' -- encode sinusoidal --dim 4
 expect encode_both_positions 2 'exactly one of --positions' -- encode sinusoidal --dim 4 --positions 1 --range 0:2
 expect encode_bad_list 2 "'x' in '1,x' is not an integer" -- encode raw --dim 2 --positions 1,x
@@ -101,9 +101,9 @@ expect freqs_config_conflict 2 '--config gives the frequencies; drop --base' -- 
 expect freqs_config_missing 1 'cannot open' -- freqs --config "$TMP/nope.json"
 printf '{"rope_theta": "ten"}' >"$TMP/bad.json"
 expect freqs_config_bad_type 1 'rope_theta' -- freqs --config "$TMP/bad.json"
-expect freqs_odd 1 'rotary_dim=127 must be even' -- freqs --head-dim 127
-expect freqs_rotary_too_big 1 'rotary_dim=16 exceeds head_dim=8' -- freqs --head-dim 8 --rotary-dim 16
-expect freqs_neg_base 1 'base=-5' -- freqs --head-dim 8 --base -5
+expect freqs_odd 1 '--head-dim 127 must be even' -- freqs --head-dim 127
+expect freqs_rotary_too_big 1 '--rotary-dim 16 exceeds --head-dim 8' -- freqs --head-dim 8 --rotary-dim 16
+expect freqs_neg_base 1 '--base -5 must be' -- freqs --head-dim 8 --base -5
 expect freqs_missing 2 '--head-dim D is required' -- freqs
 expect freqs_bad_number 2 "--base: 'ten' is not a number" -- freqs --head-dim 8 --base ten
 
@@ -123,22 +123,22 @@ else
 fi
 "$POSENC" encode sinusoidal --dim 256 --range 0:3 --format npy -o "$TMP/x256.npy"
 expect rope_config_layout 0 '^$' -- rope --in "$TMP/x256.npy" --out "$TMP/yc.npy" --config "$FIX/gpt-j-6b.json" --start 3
-expect rope_config_needs_rotary 1 'rotary_dim=64 exceeds head_dim=8' -- rope --in "$TMP/x.npy" --out "$TMP/yc.npy" --config "$FIX/gpt-j-6b.json" --start 3
+expect rope_config_needs_rotary 1 'has head_dim 256, but the last dimension of .*x.npy is 8' -- rope --in "$TMP/x.npy" --out "$TMP/yc.npy" --config "$FIX/gpt-j-6b.json" --start 3
 expect rope_missing_layout 2 '--layout interleaved\|half is required' -- rope --in "$TMP/x.npy" --out "$TMP/y.npy" --start 0
 expect rope_missing_positions 2 'exactly one of --start' -- rope --in "$TMP/x.npy" --out "$TMP/y.npy" --layout half
 expect rope_missing_in 1 'cannot open' -- rope --in "$TMP/none.npy" --out "$TMP/y.npy" --layout half --start 0
 printf 'not an npy file at all' >"$TMP/junk.npy"
 expect rope_malformed 1 'junk.npy: not a .npy file' -- rope --in "$TMP/junk.npy" --out "$TMP/y.npy" --layout half --start 0
-expect rope_rotary_too_big 1 'rotary_dim=10 exceeds head_dim=8' -- rope --in "$TMP/x.npy" --out "$TMP/y.npy" --layout half --start 0 --rotary-dim 10
+expect rope_rotary_too_big 1 "--rotary-dim 10 exceeds --in .*x.npy's last dimension 8" -- rope --in "$TMP/x.npy" --out "$TMP/y.npy" --layout half --start 0 --rotary-dim 10
 "$POSENC" encode sinusoidal --dim 8 --range 0:6 --format npy --dtype f64 -o "$TMP/x64.npy"
-expect rope_wrong_dtype 1 'need float32' -- rope --in "$TMP/x64.npy" --out "$TMP/y.npy" --layout half --start 0
-expect rope_positions_wrong_dtype 1 'need int64' -- rope --in "$TMP/x.npy" --out "$TMP/y.npy" --layout half --positions "$TMP/x.npy"
+expect rope_wrong_dtype 1 'x64.npy: float64; convert with x.astype\(np.float32\)' -- rope --in "$TMP/x64.npy" --out "$TMP/y.npy" --layout half --start 0
+expect rope_positions_wrong_dtype 1 'float32; convert with p.astype\(np.int64\)' -- rope --in "$TMP/x.npy" --out "$TMP/y.npy" --layout half --positions "$TMP/x.npy"
 
 # --- bias
 expect alibi_12 0 '^  head  11  0\.08838835$' -- bias alibi --heads 12
 expect alibi_json 0 '"slopes": \[0\.0625, 0\.00390625\], "queries": 2, "keys": 3, "bias": \[\[\[-0\.0625, 0\.0, null\], \[-0\.125, -0\.0625, 0\.0\]\]' \
     -- bias alibi --heads 2 --queries 2 --keys 3 --causal --format json
-expect alibi_zero_heads 1 'heads=0' -- bias alibi --heads 0
+expect alibi_zero_heads 1 '--heads 0 must be >= 1' -- bias alibi --heads 0
 expect alibi_needs_heads 2 'alibi needs --heads' -- bias alibi
 # SPEC facts: r = -8 -> 8, -16 -> 10, -32 -> 12, 1 -> 17, 16 -> 26, 127 -> 31
 for fact in -8,8 -16,10 -32,12 1,17 16,26 127,31; do
@@ -147,7 +147,7 @@ done
 expect t5_json 0 '"relative_positions": \[-1, 0, 1\], "buckets": \[1, 0, 17\]' -- bias t5 --range -1:2 --format json
 expect t5_boundaries 0 '^ +-16 +10$' -- bias t5 --range -20:20
 expect t5_causal_csv 0 '^-40,' -- bias t5 --range -40:0 --causal --format csv
-expect t5_bad_buckets 1 'num_buckets' -- bias t5 --range 0:4 --buckets 3
+expect t5_bad_buckets 1 '--buckets 3 must be even' -- bias t5 --range 0:4 --buckets 3
 expect bias_unknown 2 "unknown bias 'rel'" -- bias rel
 
 # --- analyze
@@ -179,26 +179,8 @@ expect attention_causal 0 'scheme rope, causal' -- attention --causal
 expect attention_bad_dim 2 '--dim in \[2, 4096\]' -- attention --dim 0
 expect attention_partial_files 2 'give all of --q, --k and --v' -- attention --q "$TMP/x.npy"
 expect attention_files 0 'attention output \(6 tokens x 8' -- attention --q "$TMP/x.npy" --k "$TMP/x.npy" --v "$TMP/x.npy"
-expect tour_golden 0 'PE\(7\) = \(0\.65699, 0\.75390, 0\.06994, 0\.99755\)' -- tour --no-figures --no-experiment
-expect tour_remark 0 '0\.0698; sin\(0\.07\) = 0\.069942847 rounds to 0\.0699' -- tour --no-figures --no-experiment
-expect tour_relativity 0 'largest difference [0-9.]+e-1[0-9]\)' -- tour --no-figures --no-experiment
-expect tour_direction 0 'RoPE: score\(\+7\) - score\(-7\) = [0-9.]+; sinusoidal .*: -?[0-9.e-]+$' -- tour --no-figures --no-experiment
-expect tour_flip 0 'phase at k = 32000: 3\.2000 rad = 183\.35°' -- tour --no-figures --no-experiment
-expect tour_learned 0 'position 512 -> refused' -- tour --no-figures --no-experiment
-expect tour_html 0 'claims checked; open .*/index\.html' -- tour --no-experiment --out "$TMP/tour"
-# the page references only files that exist, and holds every claim line
-missing=""
-for img in $(grep -o 'src="[^"]*"' "$TMP/tour/index.html" | sed 's/src="//; s/"$//'); do
-    [ -s "$TMP/tour/$img" ] || missing="$missing $img"
-done
-nclaims=$("$POSENC" tour --no-figures --no-experiment | grep -c '^\[[0-9]*\] ')
-nhtml=$(grep -c 'class="claim"' "$TMP/tour/index.html")
-if [ -z "$missing" ] && [ "$nclaims" -gt 15 ] && [ "$nclaims" -eq "$nhtml" ] && ! grep -q '<script' "$TMP/tour/index.html"; then
-    ok tour_html_complete
-else
-    bad tour_html_complete "missing:$missing; claims $nclaims, in html $nhtml"
-fi
-expect tour_bad_out 1 'cannot create' -- tour --no-experiment --out /nonexistent/dir/tour
+# tour: its own file
+. "$(dirname "${BASH_SOURCE[0]}")/tour.sh"
 
 # --- plot: every figure writes a PNG of the requested size that is not blank
 png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{printf "%d %d", ($1*16777216)+($2*65536)+($3*256)+$4, ($5*16777216)+($6*65536)+($7*256)+$8}'; }
@@ -238,6 +220,8 @@ mkst "$TMP/meta.st" "$QK_H" "$QK_DATA"
 expect convert_help 0 '^Usage: posenc convert-qk' -- convert-qk --help
 expect convert_to_half 0 'converted 2 of 3 tensors to the half layout \(heads 2, kv_heads 1, head_dim 4, rotary_dim 4\)' \
     -- convert-qk --in "$TMP/meta.st" --out "$TMP/hf.st" --to half --heads 2 --kv-heads 1
+expect convert_lists_shapes 0 '^  l\.k_proj\.weight  U8 \(4, 1\) 1 heads$' \
+    -- convert-qk --in "$TMP/meta.st" --out "$TMP/hf_shapes.st" --to half --heads 2 --kv-heads 1
 # per head: half row (c, i) <- interleaved row 2i + c, i.e. rows 0 2 1 3
 if [ "$(tailbytes "$TMP/hf.st" 14)" = "0 2 1 3 4 6 5 7 10 12 11 13 20 21" ]; then ok convert_half_rows; else
     bad convert_half_rows "$(tailbytes "$TMP/hf.st" 14 2>&1)"; fi
@@ -248,6 +232,10 @@ if [ "$(tailbytes "$TMP/back.st" 14)" = "$(tailbytes "$TMP/meta.st" 14)" ]; then
     bad convert_round_trip "$(tailbytes "$TMP/back.st" 14 2>&1)"; fi
 expect convert_twice_refused 1 'already in the half layout' -- convert-qk --in "$TMP/hf.st" --out "$TMP/x.st" --to half --heads 2 --kv-heads 1
 expect convert_partial_rotary 0 'rotary_dim 2\)' -- convert-qk --in "$TMP/meta.st" --out "$TMP/p.st" --to half --heads 2 --kv-heads 1 --rotary-dim 2
+# issue 13: sizes from absurd arguments are checked, never wrapped (UBSan-clean)
+expect convert_huge_head_dim 2 'x --head-dim 4611686018427387904 overflows int64' -- convert-qk --in "$TMP/meta.st" --out "$TMP/h.st" --to half --heads 2 --kv-heads 1 --head-dim 4611686018427387904
+expect encode_position_int64_max 2 'position 9223372036854775807 leaves no length' -- encode binary --positions 9223372036854775807
+expect relativity_int64_min 2 'range must start above -9223372036854775808' -- analyze relativity --range -9223372036854775808:-9223372036854775800
 expect convert_odd_rotary 1 'rotary_dim=3 must be even' -- convert-qk --in "$TMP/meta.st" --out "$TMP/x.st" --to half --heads 2 --kv-heads 1 --rotary-dim 3
 expect convert_bad_heads 1 "cannot infer --head-dim: 'l.q_proj.weight' has 8 rows, not a multiple of --heads 3" \
     -- convert-qk --in "$TMP/meta.st" --out "$TMP/x.st" --to half --heads 3 --kv-heads 1
@@ -320,6 +308,17 @@ if OPENBLAS_CORETYPE=Haswell PE_ISA=avx2 "$POSENC" "${EXP_SMALL[@]}" --format cs
     cmp -s "$TMP/k1.csv" "$TMP/k2.csv"; then
     ok experiment_machine_independent; else bad experiment_machine_independent "the two runs differ"; fi
 expect experiment_header_says_how 0 "^RoPE by libposenc's scalar kernels; matrix products posenc's own, fixed order \\((avx512|avx2|sse2|portable) code\\), no BLAS\\.$" -- "${EXP_TINY[@]}"
+
+# Errors in the flags' words, no-effect options refused: tests/cli/flags.sh.
+if bash "$(dirname "${BASH_SOURCE[0]}")/flags.sh" "$POSENC" >"$TMP/flags.log" 2>&1; then
+    ok "flags.sh ($(tail -1 "$TMP/flags.log"))"; else bad flags.sh "$(grep -m5 FAIL "$TMP/flags.log")"; fi
+
+# --- files, signals and bounded work (docs/RELIABILITY.md): their own script
+if bash "$(dirname "$0")/reliability.sh" "$POSENC"; then ok reliability; else
+    bad reliability "tests/cli/reliability.sh failed (its lines are above)"; fi
+
+# --- plan, and --layer in freqs / rope
+. "$(dirname "$0")/plan.sh"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,246 @@
+/*
+ * plan_compare.c — pe_plan_compare: what differs between two plans of one
+ * model (typically its config.json and a GGUF conversion), layer by layer.
+ * Each difference is a sentence; layers that share a sentence are listed
+ * together ("layers 0-4, 6-10: ..."), so a 60-layer model with one float32
+ * base gives one line, not sixty.
+ */
+#include "plan_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pe_plan_diff {
+    char **lines;
+    int64_t n;
+};
+
+/* Distinct messages with the layers that produced each. */
+typedef struct {
+    char *msg;
+    int64_t *layers;
+    int64_t n;
+} group;
+
+typedef struct {
+    group *g;
+    int64_t n, cap;
+    int64_t max_layers; /* capacity of each group's layer list */
+} groups;
+
+static int add(groups *gs, int64_t layer, const char *msg) {
+    for (int64_t i = 0; i < gs->n; i++)
+        if (strcmp(gs->g[i].msg, msg) == 0) {
+            gs->g[i].layers[gs->g[i].n++] = layer;
+            return PE_OK;
+        }
+    if (gs->n == gs->cap) {
+        int64_t cap = gs->cap ? gs->cap * 2 : 16;
+        group *grown = realloc(gs->g, (size_t)cap * sizeof *grown);
+        if (grown == NULL) return pe__fail(PE_ERR_NOMEM, "no memory to compare plans");
+        gs->g = grown;
+        gs->cap = cap;
+    }
+    group *g = &gs->g[gs->n];
+    g->msg = malloc(strlen(msg) + 1);
+    g->layers = malloc(sizeof(int64_t) * (size_t)gs->max_layers);
+    if (g->msg == NULL || g->layers == NULL) {
+        free(g->msg);
+        free(g->layers);
+        return pe__fail(PE_ERR_NOMEM, "no memory to compare plans");
+    }
+    strcpy(g->msg, msg);
+    g->layers[0] = layer;
+    g->n = 1;
+    gs->n++;
+    return PE_OK;
+}
+
+static void groups_free(groups *gs) {
+    for (int64_t i = 0; i < gs->n; i++) {
+        free(gs->g[i].msg);
+        free(gs->g[i].layers);
+    }
+    free(gs->g);
+}
+
+/* Largest relative difference between two frequency vectors (hi + lo);
+ * *where gets the pair. Zero frequencies compare absolutely. */
+static double max_rel(const pe_freqs *a, const pe_freqs *b, int64_t *where) {
+    double worst = 0.0;
+    *where = 0;
+    for (int64_t i = 0; i < a->rotary_dim / 2; i++) {
+        long double x = (long double)a->inv_freq[i] + a->inv_freq_lo[i];
+        long double y = (long double)b->inv_freq[i] + b->inv_freq_lo[i];
+        long double den = fabsl(x) > 0 ? fabsl(x) : 1.0L;
+        double r = (double)(fabsl(x - y) / den);
+        if (r > worst) {
+            worst = r;
+            *where = i;
+        }
+    }
+    return worst;
+}
+
+static const char *layout_name(pe_rope_layout l) {
+    return l == PE_ROPE_HALF ? "half" : "interleaved";
+}
+
+/* Every difference of layer i, each through emit. */
+static int layer_diffs(const pe_plan *a, const pe_plan *b, int64_t i, int64_t seq_len,
+                       pe_freqs *fa, pe_freqs *fb, groups *gs) {
+    pe_plan_layer x, y;
+    PE_TRY(pe_plan_layer_info(a, i, &x));
+    PE_TRY(pe_plan_layer_info(b, i, &y));
+    char m[480];
+    const char *na = a->source, *nb = b->source;
+    if (strcmp(x.layer_type, y.layer_type) != 0) {
+        snprintf(m, sizeof m, "layer type: %s %s, %s %s", na, x.layer_type, nb, y.layer_type);
+        PE_TRY(add(gs, i, m));
+    }
+    if (x.attention != y.attention || x.rope != y.rope) {
+        snprintf(m, sizeof m, "rotation: %s %s, %s %s", na,
+                 !x.attention ? "no attention" : x.rope ? "RoPE" : "NoPE", nb,
+                 !y.attention ? "no attention" : y.rope ? "RoPE" : "NoPE");
+        return add(gs, i, m);
+    }
+    if (x.sliding_window != y.sliding_window) {
+        snprintf(m, sizeof m, "sliding window: %s %lld, %s %lld", na, (long long)x.sliding_window,
+                 nb, (long long)y.sliding_window);
+        PE_TRY(add(gs, i, m));
+    }
+    if (x.temperature.active != y.temperature.active ||
+        (x.temperature.active && (x.temperature.beta != y.temperature.beta ||
+                                  x.temperature.span != y.temperature.span ||
+                                  x.temperature.offset != y.temperature.offset))) {
+        snprintf(m, sizeof m, "query scale: %s %s, %s %s", na,
+                 x.temperature.active ? "yes" : "none", nb, y.temperature.active ? "yes" : "none");
+        PE_TRY(add(gs, i, m));
+    }
+    if (!x.rope) return PE_OK;
+    if (x.head_dim != y.head_dim || x.rotary_dim != y.rotary_dim) {
+        snprintf(m, sizeof m, "dims: %s rotary %lld of head %lld, %s rotary %lld of head %lld", na,
+                 (long long)x.rotary_dim, (long long)x.head_dim, nb, (long long)y.rotary_dim,
+                 (long long)y.head_dim);
+        return add(gs, i, m);
+    }
+    if (x.layout != y.layout) {
+        snprintf(m, sizeof m, "pair layout: %s %s, %s %s (a GGUF's q/k weights are permuted to "
+                 "match its own layout; each is right for its weights)", na,
+                 layout_name(x.layout), nb, layout_name(y.layout));
+        PE_TRY(add(gs, i, m));
+    }
+    PE_TRY(pe_plan_layer_freqs(a, i, seq_len, fa, NULL));
+    PE_TRY(pe_plan_layer_freqs(b, i, seq_len, fb, NULL));
+    if (fa->rotary_dim != fb->rotary_dim) {
+        snprintf(m, sizeof m, "frequency count: %s %lld pairs, %s %lld", na,
+                 (long long)(fa->rotary_dim / 2), nb, (long long)(fb->rotary_dim / 2));
+        return add(gs, i, m);
+    }
+    /* 4 ulps: two exact routes to one closed form agree far closer. */
+    const double tol = 4 * 2.220446049250313e-16;
+    int64_t at;
+    double r = max_rel(fa, fb, &at);
+    const char *why = y.f32_inputs[0] ? y.f32_inputs : x.f32_inputs;
+    if (r > tol) {
+        snprintf(m, sizeof m, "inv_freq differ by up to %.3g relative (pair %lld: %s %.17g, %s "
+                 "%.17g; %s %s, base %.17g vs %.17g)%s%s", r, (long long)at, na,
+                 fa->inv_freq[at], nb, fb->inv_freq[at], pe_scaling_name(x.scaling),
+                 pe_scaling_name(y.scaling), x.base, y.base, why[0] ? "; stored as float32: " : "",
+                 why);
+        PE_TRY(add(gs, i, m));
+    }
+    double ra = fabs(fa->attention_factor - fb->attention_factor) / fabs(fa->attention_factor);
+    if (ra > tol) {
+        snprintf(m, sizeof m, "magnitude A: %s %.17g, %s %.17g (%.3g relative)%s%s", na,
+                 fa->attention_factor, nb, fb->attention_factor, ra,
+                 why[0] ? "; stored as float32: " : "", why);
+        PE_TRY(add(gs, i, m));
+    }
+    double rm = fabs(fa->softmax_scale_multiplier - fb->softmax_scale_multiplier) /
+                fabs(fa->softmax_scale_multiplier);
+    if (rm > tol) {
+        snprintf(m, sizeof m, "softmax multiplier: %s %.17g, %s %.17g", na,
+                 fa->softmax_scale_multiplier, nb, fb->softmax_scale_multiplier);
+        PE_TRY(add(gs, i, m));
+    }
+    return PE_OK;
+}
+
+/* "layers 0-4, 6-10: msg" into a new string. */
+static char *format_group(const group *g) {
+    size_t cap = strlen(g->msg) + 64 + (size_t)g->n * 24, used = 0;
+    char *s = malloc(cap);
+    if (s == NULL) return NULL;
+    used += (size_t)snprintf(s, cap, g->n == 1 ? "layer " : "layers ");
+    for (int64_t k = 0; k < g->n;) {
+        int64_t j = k;
+        while (j + 1 < g->n && g->layers[j + 1] == g->layers[j] + 1) j++;
+        if (j == k)
+            used += (size_t)snprintf(s + used, cap - used, "%s%lld", k ? ", " : "",
+                                     (long long)g->layers[k]);
+        else
+            used += (size_t)snprintf(s + used, cap - used, "%s%lld-%lld", k ? ", " : "",
+                                     (long long)g->layers[k], (long long)g->layers[j]);
+        k = j + 1;
+    }
+    snprintf(s + used, cap - used, ": %s", g->msg);
+    return s;
+}
+
+int pe_plan_compare(const pe_plan *a, const pe_plan *b, int64_t seq_len, pe_plan_diff **out) {
+    PE_CHECK_NULL(a);
+    PE_CHECK_NULL(b);
+    PE_CHECK_NULL(out);
+    if (seq_len < 0)
+        return pe__fail(PE_ERR_PARAM, "seq_len=%lld must be >= 0 (0: not stated)",
+                        (long long)seq_len);
+    groups gs = {NULL, 0, 0, a->n_layers < b->n_layers ? a->n_layers : b->n_layers};
+    pe_freqs *f = malloc(2 * sizeof *f);
+    pe_plan_diff *d = calloc(1, sizeof *d);
+    int st = f == NULL || d == NULL ? pe__fail(PE_ERR_NOMEM, "no memory to compare plans") : PE_OK;
+    char head[160] = "";
+    if (st == PE_OK && a->n_layers != b->n_layers)
+        snprintf(head, sizeof head, "layer count: %s %lld, %s %lld", a->source,
+                 (long long)a->n_layers, b->source, (long long)b->n_layers);
+    const int64_t n = a->n_layers < b->n_layers ? a->n_layers : b->n_layers;
+    for (int64_t i = 0; st == PE_OK && i < n; i++) st = layer_diffs(a, b, i, seq_len, &f[0], &f[1], &gs);
+    if (st == PE_OK) {
+        d->lines = calloc((size_t)gs.n + 1, sizeof *d->lines);
+        if (d->lines == NULL) st = pe__fail(PE_ERR_NOMEM, "no memory to compare plans");
+    }
+    if (st == PE_OK && head[0]) {
+        d->lines[d->n] = malloc(strlen(head) + 1);
+        if (d->lines[d->n] == NULL) st = pe__fail(PE_ERR_NOMEM, "no memory to compare plans");
+        else strcpy(d->lines[d->n++], head);
+    }
+    for (int64_t i = 0; st == PE_OK && i < gs.n; i++) {
+        d->lines[d->n] = format_group(&gs.g[i]);
+        if (d->lines[d->n] == NULL) st = pe__fail(PE_ERR_NOMEM, "no memory to compare plans");
+        else d->n++;
+    }
+    groups_free(&gs);
+    free(f);
+    if (st != PE_OK) {
+        pe_plan_diff_free(d);
+        return st;
+    }
+    *out = d;
+    return PE_OK;
+}
+
+int64_t pe_plan_diff_count(const pe_plan_diff *diff) { return diff != NULL ? diff->n : 0; }
+
+const char *pe_plan_diff_line(const pe_plan_diff *diff, int64_t index) {
+    if (diff == NULL || index < 0 || index >= diff->n) return NULL;
+    return diff->lines[index];
+}
+
+void pe_plan_diff_free(pe_plan_diff *diff) {
+    if (diff == NULL) return;
+    for (int64_t i = 0; i < diff->n; i++) free(diff->lines[i]);
+    free(diff->lines);
+    free(diff);
+}

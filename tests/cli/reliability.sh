@@ -1,0 +1,253 @@
+#!/usr/bin/env bash
+# reliability.sh — the Files and Bounded-work promises of docs/RELIABILITY.md,
+# checked on the built CLI. Usage: tests/cli/reliability.sh path/to/posenc
+#   1. no file is opened for writing outside the one atomic writer (a grep of
+#      the sources: the same mistake cannot come back unnoticed);
+#   2. a full disk (a 64 KiB tmpfs; needs root, else SKIP): an existing
+#      output survives ENOSPC for every kind the project writes (text, CSV,
+#      JSON, .npy, safetensors, PNG, SVG, the tour's report and figures, the
+#      experiment's results), with no temporary left behind;
+#   3. SIGINT/SIGTERM mid-write: the old file intact, no temporary, and the
+#      process ends by the signal;
+#   4. a crashed writer's temporary is removed by the next write, a live
+#      writer's is not;
+#   5. bounded work: each hang case of issue 13 ends in time (timeout 10)
+#      with a named error, and no figure file is made before its data.
+# Closes with "N passed, N failed, N skipped"; exits non-zero on any failure.
+# A skipped check is printed as SKIP and never counted as passed.
+set -u
+POSENC=${1:?usage: reliability.sh path/to/posenc}
+POSENC=$(cd "$(dirname "$POSENC")" && pwd)/$(basename "$POSENC")
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+TMP=$(mktemp -d)
+MNT=""
+SIGMNT=""
+cleanup() {
+    local m
+    for m in "$TMP/disk" "$TMP/sig" "$TMP/ro"; do mountpoint -q "$m" 2>/dev/null && umount "$m"; done
+    chmod -R u+w "$TMP" 2>/dev/null
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+passed=0
+failed=0
+skipped=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL $1: $2"; }
+skip() { skipped=$((skipped + 1)); echo "SKIP $1: $2"; }
+
+# temps DIR: the temporaries (ours are hidden: .NAME.posenc-tmp-PID-XXXXXX) in DIR
+temps() { find "$1" -name '*posenc-tmp-*' 2>/dev/null; }
+
+# --- 1. one writer: nothing else in the sources opens a file for writing.
+# A line that must (a scratch file, /dev/null) says why with "atomic-ok:".
+pattern='fopen *\([^;]*, *"[^"]*[wa+]|fdopen *\(|freopen *\(|[^_a-z]open *\([^;]*O_(WRONLY|RDWR|CREAT|TRUNC)|[^_a-z]creat *\(|mkstemp|mkostemp|tmpfile *\(|write_to_png *\(|_surface_create *\(|[^_a-z]rename *\(|[^_a-z]remove *\(|[^_a-z]unlink *\('
+hits=$(cd "$ROOT" && grep -nE "$pattern" cli/*.c src/*.c src/io/*.c src/kernels/*.c experiment/*.c bench/*.c \
+    python/*.c fuzz/*.c examples/*.c 2>/dev/null | grep -v 'atomic-ok:' |
+    grep -vE '^(src/io/output_file\.c|cli/atomic_file\.c):' |
+    grep -vE '_surface_create *\(.*(image_surface_create|_create_for_stream|cairo_surface_create_similar)' |
+    grep -vE 'cairo_image_surface_create *\(')
+if [ -z "$hits" ]; then ok one_atomic_writer; else
+    bad one_atomic_writer "write-opening call outside cli/atomic_file.c and src/io/output_file.c:
+$hits"; fi
+
+# --- 2. full disk
+# mkst FILE HEADER DATA: a safetensors file (8-byte length, header, data bytes)
+mkst() {
+    local n=${#2}
+    printf "$(printf '\\x%02x\\x%02x\\x00\\x00\\x00\\x00\\x00\\x00' $((n & 255)) $(((n >> 8) & 255)))" >"$1"
+    printf '%s' "$2" >>"$1"
+    printf "$3" >>"$1"
+}
+# A q/k checkpoint big enough (256 KiB) that its conversion cannot fit.
+QK_H='{"l.q_proj.weight":{"dtype":"F32","shape":[256,128],"data_offsets":[0,131072]},"l.k_proj.weight":{"dtype":"F32","shape":[256,128],"data_offsets":[131072,262144]}}'
+mkst "$TMP/qk.st" "$QK_H" ""
+head -c 262144 /dev/zero >>"$TMP/qk.st"
+
+fill_disk() { # leave about $1 bytes free on $MNT
+    rm -f "$MNT/filler"
+    dd if=/dev/zero of="$MNT/filler" bs=4096 >/dev/null 2>&1
+    local size
+    size=$(stat -c %s "$MNT/filler")
+    truncate -s $((size > $1 ? size - $1 : 0)) "$MNT/filler"
+}
+# survives NAME FILE... -- ARGS: with FILEs holding "old <name>", a nearly
+# full disk makes ARGS fail (exit 1 naming the disk) and leaves every FILE
+# as it was, with no temporary anywhere on the disk.
+# FREE (default 4096) is the room left: the write starts, then fails.
+survives() {
+    local name=$1 files=() f
+    shift
+    while [ "$1" != "--" ]; do files+=("$1"); shift; done
+    shift
+    for f in "${files[@]}"; do mkdir -p "$(dirname "$f")"; printf 'old %s\n' "$f" >"$f"; done
+    fill_disk "${FREE:-4096}"
+    local out rc
+    out=$(cd "$MNT" && "$POSENC" "$@" 2>&1 >/dev/null)
+    rc=$?
+    local why=""
+    [ "$rc" -eq 1 ] || why="exit $rc, want 1"
+    [ -z "$why" ] && ! grep -q 'No space left on device' <<<"$out" && why="error does not name the full disk: $out"
+    for f in "${files[@]}"; do
+        [ -z "$why" ] && [ "$(cat "$f")" != "old $f" ] && why="$f changed: $(head -c 80 "$f" | tr -d '\0')"
+    done
+    [ -z "$why" ] && [ -n "$(temps "$MNT")" ] && why="temporaries left: $(temps "$MNT")"
+    if [ -z "$why" ]; then ok "enospc_$name"; else bad "enospc_$name" "$why"; fi
+    rm -rf "${MNT:?}"/*
+}
+
+if [ "$(id -u)" -ne 0 ]; then
+    skip enospc "not root: cannot mount a 64 KiB tmpfs"
+elif ! { mkdir -p "$TMP/disk" && mount -t tmpfs -o size=64k tmpfs "$TMP/disk" 2>/dev/null; }; then
+    skip enospc "mount -t tmpfs failed (no privilege in this container?)"
+else
+    MNT=$TMP/disk
+    survives table "$MNT/pe.txt" -- encode sinusoidal --dim 16 --range 0:2000 -o "$MNT/pe.txt"
+    survives csv "$MNT/pe.csv" -- encode sinusoidal --dim 16 --range 0:2000 --format csv -o "$MNT/pe.csv"
+    survives json "$MNT/pe.json" -- encode sinusoidal --dim 16 --range 0:2000 --format json -o "$MNT/pe.json"
+    survives npy "$MNT/pe.npy" -- encode sinusoidal --dim 16 --range 0:2000 --format npy -o "$MNT/pe.npy"
+    survives safetensors "$MNT/hf.st" -- convert-qk --in "$TMP/qk.st" --out "$MNT/hf.st" --to half --heads 2 \
+        --kv-heads 2 --head-dim 128
+    survives png "$MNT/f.png" -- plot waves -o "$MNT/f.png"
+    survives svg "$MNT/f.svg" -- plot sinusoidal-heatmap -o "$MNT/f.svg"
+    survives tour_report "$MNT/tour/index.html" "$MNT/tour/waves.png" "$MNT/tour/binary.png" -- \
+        tour --no-experiment --out "$MNT/tour"
+    # no room at all: each result file would fit in 4 KiB, and those written
+    # before the first failure are rightly replaced
+    FREE=0 survives experiment_results "$MNT/exp/table.txt" "$MNT/exp/results.csv" -- experiment --schemes none,rope \
+        --seeds 1 --steps 3 --train-max 2 --test-lengths 2,5 --examples 4 --out "$MNT/exp"
+    # The same outputs fit once the disk has room: the failures above were the disk's.
+    rm -rf "${MNT:?}"/*
+    if "$POSENC" encode sinusoidal --dim 4 --range 0:8 --format json -o "$MNT/pe.json" &&
+        grep -q '"values"' "$MNT/pe.json" && [ -z "$(temps "$MNT")" ]; then ok enospc_control_fits; else
+        bad enospc_control_fits "a small write failed on the empty tmpfs"; fi
+fi
+
+# --- 3. signals mid-write. Job control on, so that the background job
+# does not start with SIGINT ignored (a shell does that to `cmd &`), and
+# SIGSTOP holds the writer while its temporary exists.
+# interrupted NAME SIGNAL FILE -- ARGS
+interrupted() {
+    local name=$1 sig=$2 file=$3
+    shift 4
+    local dir
+    dir=$(dirname "$file")
+    printf 'old\n' >"$file"
+    set -m
+    "$POSENC" "$@" >/dev/null 2>"$TMP/sig.err" &
+    local pid=$! i
+    set +m
+    for ((i = 0; i < 2000; i++)); do
+        [ -n "$(temps "$dir")" ] && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.005
+    done
+    local seen
+    seen=$(temps "$dir")
+    kill -"$sig" "$pid" 2>/dev/null
+    wait "$pid"
+    local rc=$? want=$((128 + $(kill -l "$sig")))
+    local why=""
+    [ -z "$seen" ] && why="the write finished before a temporary was seen (exit $rc)"
+    [ -z "$why" ] && [ "$rc" -ne "$want" ] && why="exit $rc, want $want (killed by SIG$sig)"
+    [ -z "$why" ] && [ "$(cat "$file")" != "old" ] && why="$file changed ($(stat -c %s "$file") bytes)"
+    [ -z "$why" ] && [ -n "$(temps "$dir")" ] && why="temporaries left: $(temps "$dir")"
+    if [ -z "$why" ]; then ok "signal_$name"; else bad "signal_$name" "$why"; fi
+    rm -f "$file"
+}
+# On a RAM disk when root (no fsync of hundreds of MB on a shared disk).
+mkdir -p "$TMP/sig"
+if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=200m tmpfs "$TMP/sig" 2>/dev/null; then SIGMNT=$TMP/sig; else SIGMNT=""; fi
+interrupted int_csv INT "$TMP/sig/big.csv" -- encode sinusoidal --dim 64 --range 0:32768 --format csv \
+    -o "$TMP/sig/big.csv"
+interrupted term_table TERM "$TMP/sig/big.txt" -- encode sinusoidal --dim 64 --range 0:32768 -o "$TMP/sig/big.txt"
+interrupted term_json TERM "$TMP/sig/big.json" -- encode sinusoidal --dim 64 --range 0:32768 --format json \
+    -o "$TMP/sig/big.json"
+interrupted int_npy INT "$TMP/sig/big.npy" -- encode sinusoidal --dim 128 --range 0:65536 --format npy \
+    --dtype f64 -o "$TMP/sig/big.npy"
+[ -n "$SIGMNT" ] && umount "$SIGMNT"
+
+# --- 4. a crashed writer's temporary (its process is gone) is swept by the
+# next write of the same file; a live writer's stays.
+mkdir -p "$TMP/stale"
+sleep 30 &
+live=$!
+(exit 0) &
+dead=$!
+wait "$dead"
+printf x >"$TMP/stale/.pe.csv.posenc-tmp-$dead-AbCdEf"
+printf x >"$TMP/stale/.pe.csv.posenc-tmp-$live-AbCdEf"
+"$POSENC" encode raw --dim 1 --positions 3 --format csv -o "$TMP/stale/pe.csv"
+if [ ! -e "$TMP/stale/.pe.csv.posenc-tmp-$dead-AbCdEf" ] && [ -e "$TMP/stale/.pe.csv.posenc-tmp-$live-AbCdEf" ] &&
+    grep -q '^3,3$' "$TMP/stale/pe.csv"; then ok stale_temporary_swept; else
+    bad stale_temporary_swept "$(ls -A "$TMP/stale")"; fi
+kill "$live" 2>/dev/null
+wait "$live" 2>/dev/null
+rm -rf "$TMP/stale"
+
+# --- 5. bounded work: the hang cases end, with a named error or a figure.
+# bounded NAME STATUS PATTERN -- ARGS: within 10 s, exit STATUS, output ~ PATTERN
+bounded() {
+    local name=$1 want=$2 pattern=$3
+    shift 4
+    local out rc
+    out=$(cd "$TMP" && timeout 10 "$POSENC" "$@" 2>&1)
+    rc=$?
+    if [ "$rc" -eq 124 ]; then bad "$name" "still running after 10 s"
+    elif [ "$rc" -ne "$want" ]; then bad "$name" "exit $rc, want $want: $(head -c 200 <<<"$out")"
+    elif ! grep -Eq -- "$pattern" <<<"$out"; then bad "$name" "output lacks /$pattern/: $(head -c 200 <<<"$out")"
+    else ok "$name"; fi
+}
+bounded collisions_max_int64 2 'cos/sin evaluations a scan is limited to' -- \
+    analyze collisions --max-offset 9223372036854775807
+bounded collisions_under_cap 0 'offset,distance' -- analyze collisions --max-offset 200000 --format csv
+bounded encode_range_int64 2 'more than the 134217728 values encode is limited to' -- \
+    encode sinusoidal --dim 4 --range 0:9223372036854775807
+bounded encode_range_times_dim 2 'positions x --dim 128 are more than' -- \
+    encode sinusoidal --dim 128 --range 0:2000000 --format npy -o "$TMP/never.npy"
+bounded encode_binary_default_dim 2 'more than the 134217728 values' -- encode binary --range 0:100000000
+bounded bias_alibi_cube 2 'bias values, more than the 16777216' -- bias alibi --heads 4096 --queries 4096 --keys 4096
+bounded plot_range_past_2p53 2 'limited to \+-2\^53' -- \
+    plot waves --range 9007199254740992:9007199254741000 -o "$TMP/never.png"
+bounded plot_offset_int64 0 '^$' -- plot flip --offset 9223372036854775807 -o "$TMP/flip.png"
+# Ticks near 2^53 (the largest positions a figure takes): the axis loop counts
+# in integers, so the figure is drawn instead of hanging.
+bounded plot_axis_near_2p53 0 '^$' -- plot waves --range 9007199254740000:9007199254740992 -o "$TMP/w.png"
+bounded plot_heatmap_near_2p53 0 '^$' -- \
+    plot sinusoidal-heatmap --range 9007199254740900:9007199254740992 -o "$TMP/h.svg"
+if [ ! -e "$TMP/never.png" ] && [ ! -e "$TMP/never.npy" ] && [ -s "$TMP/w.png" ] && [ -s "$TMP/h.svg" ] &&
+    [ -z "$(temps "$TMP")" ]; then ok no_file_before_its_data; else
+    bad no_file_before_its_data "$(ls -A "$TMP")"; fi
+# Every cap is stated in its command's --help.
+helps_ok=1
+for c in "encode:2^27" "bias:2^24" "analyze:2^31" "analyze:10^7 (binary)" "plot:+-2^53" "plot:20000 positions" \
+    "attention:at most 4096"; do
+    "$POSENC" "${c%%:*}" --help | grep -qF -- "${c#*:}" || { helps_ok=0; bad "help_states_cap" "${c%%:*} --help lacks '${c#*:}'"; }
+done
+[ "$helps_ok" -eq 1 ] && ok help_states_caps
+# plot never removes an existing figure when it fails: a directory that
+# refuses the temporary (read-only tmpfs as root, mode 555 otherwise).
+mkdir -p "$TMP/ro"
+printf 'old figure\n' >"$TMP/old.png"
+ro_ready=0
+if [ "$(id -u)" -eq 0 ]; then
+    if mount -t tmpfs -o size=64k tmpfs "$TMP/ro" 2>/dev/null; then
+        cp "$TMP/old.png" "$TMP/ro/f.png"
+        mount -o remount,ro "$TMP/ro" 2>/dev/null && ro_ready=1
+    fi
+else
+    cp "$TMP/old.png" "$TMP/ro/f.png" && chmod 555 "$TMP/ro" && ro_ready=1
+fi
+if [ "$ro_ready" -eq 1 ]; then
+    out=$("$POSENC" plot waves -o "$TMP/ro/f.png" 2>&1)
+    rc=$?
+    if [ "$rc" -eq 1 ] && grep -q "cannot create $TMP/ro/f.png" <<<"$out" && cmp -s "$TMP/ro/f.png" "$TMP/old.png"; then
+        ok plot_failure_keeps_figure; else bad plot_failure_keeps_figure "exit $rc: $out"; fi
+else
+    skip plot_failure_keeps_figure "no read-only directory to write into"
+fi
+mountpoint -q "$TMP/ro" && umount "$TMP/ro"
+chmod 755 "$TMP/ro"
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
