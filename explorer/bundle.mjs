@@ -35,4 +35,4 @@ if (/<(link|script)[^>]+(href|src)=/.test(html)) {
 }
 writeFileSync(`${out}.tmp`, html); // whole file or nothing
 renameSync(`${out}.tmp`, out);
-console.log(`${out}: ${n} files inlined, ${html.length} bytes`);
+console.log(`${out}: ${n} files inlined, ${Buffer.byteLength(html)} bytes`);
