@@ -522,7 +522,7 @@ static void try_base(ctx *x, const hyp *e, hyp *h, double fitted, double base) {
     }
     cand[nc++] = pow(10.0, nearbyint(log10(fitted)));
     for (int k = 0; k < nc; k++) {
-        if (!(cand[k] > 1) || fabs(cand[k] - base) <= 1e-9 * base) continue;
+        if (!(cand[k] > 1) || fabs(cand[k] - base) <= 1e-4 * base) continue; /* the plan's own */
         bool dup = false;
         for (int q = 0; q < k; q++) dup = dup || cand[q] == cand[k];
         if (dup) continue;
