@@ -769,7 +769,8 @@ typedef struct {
 } pe_check_expect;
 
 /* The expectation of one plan layer at seq_len (>= 0; the largest position
- * + 1 is right for dynamic and longrope). PE_ERR_PARAM for a NoPE layer. */
+ * + 1 is right for dynamic and longrope). PE_ERR_PARAM for a NoPE layer.
+ * The plan must outlive the checks made with *out (its LongRoPE lists). */
 int pe_check_expect_from_plan(const pe_plan *plan, int64_t layer, int64_t seq_len,
                               pe_check_expect *out);
 /* The expectation of hand-made frequencies: rotary_dim and magnitude A are

@@ -8,9 +8,11 @@
 
 #include <string.h>
 
-/* The expectation from `config` (path, dict, or Freqs + layout) at seq_len. */
+/* The expectation from `config` (path, dict, or Freqs + layout) at seq_len.
+ * *plan_out keeps the plan alive (ex->scaling's LongRoPE lists point into
+ * it) until the check is done: pe_plan_free it then. */
 static int expect_from(PyObject *config, int64_t layer, int64_t seq_len, const char *layout,
-                       pe_check_expect *ex) {
+                       pe_check_expect *ex, pe_plan **plan_out) {
     if (PyObject_TypeCheck(config, &PyFreqs_Type)) {
         pe_rope_layout l;
         if (layout == NULL) {
@@ -55,7 +57,7 @@ static int expect_from(PyObject *config, int64_t layer, int64_t seq_len, const c
         if (layer < 0) layer += nl; /* Python indexing */
         st = pe_check_expect_from_plan(plan, layer, seq_len, ex);
     }
-    pe_plan_free(plan);
+    *plan_out = plan;
     if (st != PE_OK) {
         py_raise(st);
         return -1;
@@ -141,6 +143,7 @@ static PyObject *py_check(PyObject *self, PyObject *args, PyObject *kw) {
     pypos pos;
     memset(&pos, 0, sizeof pos);
     PyObject *mp_owner = NULL, *result = NULL;
+    pe_plan *plan = NULL;
     pe_check_expect *ex = PyMem_Malloc(sizeof *ex);
     pe_check_report *rep = PyMem_Malloc(sizeof *rep);
     if (ex == NULL || rep == NULL) {
@@ -176,7 +179,7 @@ static PyObject *py_check(PyObject *self, PyObject *args, PyObject *kw) {
         if (p > pmax) pmax = p;
     }
     const int64_t seq_len = pmax >= 0 && pmax < INT64_MAX ? pmax + 1 : 0;
-    if (expect_from(config, layer, seq_len, layout, ex) != 0) goto done;
+    if (expect_from(config, layer, seq_len, layout, ex, &plan) != 0) goto done;
     int st;
     if (cache_mode) {
         PY_CALL(cs.size, st = pe_check_cos_sin(ex, &pos.pos, mpos, count, cs.view.buf, cs.dtype, cs.shape[1], rep));
@@ -203,6 +206,7 @@ done:
     pypos_release(&pos);
     PyMem_Free(ex);
     PyMem_Free(rep);
+    pe_plan_free(plan);
     return result;
 }
 

@@ -522,3 +522,35 @@ TEST(check_errors_table) {
     }
     (void)tout;
 }
+
+/* LongRoPE (Phi-3 128k): the expectation's per-pair factor lists point into
+ * the plan, which stays alive through the check; past L0 the long factors
+ * apply (seq_len = largest position + 1). An engine one position behind is
+ * named, with every hypothesis built from those lists. */
+TEST(check_longrope_keeps_the_plan_and_names_offset) {
+    pe_plan *plan = load_cfg("phi-3-mini-128k-instruct.json");
+    if (plan == NULL) return;
+    enum { T = 48, H = 2, D = 96 };
+    static float in[T * H * D], out[T * H * D];
+    pe_rng r = {21};
+    for (int i = 0; i < T * H * D; i++) in[i] = (float)pe_rng_uniform(&r, -1, 1);
+    const int64_t start = 9000, seq_len = start + T;
+    pe_check_expect ex;
+    pe_freqs f;
+    pe_plan_layer info;
+    CHECK(pe_plan_layer_info(plan, 0, &info) == PE_OK && info.head_dim == D);
+    CHECK(pe_check_expect_from_plan(plan, 0, seq_len, &ex) == PE_OK);
+    CHECK(ex.scaling.type == PE_SCALING_LONGROPE && ex.scaling.long_factor != NULL);
+    CHECK(pe_plan_layer_freqs(plan, 0, seq_len, &f, NULL) == PE_OK);
+    pe_tensor tin = pe_tensor_dense(in, PE_F32, T, H, D), tout = pe_tensor_dense(out, PE_F32, T, H, D);
+    pe_positions engine = pe_positions_range(start - 1), plan_pos = pe_positions_range(start);
+    CHECK(pe_rope_apply(&f, info.layout, &engine, &tin, &tout, PE_ROPE_FORWARD) == PE_OK);
+    pe_check_report *rep = malloc(sizeof *rep);
+    if (rep == NULL) return;
+    CHECK(pe_check_rotation(&ex, &plan_pos, NULL, &tin, &tout, rep) == PE_OK);
+    CHECK(!rep->agree && rep->n_diagnoses > 0);
+    CHECK_MSG(rep->diagnoses[0].name == PE_DIAG_POSITION_OFFSET && strstr(rep->diagnoses[0].detail, "off by -1"),
+              "%s: %s", pe_diagnosis_name(rep->diagnoses[0].name), rep->diagnoses[0].detail);
+    free(rep);
+    pe_plan_free(plan);
+}
