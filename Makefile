@@ -59,13 +59,14 @@ PLOT_OBJ := $(filter $(BUILD)/cli/plot%.o,$(CLI_OBJ))
 PLOT_TEST_OBJ := $(BUILD)/tests/plot/test_plot.o
 # `posenc experiment` (experiment/): the trainer, a client of the public API,
 # linked into the CLI and into its own test binary, never into the library.
-# Its matrix products go through OpenBLAS (Debian libopenblas-dev), one
-# thread per job.
+# Its matrix products are its own (experiment/matmul.c: one fixed order of
+# operations, so results do not depend on the CPU's BLAS kernel); one thread
+# per job.
 EXP_SRC := $(wildcard experiment/*.c)
 EXP_OBJ := $(EXP_SRC:%.c=$(BUILD)/%.o)
 EXP_TEST_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/experiment/*.c))
 EXP_TEST_BIN := $(BUILD)/experiment_tests
-EXP_LIBS := -lopenblas -lpthread
+EXP_LIBS := -lpthread
 
 STATIC_LIB := $(BUILD)/libposenc.a
 SHARED_LIB := $(BUILD)/libposenc.so.$(VERSION)
@@ -121,8 +122,9 @@ $(TEST_BIN): $(TEST_OBJ) $(STATIC_LIB)
 # Tour options pass through: make run ARGS="--no-experiment" (or TOUR_ARGS=...).
 ARGS ?=
 TOUR_ARGS ?=
-run: $(POSENC)
+run: $(POSENC) explorer
 	$(POSENC) tour $(ARGS) $(TOUR_ARGS)
+	mkdir -p tour/explorer && cp $(EXPLORER) tour/explorer/index.html
 
 # Each case against its baseline, measured in the same run (posenc bench --help).
 bench: $(POSENC)
@@ -299,9 +301,11 @@ $(BUILD)/python/obj/%.o: python/%.c python/posenc_py.h include/posenc.h | $(PY_S
 $(PY_EXT): $(PY_OBJ) $(STATIC_LIB)
 	$(CC) -shared $(THREADFLAGS) -o $@ $(PY_OBJ) $(STATIC_LIB) -Wl,--exclude-libs,ALL $(LDLIBS_LIB) $(LDFLAGS)
 
+# -P: the current directory stays off sys.path, so a posenc*.so that
+# `pip install -e .` left at the top of the tree cannot shadow the build's.
 test-python: $(PY_EXT) $(POSENC) | $(PY_STAMP)
 	PYTHONPATH=$(BUILD)/python PYTHONDONTWRITEBYTECODE=1 POSENC=$(POSENC) \
-	  $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
+	  $(PYTHON) -P -m pytest -q -p no:cacheprovider python/tests
 
 # `pip install .` as the README says it, offline (no index, no machine
 # pip settings): into a fresh venv that sees Debian's numpy, setuptools and
@@ -323,6 +327,63 @@ ifeq ($(findstring -fsanitize,$(EXTRA_CFLAGS)),)
 test: test-python test-pip
 endif
 
+# -------------------------------------------------------------- explorer
+# The interactive page (explorer/, docs/EXPLORER.md): libposenc's portable C
+# (the scalar kernel set; no AVX files, no cJSON config reader) and the shim
+# explorer/explorer.c compiled to WebAssembly by Debian's emscripten, its
+# .wasm embedded in the .js (-sSINGLE_FILE), then that, uPlot (npm, pinned in
+# package-lock.json) and the page's own script and CSS inlined into one
+# build/explorer/index.html that opens from file://. `make run` copies it to
+# tour/explorer/index.html. `make test-browser` (run by .ci/run) loads the
+# tour and the explorer in Debian's chromium through playwright-core and
+# holds the page's numbers against the CLI's JSON (tests/browser/).
+EMCC ?= emcc
+# Debian's emcc runs its optimizer under this machine's node, which finds
+# Debian's JavaScript modules only here.
+EM_ENV := NODE_PATH=/usr/share/nodejs
+EM_SRC := $(filter-out src/config.c,$(wildcard src/*.c)) \
+          $(addprefix src/kernels/,dispatch.c scalar.c half.c parallel.c) cli/random.c explorer/explorer.c
+EM_FLAGS := $(WARNFLAGS) $(FPFLAGS) $(PE_CPPFLAGS) -O2 -sSINGLE_FILE=1 -sMODULARIZE=1 \
+            -sEXPORT_NAME=createPosenc -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web,node \
+            -sEXPORTED_FUNCTIONS=_malloc,_free -sEXPORTED_RUNTIME_METHODS=ccall,UTF8ToString
+EXPLORER := $(BUILD)/explorer/index.html
+WEB_STAMP := $(BUILD)/.web-deps-ok
+NPM_STAMP := node_modules/.posenc-npm-ci
+
+$(WEB_STAMP): scripts/setup-deps.sh
+	@mkdir -p $(BUILD)
+	bash scripts/setup-deps.sh --web
+	@touch $@
+
+# npm ci: exactly the locked versions, node_modules/ rebuilt from the lockfile.
+$(NPM_STAMP): package.json package-lock.json | $(WEB_STAMP)
+	npm ci --no-audit --no-fund
+	@touch $@
+
+$(BUILD)/explorer/posenc_wasm.js: $(EM_SRC) $(wildcard include/*.h src/*.h src/kernels/*.h cli/random.h) explorer/explorer.h | $(WEB_STAMP)
+	@mkdir -p $(dir $@)
+	$(EM_ENV) $(EMCC) $(EM_FLAGS) $(EM_SRC) -o $@
+
+$(EXPLORER): explorer/index.html explorer/app.js explorer/explorer.css explorer/bundle.mjs \
+             $(BUILD)/explorer/posenc_wasm.js $(NPM_STAMP)
+	node explorer/bundle.mjs explorer/index.html $@ explorer $(BUILD)/explorer node_modules/uplot/dist
+
+BROWSER_OUT := $(BUILD)/browser
+BROWSER_STAMP := $(BUILD)/.browser-deps-ok
+$(BROWSER_STAMP): scripts/setup-deps.sh
+	@mkdir -p $(BUILD)
+	bash scripts/setup-deps.sh --browser
+	@touch $@
+
+test-browser: $(EXPLORER) $(POSENC) $(NPM_STAMP) | $(BROWSER_STAMP)
+	rm -rf $(BROWSER_OUT) && mkdir -p $(BROWSER_OUT)
+	$(POSENC) tour --no-experiment --out $(BROWSER_OUT)/tour >/dev/null
+	mkdir -p $(BROWSER_OUT)/tour/explorer && cp $(EXPLORER) $(BROWSER_OUT)/tour/explorer/index.html
+	node tests/browser/run.mjs --posenc $(POSENC) --tour $(BROWSER_OUT)/tour --out $(BROWSER_OUT)
+
+.PHONY: explorer test-browser
+explorer: $(EXPLORER)
+
 install: lib cli
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) \
 	           $(DESTDIR)$(LIBDIR)/pkgconfig
@@ -341,6 +402,7 @@ uninstall:
 
 clean:
 	rm -rf build
+	rm -f posenc.*.so  # left by `pip install -e .` (setup.py)
 
 # The tour's experiment claims judged on made-up tables, and its fault hook
 # (tests/cli/test_tour.c): the tour's, figures' and plot objects, no main.
@@ -348,9 +410,9 @@ TOUR_TEST_BIN := $(BUILD)/tour_tests
 TOUR_TEST_OBJ := $(BUILD)/tests/cli/test_tour.o
 $(BUILD)/cli/tour_experiment.o $(TOUR_TEST_OBJ): $(wildcard experiment/*.h)
 $(TOUR_TEST_BIN): $(TOUR_TEST_OBJ) $(BUILD)/tests/runner.o $(STATIC_LIB) $(EXP_OBJ) \
-  $(filter $(BUILD)/cli/tour%.o $(BUILD)/cli/figures%.o $(BUILD)/cli/plot%.o $(BUILD)/cli/random.o,$(CLI_OBJ))
+  $(filter $(BUILD)/cli/tour%.o $(BUILD)/cli/figures%.o $(BUILD)/cli/plot%.o $(BUILD)/cli/random.o $(BUILD)/cli/atomic_file.o,$(CLI_OBJ))
 	$(CC) $(ALL_CFLAGS) -o $@ $(TOUR_TEST_OBJ) $(BUILD)/tests/runner.o \
-	  $(filter $(BUILD)/cli/tour%.o $(BUILD)/cli/figures%.o $(BUILD)/cli/plot%.o $(BUILD)/cli/random.o,$(CLI_OBJ)) \
+	  $(filter $(BUILD)/cli/tour%.o $(BUILD)/cli/figures%.o $(BUILD)/cli/plot%.o $(BUILD)/cli/random.o $(BUILD)/cli/atomic_file.o,$(CLI_OBJ)) \
 	  $(EXP_OBJ) $(STATIC_LIB) $(LDLIBS_LIB) $(CAIRO_LIBS) $(EXP_LIBS) $(LDFLAGS)
 .PHONY: test-tour
 test-tour: $(TOUR_TEST_BIN)

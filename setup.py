@@ -76,6 +76,10 @@ setup(
         )
     ],
     cmdclass={"build_ext": BuildExt},
+    # No Python packages: without this, setuptools would take src/ (the C
+    # sources) for a src-layout and `pip install -e .` would build into it.
+    packages=[],
+    package_dir={"": "."},
     # Out of the Makefile's own files under build/.
     options={
         "build": {"build_base": "build/setuptools"},

@@ -48,8 +48,9 @@ const cli_spec cmd_experiment_spec = {
     "RoPE models with frequencies rescaled by f = max(1, n / train-max), no retraining.\n"
     "Seeds run in parallel; each is deterministic. A seed under 95% exact match in\n"
     "distribution is flagged DID NOT LEARN and still counted. A progress bar goes to stderr\n"
-    "when it is a terminal. The default run takes about 15 minutes on 2 cores; docs/\n"
-    "EXPERIMENT.md explains the model, the choices and how to read the table.",
+    "when it is a terminal. The default run needs about 1200 CPU-seconds: 10 minutes on 2\n"
+    "idle cores (604 s, README), longer on a shared machine; docs/EXPERIMENT.md explains\n"
+    "the model, the choices and how to read the table.",
     opts,
     0,
     0,

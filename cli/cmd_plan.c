@@ -10,6 +10,7 @@
 
 static const cli_opt opts[] = {
     {"config", "config.json", "the checkpoint's Hugging Face config.json"},
+    {"gguf", "model.gguf", "a llama.cpp GGUF file (only its header and rope tensors are read)"},
     {"seq-len", "S", "sequence length the frequencies are for (dynamic, longrope; default 0 = not stated)"},
     {"format", "table|json", "output format (default table)"},
     {NULL, NULL, NULL},
@@ -17,7 +18,7 @@ static const cli_opt opts[] = {
 
 const cli_spec cmd_plan_spec = {
     "plan",
-    "--config config.json [--seq-len S] [--format table|json]",
+    "(--config config.json | --gguf model.gguf | both) [--seq-len S] [--format table|json]",
     "per-layer positional plan of a checkpoint's config.json",
     "Reads config.json the way the checkpoint's own Hugging Face code builds its layers: the\n"
     "decoder config nested under text_config / language_config / llm_config / thinker_config,\n"
@@ -27,16 +28,22 @@ const cli_spec cmd_plan_spec = {
     "alpha, PhiMoE mscales, Llama 4 / Ministral 3 query scales) and each model type's class\n"
     "defaults for absent keys (docs/SCALING.md). The table groups identical layers; warnings list\n"
     "every positional key the reader did not understand.\n"
+    "--gguf reads a llama.cpp GGUF the same way (rope.freq_base, rope.scaling.*, rope_freqs.weight\n"
+    "divisors, sliding-window keys, NoPE step), naming the inputs stored as float32. With both,\n"
+    "both plans are printed and then every difference between them, layers grouped, with the\n"
+    "largest relative frequency difference and the float32 values that explain it.\n"
     "JSON: {\"model_type\", \"source\", \"num_layers\", \"warnings\": [...], \"layers\": [{\"layer\",\n"
     "\"layer_type\", \"attention\", \"rope\", \"rope_type\", \"head_dim\", \"rotary_dim\", \"layout\",\n"
     "\"base\", \"factor\", \"inv_freq\": [...], \"attention_factor\", \"softmax_scale_multiplier\",\n"
     "\"sliding_window\", \"chunk_size\", \"mrope_section\", \"mrope_interleaved\", \"query_scale\"}]},\n"
-    "numbers with 17 significant digits, null where a layer has none.",
+    "numbers with 17 significant digits, null where a layer has none. With both files:\n"
+    "{\"config\": plan, \"gguf\": plan, \"differences\": [...]}.",
     opts,
     0,
     0,
     "  posenc plan --config tests/fixtures/configs/gemma-3-1b-it.json\n"
-    "  posenc plan --config tests/fixtures/configs/llama-4-scout-17b-16e.json --format json\n",
+    "  posenc plan --config tests/fixtures/configs/llama-4-scout-17b-16e.json --format json\n"
+    "  posenc plan --config config.json --gguf model-Q4_K_M.gguf\n",
 };
 
 typedef struct {
@@ -77,7 +84,7 @@ static void print_ranges(const layer_view *v, int64_t n, int64_t first) {
 
 static void print_table(const pe_plan *plan, const char *path, const layer_view *v, int64_t n,
                         int64_t seq_len) {
-    printf("%s: model_type %s, %lld layers, %lld RoPE kinds", path,
+    printf("%s (%s): model_type %s, %lld layers, %lld RoPE kinds", path, pe_plan_source(plan),
            pe_plan_model_type(plan)[0] ? pe_plan_model_type(plan) : "(none)", (long long)n,
            (long long)pe_plan_num_rope_kinds(plan));
     if (seq_len > 0) printf(", seq_len %lld", (long long)seq_len);
@@ -113,6 +120,7 @@ static void print_table(const pe_plan *plan, const char *path, const layer_view 
                 printf("]%s", L->mrope_interleaved ? " interleaved" : "");
             }
         }
+        if (L->rope && L->f32_inputs[0]) printf(", float32: %s", L->f32_inputs);
         if (L->sliding_window > 0) printf(", window %lld", (long long)L->sliding_window);
         if (L->chunk_size > 0) printf(", chunk %lld", (long long)L->chunk_size);
         if (L->temperature.active)
@@ -134,6 +142,7 @@ static void print_json(const pe_plan *plan, const char *path, const layer_view *
     out_json_string(stdout, pe_plan_model_type(plan));
     printf(", \"source\": ");
     out_json_string(stdout, path);
+    printf(", \"format\": \"%s\"", pe_plan_source(plan));
     printf(", \"num_layers\": %lld, \"warnings\": [", (long long)n);
     for (int64_t w = 0; w < pe_plan_num_warnings(plan); w++) {
         if (w) printf(", ");
@@ -175,6 +184,9 @@ static void print_json(const pe_plan *plan, const char *path, const layer_view *
         if (L->n_mrope_section > 0) out_json_int_array(stdout, L->mrope_section, L->n_mrope_section);
         else printf("null");
         printf(", \"mrope_interleaved\": %s", L->mrope_interleaved ? "true" : "false");
+        printf(", \"float32_inputs\": ");
+        if (L->f32_inputs[0]) out_json_string(stdout, L->f32_inputs);
+        else printf("null");
         printf(", \"query_scale\": ");
         if (L->temperature.active) {
             printf("{\"beta\": ");
@@ -186,7 +198,45 @@ static void print_json(const pe_plan *plan, const char *path, const layer_view *
         }
         printf("}");
     }
-    printf("\n]}\n");
+    printf("\n]}");
+}
+
+/* A plan with its per-layer views (frequencies computed once per RoPE kind). */
+typedef struct {
+    pe_plan *plan;
+    const char *path;
+    layer_view *v;
+    pe_freqs *per_kind;
+    bool *done;
+} loaded;
+
+static void loaded_free(loaded *l) {
+    free(l->v);
+    free(l->per_kind);
+    free(l->done);
+    pe_plan_free(l->plan);
+}
+
+static int load(const cli_spec *spec, const char *path, bool gguf, int64_t seq_len, loaded *l) {
+    memset(l, 0, sizeof *l);
+    l->path = path;
+    int st = gguf ? pe_plan_from_gguf(path, &l->plan) : pe_plan_from_config_file(path, &l->plan);
+    if (st != PE_OK) return cli_lib_error(spec, st);
+    const int64_t n = pe_plan_num_layers(l->plan), kinds = pe_plan_num_rope_kinds(l->plan);
+    l->v = calloc((size_t)n, sizeof *l->v);
+    l->per_kind = kinds > 0 ? calloc((size_t)kinds, sizeof *l->per_kind) : NULL;
+    l->done = kinds > 0 ? calloc((size_t)kinds, sizeof *l->done) : NULL;
+    if (l->v == NULL || (kinds > 0 && (l->per_kind == NULL || l->done == NULL)))
+        return cli_runtime_error(spec, "out of memory for %lld layers", (long long)n);
+    for (int64_t i = 0; i < n && st == PE_OK; i++) {
+        st = pe_plan_layer_info(l->plan, i, &l->v[i].info);
+        int64_t k = l->v[i].info.rope_kind;
+        if (st != PE_OK || k < 0) continue;
+        if (!l->done[k]) st = pe_plan_layer_freqs(l->plan, i, seq_len, &l->per_kind[k], NULL);
+        l->done[k] = true;
+        l->v[i].freqs = &l->per_kind[k];
+    }
+    return st == PE_OK ? CLI_OK : cli_lib_error(spec, st);
 }
 
 int cmd_plan(const cli_spec *spec, int argc, char **argv) {
@@ -199,40 +249,50 @@ int cmd_plan(const cli_spec *spec, int argc, char **argv) {
     if ((rc = cli_get_choice(&a, "format", formats, &format)) ||
         (rc = cli_get_int64(&a, "seq-len", &seq_len)))
         return rc;
-    if (!cli_has(&a, "config")) return cli_usage_error(spec, "--config config.json is required");
+    if (!cli_has(&a, "config") && !cli_has(&a, "gguf"))
+        return cli_usage_error(spec, "--config config.json or --gguf model.gguf is required");
     if (seq_len < 0) return cli_usage_error(spec, "--seq-len must be >= 0 (got %lld)", (long long)seq_len);
-    const char *path = cli_get(&a, "config");
-    pe_plan *plan = NULL;
-    int st = pe_plan_from_config_file(path, &plan);
-    if (st != PE_OK) return cli_lib_error(spec, st);
-    const int64_t n = pe_plan_num_layers(plan), kinds = pe_plan_num_rope_kinds(plan);
-    layer_view *v = calloc((size_t)n, sizeof *v);
-    /* One frequency table per RoPE kind: layers of a kind share it. */
-    pe_freqs *per_kind = kinds > 0 ? calloc((size_t)kinds, sizeof *per_kind) : NULL;
-    bool *done = kinds > 0 ? calloc((size_t)kinds, sizeof *done) : NULL;
-    if (v == NULL || (kinds > 0 && (per_kind == NULL || done == NULL))) {
-        rc = cli_runtime_error(spec, "out of memory for %lld layers", (long long)n);
-        goto out;
+    loaded c = {0}, g = {0};
+    pe_plan_diff *diff = NULL;
+    if (cli_has(&a, "config") && (rc = load(spec, cli_get(&a, "config"), false, seq_len, &c))) goto out;
+    if (cli_has(&a, "gguf") && (rc = load(spec, cli_get(&a, "gguf"), true, seq_len, &g))) goto out;
+    if (c.plan && g.plan) {
+        int st = pe_plan_compare(c.plan, g.plan, seq_len, &diff);
+        if (st != PE_OK) {
+            rc = cli_lib_error(spec, st);
+            goto out;
+        }
     }
-    for (int64_t i = 0; i < n && st == PE_OK; i++) {
-        st = pe_plan_layer_info(plan, i, &v[i].info);
-        int64_t k = v[i].info.rope_kind;
-        if (st != PE_OK || k < 0) continue;
-        if (!done[k]) st = pe_plan_layer_freqs(plan, i, seq_len, &per_kind[k], NULL);
-        done[k] = true;
-        v[i].freqs = &per_kind[k];
+    if (format == 1) {
+        if (diff == NULL) {
+            const loaded *one = c.plan ? &c : &g;
+            print_json(one->plan, one->path, one->v, pe_plan_num_layers(one->plan));
+        } else {
+            printf("{\"config\": ");
+            print_json(c.plan, c.path, c.v, pe_plan_num_layers(c.plan));
+            printf(",\n\"gguf\": ");
+            print_json(g.plan, g.path, g.v, pe_plan_num_layers(g.plan));
+            printf(",\n\"differences\": [");
+            for (int64_t i = 0; i < pe_plan_diff_count(diff); i++) {
+                printf("%s\n  ", i ? "," : "");
+                out_json_string(stdout, pe_plan_diff_line(diff, i));
+            }
+            printf("]}");
+        }
+        printf("\n");
+    } else {
+        if (c.plan) print_table(c.plan, c.path, c.v, pe_plan_num_layers(c.plan), seq_len);
+        if (g.plan) print_table(g.plan, g.path, g.v, pe_plan_num_layers(g.plan), seq_len);
+        if (diff != NULL) {
+            printf("differences (config vs gguf): %lld\n", (long long)pe_plan_diff_count(diff));
+            for (int64_t i = 0; i < pe_plan_diff_count(diff); i++)
+                printf("  %s\n", pe_plan_diff_line(diff, i));
+        }
     }
-    if (st != PE_OK) {
-        rc = cli_lib_error(spec, st);
-        goto out;
-    }
-    if (format == 1) print_json(plan, path, v, n);
-    else print_table(plan, path, v, n, seq_len);
     rc = cli_close_output(spec, stdout, NULL);
 out:
-    free(v);
-    free(per_kind);
-    free(done);
-    pe_plan_free(plan);
+    pe_plan_diff_free(diff);
+    loaded_free(&c);
+    loaded_free(&g);
     return rc;
 }

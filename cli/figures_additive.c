@@ -35,7 +35,7 @@ int fig_sinusoidal_heatmap(const figure_opts *o, const char *path, char *err, si
     double *v;
     int st = sinusoidal_rows(D, base, start, n, &v, err, errlen);
     if (st) return st;
-    char title[160], b[32];
+    char title[256], b[32];
     fig_power_label(b, sizeof b, base);
     snprintf(title, sizeof title, "Sinusoidal positional encoding (D = %lld, base %s)", (long long)D, b);
     plot_figure *fig;
@@ -70,7 +70,7 @@ int fig_waves(const figure_opts *o, const char *path, char *err, size_t errlen) 
     if (st) return st;
     pe_additive_params p = pe_additive_defaults(PE_ADD_SINUSOIDAL, D);
     p.base = base;
-    char title[160];
+    char title[256];
     snprintf(title, sizeof title, "PE(p) at D = %lld, one panel per dimension; p = %lld marked", (long long)D,
              (long long)mark);
     figure_opts tall = *o;
@@ -90,7 +90,7 @@ int fig_waves(const figure_opts *o, const char *path, char *err, size_t errlen) 
         double w = 0;
         pe_sinusoidal_frequency(&p, j / 2, &w);
         plot_axes *ax = plot_figure_axes(fig, (int)j, 0);
-        char sub[96];
+        char sub[256];
         snprintf(sub, sizeof sub, "dim %lld: %s(p·ω_{%lld}), ω_{%lld} = %g", (long long)j, j % 2 ? "cos" : "sin",
                  (long long)(j / 2), (long long)(j / 2), w);
         plot_axes_labels(ax, sub, j == D - 1 ? "position p" : NULL, "value");
@@ -109,7 +109,7 @@ int fig_waves(const figure_opts *o, const char *path, char *err, size_t errlen) 
         plot_scatter(ax, x, y, (size_t)n, &(plot_style){.color = PLOT_PALETTE(j / 2), .marker_size = 7});
         if (mark >= start && mark < start + n) {
             const double mv = v[(mark - start) * D + j];
-            char note[48];
+            char note[160];
             snprintf(note, sizeof note, "PE(7)_{%lld} = %.4f", (long long)j, mv);
             const double mx = (double)mark;
             plot_scatter(ax, &mx, &mv, 1,
@@ -141,7 +141,7 @@ int fig_base_grid(const figure_opts *o, const char *path, char *err, size_t errl
             complete[r] += 2 * 3.14159265358979323846 / w <= 1000.0;
         }
     }
-    char title[200];
+    char title[256];
     snprintf(title, sizeof title,
              "Base choice, D = %lld: pairs completing a turn within 1000 tokens: %lld (base 100), %lld (10^{4}), "
              "%lld (10^{8}) of %lld", (long long)D, (long long)complete[0], (long long)complete[1],
@@ -169,7 +169,7 @@ int fig_base_grid(const figure_opts *o, const char *path, char *err, size_t errl
             }
             double w = 0;
             pe_sinusoidal_frequency(&p, dims[c] / 2, &w);
-            char sub[96], b[32];
+            char sub[256], b[32];
             fig_power_label(b, sizeof b, bases[r]);
             snprintf(sub, sizeof sub, "base %s, dim %lld: %.3g turns / 1000", b, (long long)dims[c],
                      1000.0 * w / (2 * 3.14159265358979323846));
@@ -212,7 +212,7 @@ int fig_shift(const figure_opts *o, const char *path, char *err, size_t errlen) 
         wide.width = 1500;
         wide.height = 500;
     }
-    char title[160];
+    char title[256];
     snprintf(title, sizeof title, "One matrix M_{17} for every p: M_{17}·PE(p) (dashed) lands on PE(p+17) (×), "
              "max error %.1g", worst);
     plot_figure *fig;
@@ -222,7 +222,7 @@ int fig_shift(const figure_opts *o, const char *path, char *err, size_t errlen) 
         plot_axes *ax = plot_figure_axes(fig, 0, c);
         double w = 0;
         pe_sinusoidal_frequency(&p, pairs[c], &w);
-        char sub[96];
+        char sub[256];
         snprintf(sub, sizeof sub, "pair %lld (ω = %g): turned by 17ω = %.3g rad", (long long)pairs[c], w, 17 * w);
         plot_axes_labels(ax, sub, "cos(p·ω)", c == 0 ? "sin(p·ω)" : NULL);
         plot_axes_options(ax, PLOT_EQUAL);
@@ -233,7 +233,7 @@ int fig_shift(const figure_opts *o, const char *path, char *err, size_t errlen) 
         plot_axes_legend(ax, c == 2 ? PLOT_LEGEND_NE : PLOT_LEGEND_NONE);
         const int64_t s = 2 * pairs[c], co = s + 1; /* interleaved: sin at 2i, cos at 2i+1 */
         for (int r = 0; r < 3; r++) {
-            char l1[48];
+            char l1[96];
             snprintf(l1, sizeof l1, "p = %lld", (long long)ps[r]);
             plot_arrow(ax, 0, 0, a[r][co], a[r][s], &(plot_style){.label = l1, .color = PLOT_PALETTE(r)});
             plot_arrow(ax, 0, 0, ma[r][co], ma[r][s], &(plot_style){.color = PLOT_PALETTE(r), .dash = PLOT_DASHED});
@@ -272,7 +272,7 @@ int fig_similarity(const figure_opts *o, const char *path, char *err, size_t err
         return st;
     }
     plot_axes *ax = plot_figure_axes(fig, 0, 0);
-    char sub[96];
+    char sub[256];
     snprintf(sub, sizeof sub, "D = %lld, positions %lld-%lld", (long long)D, (long long)start,
              (long long)(start + n - 1));
     plot_axes_labels(ax, sub, "position n", "position m");
@@ -298,7 +298,7 @@ int fig_similarity(const figure_opts *o, const char *path, char *err, size_t err
         plot_scatter(ax, xs, (const double[2]){(double)m, (double)m}, 2,
                      &(plot_style){.color = PLOT_PALETTE(1), .marker = PLOT_CROSS, .marker_size = 14});
         plot_scatter(b, xs, ys, 2, &(plot_style){.color = PLOT_PALETTE(1), .marker_size = 10});
-        char n1[48], n2[48];
+        char n1[96], n2[96];
         snprintf(n1, sizeof n1, "n = 107: %.4f", ys[0]);
         snprintf(n2, sizeof n2, "n = 93: %.4f", ys[1]);
         plot_text(b, xs[0], ys[0], n1, PLOT_AT_NE, PLOT_AUTO);

@@ -65,7 +65,7 @@ int fig_wavelengths(const figure_opts *o, const char *path, char *err, size_t er
         plot_figure_free(fig);
         return st;
     }
-    char cl[64];
+    char cl[96];
     snprintf(cl, sizeof cl, "context %g", context);
     plot_hline(ax, context, &(plot_style){.label = cl});
     return fig_finish(fig, path, err, errlen);
@@ -123,7 +123,7 @@ int fig_rotation(const figure_opts *o, const char *path, char *err, size_t errle
             wide.width = 1500;
             wide.height = 500;
         }
-        char title[160];
+        char title[256];
         snprintf(title, sizeof title, "q turned to positions 0 to 123456: |q| = %.6f, |R(123456)·q| = %.6f",
                  sqrt(n0), sqrt(n1));
         st = fig_begin(&wide, 1, 3, title, &fig, err, errlen);
@@ -135,7 +135,7 @@ int fig_rotation(const figure_opts *o, const char *path, char *err, size_t errle
         plot_axes *ax = plot_figure_axes(fig, 0, c);
         const int64_t i = pairs[c];
         const double r = hypot(q[i], q[i + H]);
-        char title[96];
+        char title[256];
         snprintf(title, sizeof title, "pair %lld (elements %lld, %lld), ω = %.3g, radius %.3f", (long long)i,
                  (long long)i, (long long)(i + H), f->inv_freq[i], r);
         plot_axes_labels(ax, title, "x_{i}", c == 0 ? "x_{i+D/2}" : NULL);
@@ -153,7 +153,7 @@ int fig_rotation(const figure_opts *o, const char *path, char *err, size_t errle
         plot_axes_ylim(ax, -lim, lim);
         plot_axes_legend(ax, c == 2 ? PLOT_LEGEND_NE : PLOT_LEGEND_NONE);
         for (int t = 0; t < NP; t++) {
-            char label[24];
+            char label[64];
             snprintf(label, sizeof label, "p = %lld", (long long)positions[t]);
             plot_arrow(ax, 0, 0, x[t * D + i], x[t * D + i + H], &(plot_style){.label = label, .color = PLOT_PALETTE(t)});
         }
@@ -203,7 +203,7 @@ int fig_relativity(const figure_opts *o, const char *path, char *err, size_t err
             plot_line(a, x, s + r * n, (size_t)n,
                       &(plot_style){.label = names[r], .color = PLOT_PALETTE(r), .dash = dashes[r], .width = 3 - r * 0.6});
         if (5 <= K) {
-            char note[64];
+            char note[160];
             snprintf(note, sizeof note, "k = 5: %.6f at every m", s[K + 5]);
             mark(a, 5, s[K + 5], note, PLOT_AT_NE);
         }
@@ -255,7 +255,7 @@ int fig_direction(const figure_opts *o, const char *path, char *err, size_t errl
             plot_line(a, x, y, (size_t)n, &(plot_style){.color = PLOT_PALETTE(panel)});
             plot_vline(a, 0, NULL);
             if (7 <= K) {
-                char n1[48], n2[48];
+                char n1[96], n2[96];
                 snprintf(n1, sizeof n1, "+7: %.3f", y[K + 7]);
                 snprintf(n2, sizeof n2, "-7: %.3f", y[K - 7]);
                 mark(a, 7, y[K + 7], n1, PLOT_AT_NE);
@@ -298,13 +298,13 @@ int fig_locality(const figure_opts *o, const char *path, char *err, size_t errle
     else st = fig_begin(o, 1, 1, "Locality: aligned q and k score less as the offset grows", &fig, err, errlen);
     if (st == PE_OK) {
         plot_axes *a = plot_figure_axes(fig, 0, 0);
-        char sub[128];
+        char sub[256];
         snprintf(sub, sizeof sub, "Σ_{i} cos(k·ω_{i}) over the %lld pairs of D = %lld, base 10^{4}", (long long)(D / 2),
                  (long long)D);
         plot_axes_labels(a, sub, "offset k (log scale)", "score");
         plot_axes_options(a, PLOT_LOG_X);
         plot_line(a, x, s, (size_t)n, &(plot_style){.color = PLOT_PALETTE(0), .width = 1.5});
-        char note[48];
+        char note[160];
         snprintf(note, sizeof note, "k = 0: %.2f", s0);
         plot_hline(a, s0, &(plot_style){.label = note});
         const int64_t at[3] = {10, 100, 1000};
@@ -348,7 +348,7 @@ int fig_flip(const figure_opts *o, const char *path, char *err, size_t errlen) {
     }
     if (st == PE_OK) st = pe_pair_periods(&one, k, NULL, NULL, &phase, &turns);
     plot_figure *fig = NULL;
-    char title[160];
+    char title[256];
     snprintf(title, sizeof title, "A slow pair (ω = 10^{-4}) at offset %lld: %.2f rad = %.1f°, its term %s",
              (long long)k, phase, phase * 180 / PI, cos(phase) < 0 ? "reversed" : "not reversed");
     if (st != PE_OK) fig_lib_error(st, err, errlen);
@@ -361,7 +361,7 @@ int fig_flip(const figure_opts *o, const char *path, char *err, size_t errlen) {
         plot_axes_ylim(a, 0, 360);
         plot_line(a, x, deg, (size_t)n, &(plot_style){.color = PLOT_PALETTE(0)});
         plot_hline(a, 180, &(plot_style){.label = "180°"});
-        char note[64];
+        char note[160];
         snprintf(note, sizeof note, "k = %lld: %.1f°", (long long)k, phase * 180 / PI);
         mark(a, (double)k, phase * 180 / PI, note, PLOT_AT_SE);
         plot_axes *b = plot_figure_axes(fig, 1, 0);
@@ -405,7 +405,7 @@ int fig_aliasing(const figure_opts *o, const char *path, char *err, size_t errle
         phase[i] = (phase[i] > PI ? phase[i] - 2 * PI : phase[i]) * 180.0 / PI; /* from offset 0, signed */
     }
     plot_figure *fig = NULL;
-    char title[160];
+    char title[256];
     snprintf(title, sizeof title, "Offset %lld seen by each pair: pair 0 has turned %.2f times and is back near 0",
              (long long)k, st == PE_OK ? turns[0] : 0.0);
     if (st != PE_OK) fig_lib_error(st, err, errlen);
@@ -417,7 +417,7 @@ int fig_aliasing(const figure_opts *o, const char *path, char *err, size_t errle
         plot_axes_xlim(a, -0.6, (double)H - 0.4);
         plot_axes_ylim(a, -190, 190);
         plot_bars(a, x, phase, (size_t)H, 0, &(plot_style){.color = PLOT_PALETTE(0)});
-        char note[64];
+        char note[160];
         snprintf(note, sizeof note, "pair 0: %.2f° (looks like offset 0)", phase[0]);
         mark(a, 0, phase[0], note, PLOT_AT_NE);
         plot_axes *b = plot_figure_axes(fig, 1, 0);
@@ -478,7 +478,7 @@ int fig_collisions(const figure_opts *o, const char *path, char *err, size_t err
                      "offset k", "distance");
     plot_axes_options(a, PLOT_LOG_X | PLOT_LOG_Y);
     plot_axes_legend(a, PLOT_LEGEND_SW);
-    char l[2][48], note[96];
+    char l[2][96], note[96];
     for (int s = 0; s < 2; s++) {
         snprintf(l[s], sizeof l[s], "D = %lld", (long long)dims[s]);
         plot_line(a, x, y[s], nb, &(plot_style){.label = l[s], .color = PLOT_PALETTE(s), .marker = PLOT_CIRCLE,
@@ -551,7 +551,7 @@ int fig_scaling(const figure_opts *o, const char *path, char *err, size_t errlen
     if ((st = fig_begin(&tall, 3, 1, "Scaling schemes: each pair's frequency over its default (1 = untouched)", &fig,
                         err, errlen)))
         return st;
-    char sub[3][160];
+    char sub[3][256];
     snprintf(sub[0], sizeof sub[0], "Llama 3 (D = 128, base 5·10^{5}, factor 8): %d pairs kept, %d scaled by 1/8, %d blended",
              kept, scaled, H - kept - scaled);
     snprintf(sub[1], sizeof sub[1], "YaRN (D = 128, base 10^{4}, f = 10, L_{0} = 2048): ramp over pairs [%g, %g], logits × %.4f",

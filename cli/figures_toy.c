@@ -18,36 +18,31 @@ int fig_bag_of_words(const figure_opts *o, const char *path, char *err, size_t e
     int st = pe_attention(&p, x, x, x, of);
     if (st == PE_OK) st = pe_attention(&p, xr, xr, xr, orf);
     if (st != PE_OK) return fig_lib_error(st, err, errlen);
-    double a[T * D], b[T * D], gap[T * D], worst = 0;
+    double a[T * D], b[T * D], ra[T * D], worst = 0;
     for (int i = 0; i < T; i++)
         for (int e = 0; e < D; e++) {
             a[i * D + e] = of[i * D + e];
             b[i * D + e] = orf[i * D + e];
-            /* row i of the reversed run against row T-1-i of the plain one */
-            gap[i * D + e] = fabs((double)orf[i * D + e] - of[(T - 1 - i) * D + e]);
-            worst = fmax(worst, gap[i * D + e]);
+            ra[i * D + e] = of[(T - 1 - i) * D + e]; /* the plain run's rows, last first */
+            worst = fmax(worst, fabs(b[i * D + e] - ra[i * D + e]));
         }
     figure_opts wide = *o;
     if (wide.width == 0 && wide.height == 0) {
         wide.width = 1500;
         wide.height = 500;
     }
-    char title[160];
-    snprintf(title, sizeof title, "Attention without positions: reversed tokens give reversed outputs (max gap %.1g)",
-             worst);
+    char title[256];
+    snprintf(title, sizeof title, "Attention without positions: the middle and right panels agree to %.1g", worst);
     plot_figure *fig;
     if ((st = fig_begin(&wide, 1, 3, title, &fig, err, errlen))) return st;
-    const char *titles[3] = {"attn(x): tokens 0-5", "attn(reversed x): the same rows, upside down",
-                             "|attn(reversed x) - reversed attn(x)|"};
-    const double *z[3] = {a, b, gap};
+    const char *titles[3] = {"attn(x), tokens 0 to 5", "attn(reversed x)", "attn(x) with its rows reversed"};
+    const double *z[3] = {a, b, ra};
     for (int c = 0; c < 3; c++) {
         plot_axes *ax = plot_figure_axes(fig, 0, c);
         plot_axes_labels(ax, titles[c], "feature", c == 0 ? "output row (token)" : NULL);
         plot_axes_options(ax, PLOT_INVERT_Y | PLOT_INT_X | PLOT_INT_Y);
         plot_heatmap(ax, z[c], T, D,
-                     &(plot_heatmap_opts){.cmap = c == 2 ? PLOT_VIRIDIS : PLOT_DIVERGING,
-                                          .vmin = c == 2 ? 0 : -1, .vmax = c == 2 ? 1e-6 : 1,
-                                          .cbar_label = c == 2 ? "gap (0 to 1e-6)" : "value"});
+                     &(plot_heatmap_opts){.cmap = PLOT_DIVERGING, .vmin = -1, .vmax = 1, .cbar_label = "value"});
     }
     return fig_finish(fig, path, err, errlen);
 }
@@ -58,8 +53,13 @@ int fig_bag_of_words(const figure_opts *o, const char *path, char *err, size_t e
 static int terms_figure(const figure_opts *o, const char *path, const char *title, const char *subtitle,
                         const pe_logit_terms *lt, const double *shifted, const char *shifted_note, char *err,
                         size_t errlen) {
+    figure_opts low = *o;
+    if (low.width == 0 && low.height == 0) {
+        low.width = 1200;
+        low.height = 620;
+    }
     plot_figure *fig;
-    int st = fig_begin(o, 1, 1, title, &fig, err, errlen);
+    int st = fig_begin(&low, 1, 1, title, &fig, err, errlen);
     if (st) return st;
     plot_axes *ax = plot_figure_axes(fig, 0, 0);
     plot_axes_labels(ax, subtitle, NULL, "contribution to the logit");
@@ -73,7 +73,7 @@ static int terms_figure(const figure_opts *o, const char *path, const char *titl
         lo = fmin(lo, y[i]);
         hi = fmax(hi, y[i]);
         plot_bars(ax, &at[i], &y[i], 1, 0.6, &(plot_style){.color = i == 4 ? PLOT_GREY : PLOT_PALETTE(i)});
-        char v[32];
+        char v[64];
         snprintf(v, sizeof v, fabs(y[i]) >= 100 ? "%.0f" : "%.3f", y[i]);
         plot_text(ax, at[i], y[i], v, y[i] >= 0 ? PLOT_AT_N : PLOT_AT_S, PLOT_AUTO);
     }
@@ -103,7 +103,7 @@ int fig_toy_terms(const figure_opts *o, const char *path, char *err, size_t errl
     pe_logit_terms lt;
     int st = pe_logit_terms_compute(D, Q, K, em, en, pm, pn, &lt);
     if (st != PE_OK) return fig_lib_error(st, err, errlen);
-    char sub[128];
+    char sub[256];
     snprintf(sub, sizeof sub, "D = %d, query at m = %d, key at n = %d, random Q, K, e (the claim's inputs)", D,
              TOUR_TOY_M, TOUR_TOY_N);
     return terms_figure(o, path, "Raw positions p_{m} = m·1: the position-position term swamps the content",
@@ -136,10 +136,10 @@ int fig_entanglement(const figure_opts *o, const char *path, char *err, size_t e
     if (st == PE_OK) st = pe_logit_terms_compute(D, Q, K, em, en, rows, rows + D, &far);
     free(Q);
     if (st != PE_OK) return fig_lib_error(st, err, errlen);
-    char sub[128];
+    char sub[256];
     snprintf(sub, sizeof sub, "sinusoidal codes, D = %d, m = %d, n = %d, random Q, K, e (the claim's inputs)", D,
              TOUR_ENT_M, TOUR_ENT_N);
-    char note[96];
+    char note[160];
     snprintf(note, sizeof note, "m = %d, n = %d (same offset): %.3f", TOUR_ENT_M + 100, TOUR_ENT_N + 100,
              far.position_position);
     return terms_figure(o, path, "Sinusoidal codes added to tokens: four terms, position weighs as much as content",
@@ -179,7 +179,7 @@ int fig_toy_drift(const figure_opts *o, const char *path, char *err, size_t errl
         w[n] /= sum;
         if (n >= L - 8) tail += w[n];
     }
-    char title[200];
+    char title[256];
     snprintf(title, sizeof title, "Toy design, regime ii (Q·1 = 0): slope (Q e_{m})^{T}K1 = %+.4f per position, so the %s keys win",
              r.effective_slope, r.effective_slope > 0 ? "last" : "first");
     figure_opts wide = *o;
@@ -194,7 +194,7 @@ int fig_toy_drift(const figure_opts *o, const char *path, char *err, size_t errl
     plot_axes_legend(a, r.effective_slope > 0 ? PLOT_LEGEND_NW : PLOT_LEGEND_SW);
     plot_line(a, x, content, L, &(plot_style){.label = "content only (Q e_{m})^{T}K e_{n}", .color = PLOT_PALETTE(1)});
     plot_line(a, x, logit, L, &(plot_style){.label = "with toy positions", .color = PLOT_PALETTE(0)});
-    char note[96];
+    char note[160];
     snprintf(note, sizeof note, "drift %.2f > content range %.2f", fabs(r.effective_slope) * (L - 1),
              r.content_max - r.content_min);
     plot_text(a, L - 1, logit[L - 1], note, r.effective_slope > 0 ? PLOT_AT_SW : PLOT_AT_NW, PLOT_AUTO);
@@ -238,7 +238,7 @@ int fig_normalized(const figure_opts *o, const char *path, char *err, size_t err
         plot_scatter(ax, x, y, (size_t)L, &(plot_style){.color = PLOT_PALETTE(k), .marker_size = L > 20 ? 5 : 9});
         plot_scatter(ax, &x[2], &y[2], 1,
                      &(plot_style){.color = PLOT_BLACK, .marker = PLOT_CIRCLE, .marker_size = 20, .alpha = 0.35});
-        char note[64];
+        char note[160];
         snprintf(note, sizeof note, "p = 2 -> %.4f, step %.4f", x[2], sp[2]);
         plot_text(ax, x[2], y[2], note, PLOT_AT_NE, PLOT_AUTO);
     }
@@ -263,7 +263,7 @@ int fig_binary(const figure_opts *o, const char *path, char *err, size_t errlen)
     plot_figure *fig = NULL;
     if (st != PE_OK) fig_lib_error(st, err, errlen);
     else {
-        char title[160];
+        char title[256];
         snprintf(title, sizeof title, "Binary positions: the step %lld -> %lld flips %lld bits at once",
                  (long long)rep.argmax, (long long)rep.argmax + 1, (long long)rep.max_distance);
         figure_opts wide = *o;
@@ -275,7 +275,7 @@ int fig_binary(const figure_opts *o, const char *path, char *err, size_t errlen)
     }
     if (st == PE_OK) {
         plot_axes *ax = plot_figure_axes(fig, 0, 0);
-        char sub[96];
+        char sub[256];
         snprintf(sub, sizeof sub, "the %lld bits around the jump", (long long)nb);
         plot_axes_labels(ax, sub, "position p", "bit");
         plot_axes_options(ax, PLOT_INT_X | PLOT_NO_GRID);
@@ -302,7 +302,7 @@ int fig_binary(const figure_opts *o, const char *path, char *err, size_t errlen)
             y[t] = (double)d[t];
         }
         plot_line(hx, x, y, N, &(plot_style){.color = PLOT_PALETTE(1), .width = 1});
-        char note[64];
+        char note[160];
         snprintf(note, sizeof note, "%lld -> %lld: %lld bits", (long long)rep.argmax, (long long)rep.argmax + 1,
                  (long long)rep.max_distance);
         double ax_ = (double)rep.argmax, ay = (double)rep.max_distance;
@@ -330,7 +330,7 @@ int fig_learned(const figure_opts *o, const char *path, char *err, size_t errlen
         return PE_ERR_NOMEM;
     }
     int refused = -1;
-    char why[200] = "";
+    char why[256] = "";
     for (int64_t p = 0; p < SHOWN; p++) {
         float row[DIM];
         int s = pe_learned_forward(tab, &p, 1, row);
@@ -342,7 +342,7 @@ int fig_learned(const figure_opts *o, const char *path, char *err, size_t errlen
     }
     pe_learned_free(tab);
     plot_figure *fig;
-    char title[160];
+    char title[256];
     snprintf(title, sizeof title, "A learned table of %d rows: positions past its last row get nothing", ROWS);
     if ((st = fig_begin(o, 1, 1, title, &fig, err, errlen))) {
         free(z);

@@ -201,13 +201,17 @@ static int sinusoidal_base(tour *t) {
     if (st != PE_OK) return tour_fail(t, st);
     tour_inputs(t, "base", v, 6);
     const int holds = v[0] == 64 && v[5] >= 16 && v[1] < 64 && v[4] == 0;
-    char say[640];
+    char say[640], all[64];
+    if (v[0] == 64)
+        snprintf(all, sizeof all, "all 64 pairs");
+    else
+        snprintf(all, sizeof all, "only %.0f of the 64 pairs", v[0]);
     snprintf(say, sizeof say,
-             "The base sets the spread of wavelengths. At base 100 %s%.0f of the 64 pairs of D = 128 complete a "
-             "turn within 1000 tokens%s; at base 10^8, %.0f pairs turn less than 0.1 rad and barely move; "
-             "base 10^4 sits between (%.0f pairs turn, %.0f frozen)%s",
-             v[0] == 64 ? "all " : "only ", v[0], v[0] == 64 ? ", so even the slowest repeats" : "", v[5], v[1],
-             v[4], holds ? "." : ": NOT the spread the notes describe.");
+             "The base sets the spread of wavelengths. At base 100 %s of D = 128 complete a turn within 1000 "
+             "tokens%s; at base 10^8, %.0f pairs turn less than 0.1 rad and barely move; base 10^4 sits between "
+             "(%.0f pairs turn, %.0f frozen)%s",
+             all, v[0] == 64 ? ", so even the slowest repeats" : "", v[5], v[1], v[4],
+             holds ? "." : ": NOT the spread the notes describe.");
     return tour_claim(t, "sinusoidal", "base", holds, "base-grid", say,
                       "pairs completing a turn within 1000 tokens: %.0f (base 100), %.0f (10^4), %.0f (10^8); "
                       "pairs turning < 0.1 rad in 1000 tokens: %.0f, %.0f, %.0f",

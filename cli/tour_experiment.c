@@ -63,7 +63,7 @@ static void print_table(FILE *out, const tour_table *tb) {
 static int draw(tour *t, const ex_results *r, ex_metric_kind k, int mark_row, int past, const char *file) {
     if (!t->draw) return 0;
     const ex_config *c = &r->cfg;
-    char title[200], path[1024];
+    char title[256], path[1024];
     snprintf(title, sizeof title, "Train short (n ≤ %d), test long: %s, posenc experiment --quick (seed 1, %d steps)",
              c->train_max, k == EX_EXACT ? "exact match" : "token accuracy", c->steps);
     snprintf(path, sizeof path, "%s/%s", t->dir, file);
@@ -89,7 +89,7 @@ static int draw(tour *t, const ex_results *r, ex_metric_kind k, int mark_row, in
                   &(plot_style){.label = label_of(c, i), .color = PLOT_PALETTE(i), .marker = markers[i % 5],
                                 .dash = variant ? PLOT_DASHED : PLOT_SOLID});
     }
-    char vl[48], note[96];
+    char vl[96], note[96];
     snprintf(vl, sizeof vl, "trained up to n = %d", c->train_max);
     plot_vline(ax, c->train_max, &(plot_style){.label = vl});
     if (mark_row >= 0) {
@@ -174,12 +174,19 @@ int tour_experiment_judge(tour *t, const ex_results *r) {
     for (int i = 0; i < c->n_schemes; i++)
         if (i != best && (second < 0 || v[i] > v[second])) second = i;
     const double far = pct(r, best, c->n_lengths - 1, EX_EXACT);
+    /* ties at the top of the rest are common (all 0 %): name the runner-up
+     * only when it stands alone */
+    int tied = 0;
+    for (int i = 0; i < c->n_schemes; i++) tied += i != best && v[i] == v[second];
+    char rest[160];
+    if (tied > 1)
+        snprintf(rest, sizeof rest, "no other scheme gets above %.1f%%", v[second]);
+    else
+        snprintf(rest, sizeof rest, "%.1f%% for the next best (%s)", v[second], label_of(c, second));
     snprintf(say, sizeof say,
-             "The scheme that keeps whole answers longest is %s: %.1f%% exact at n = %d against %.1f%% for the next "
-             "best (%s), and %.1f%% at n = %d%s",
-             label_of(c, best), v[best], c->lengths[past], v[second], label_of(c, second), far,
-             c->lengths[c->n_lengths - 1],
-             best == alibi ? ": a bias that grows with distance extrapolates where rotations did not."
+             "The scheme that keeps whole answers longest is %s: %.1f%% exact at n = %d, while %s; %.1f%% at n = %d%s",
+             label_of(c, best), v[best], c->lengths[past], rest, far, c->lengths[c->n_lengths - 1],
+             best == alibi ? ". A bias that grows with distance extrapolates where rotations did not."
                            : ". The notes expect ALiBi here: this run does NOT bear that out.");
     if ((st = tour_claim(t, "experiment", "ex-alibi", best == alibi, NULL, say,
                          "exact match at n = %d: %s %.1f%%, %s %.1f%%", c->lengths[past], label_of(c, best), v[best],

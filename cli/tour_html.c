@@ -29,7 +29,7 @@ static const char *const style =
     "border-radius:4px;color:#0072b2;text-decoration:none;font-weight:600}\n"
     ".summary{font-weight:600} .summary.bad{color:#a50026}\n"
     "h2{margin-top:2.4rem;padding-top:.6rem;border-top:1px solid #e5e5e8;font-size:1.3rem}\n"
-    ".intro{margin:.6rem 0} .formula{overflow-x:auto;margin:.6rem 0 1rem;padding:.3rem 0;font-size:1.15rem}\n"
+    ".intro{margin:.6rem 0} .formula{overflow-x:auto;overflow-y:hidden;margin:.6rem 0 1rem;padding:.3rem 0;font-size:1.15rem}\n"
     ".more{font-size:.9rem;color:#555}\n"
     ".claim{margin:1.2rem 0 1.8rem} .say{display:flex;gap:.6rem;align-items:baseline;margin:.3rem 0}\n"
     ".n{flex:none;min-width:1.8rem;color:#0072b2;font-weight:700}\n"

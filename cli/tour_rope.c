@@ -270,8 +270,10 @@ int tour_scaling_claims(tour *t) {
     snprintf(say, sizeof say,
              "Scaling stretches the slow pairs and spares the fast ones: Llama 3 keeps %.0f fast pairs, scales %.0f "
              "slow ones by 1/8 and blends %.0f%s; YaRN (f = 10 from 2048 tokens) ramps between pairs %g and %g and "
-             "scales the logits by %.3f%s; dynamic NTK at the trained length %s.",
-             v[0], v[1], v[2], llama ? "" : " (NOT a split)", v[3], v[4], v[5], yarn ? "" : " (NOT a ramp)",
+             "scales the rotated q and k by A = %.3f, so their logits by A² = %.3f%s; dynamic NTK at the trained "
+             "length %s.",
+             v[0], v[1], v[2], llama ? "" : " (NOT a split)", v[3], v[4], v[5], v[5] * v[5],
+             yarn ? "" : " (NOT a ramp)",
              dyn ? "leaves every frequency as it was" : "CHANGES the frequencies");
     return tour_claim(t, "scaling", "scaling", holds, "scaling", say,
                       "Llama 3 (D = 128, base 5·10^5, factor 8): %.0f pairs kept, %.0f scaled by 1/8, %.0f blended; "

@@ -70,6 +70,8 @@ typedef struct {
     double wall_seconds;
     double train_tokens_per_s; /* per thread: all training tokens / all training time */
     double threads_used;
+    char kernels[16];          /* libposenc kernel set the run used ("scalar") */
+    char matmul[16];           /* ex_matmul_path(): code path of the matrix products */
     char error[256];           /* on failure: what went wrong (the rest is freed) */
 } ex_results;
 
@@ -86,7 +88,10 @@ typedef struct {
 typedef void (*ex_progress_fn)(void *ctx, const ex_progress *p);
 
 /* Returns 0, or a pe_status with out->error saying what failed (the library's
- * detail when a library call did) and nothing else to free. */
+ * detail when a library call did) and nothing else to free. Selects
+ * libposenc's scalar kernel set for the process while it runs (the same
+ * bits on every CPU) and restores the one before: do not run it beside
+ * other library work that must keep its own kernel set. */
 int ex_run_all(const ex_config *c, ex_progress_fn progress, void *ctx, ex_results *out);
 void ex_results_free(ex_results *r);
 const ex_run_result *ex_result_at(const ex_results *r, int scheme_index, int seed_index);
@@ -114,11 +119,6 @@ void ex_print_json(FILE *f, const ex_results *r, const char *machine);
 void ex_print_curves_csv(FILE *f, const ex_results *r);
 /* "Intel(R) Xeon(R) ... , 2 CPUs" from /proc/cpuinfo; "" if unknown. */
 void ex_machine_name(char *buf, size_t len);
-
-/* The tour's section: runs the --quick configuration (progress to
- * `progress` if it is a terminal, else quiet) and prints claim number
- * `claim` with one line per scheme to out. Returns 0 or a pe_status. */
-int ex_tour_section(FILE *out, FILE *progress, int claim);
 
 /* For `posenc bench`: tokens per second of one training step (forward,
  * backward, AdamW) and of the forward pass alone, default model (RoPE),

@@ -1,59 +1,10 @@
-/* hooks.c — the experiment as other commands use it: the tour's section
- * and `posenc bench`'s train_step measurement. */
+/* hooks.c — the experiment as other commands use it: `posenc bench`'s
+ * train_step measurement (the tour runs and judges the experiment itself,
+ * cli/tour_experiment.c). */
 #include "experiment.h"
 
-#include <string.h>
-#include <unistd.h>
-
-/* Cells of one metric over the test lengths, a bar after the training range. */
-static void tour_cells(FILE *out, const ex_config *c, const ex_run_result *x, int token_acc) {
-    for (int L = 0; L < c->n_lengths; L++) {
-        const int last_in = c->lengths[L] <= c->train_max &&
-                            (L + 1 == c->n_lengths || c->lengths[L + 1] > c->train_max);
-        fprintf(out, " %5.1f%s", 100 * (token_acc ? x->at[L].token_acc : x->at[L].exact),
-                last_in ? " |" : "");
-    }
-}
-
-int ex_tour_section(FILE *out, FILE *progress, int claim) {
-    ex_config c;
-    ex_config_quick(&c);
-    ex_results r;
-    const int tty = progress != NULL && isatty(fileno(progress));
-    int st = ex_run_all(&c, tty ? ex_progress_bar : NULL, progress, &r);
-    if (st) return st;
-    fprintf(out,
-            "[%d] Train short, test long: tiny decoders trained on copy with n = 1..%d symbols,\n"
-            "    tested on longer n (posenc experiment --quick: seed 1, %d steps; %.0f s).\n",
-            claim, c.train_max, c.steps, r.wall_seconds);
-    char heads[128] = "";
-    for (int L = 0; L < c.n_lengths; L++)
-        snprintf(heads + strlen(heads), sizeof heads - strlen(heads), " %5d%s", c.lengths[L],
-                 c.lengths[L] <= c.train_max &&
-                 (L + 1 == c.n_lengths || c.lengths[L + 1] > c.train_max) ? " |" : "");
-    const int w = (int)strlen(heads);
-    fprintf(out, "    %-18s %-*s   %s\n", "", w - 1, "exact match (%)", "token accuracy (%)");
-    fprintf(out, "    %-18s%s  %s\n", "n =", heads, heads);
-    for (int i = 0; i < c.n_schemes; i++) {
-        const ex_run_result *x = ex_result_at(&r, i, 0);
-        fprintf(out, "    %-18s", c.schemes[i] == EX_LEARNED ? "learned (clamped)"
-                                                           : ex_scheme_name(c.schemes[i]));
-        tour_cells(out, &c, x, 0);
-        fprintf(out, "  ");
-        tour_cells(out, &c, x, 1);
-        fprintf(out, "%s\n", x->learned ? "" : "  (did not learn: < 95% in distribution)");
-    }
-    fprintf(out, "    Exact match is every answer token right; rope-* are the trained RoPE model\n"
-                 "    with rescaled frequencies. One short seed: `posenc experiment` runs every\n"
-                 "    scheme with 3 seeds (README, docs/EXPERIMENT.md).\n");
-    ex_results_free(&r);
-    return 0;
-}
-
-void openblas_set_num_threads(int num_threads);
 
 int ex_bench_train_step(int steps, double *train_tokens_per_s, double *forward_tokens_per_s) {
-    openblas_set_num_threads(1); /* one thread, as each experiment job runs */
     ex_arch a;
     ex_config c;
     ex_config_default(&c);

@@ -14,7 +14,8 @@
 
 #include "layers.h"
 
-#include <cblas.h>
+#include "matmul.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -23,10 +24,10 @@
 #define EXF(name) EX_CAT2(name, EX_S)
 
 #if EX_IS_F64
-#define EX_GEMM cblas_dgemm
+#define EX_MATMUL ex_matmul_f64
 #define EX_EXP exp
 #else
-#define EX_GEMM cblas_sgemm
+#define EX_MATMUL ex_matmul_f32
 #define EX_EXP expf
 #endif
 
@@ -34,7 +35,7 @@ typedef EX_R R;
 
 void EXF(ex_linear_fwd)(const R *x, int n, int in, const R *W, const R *b, int out,
                         int accumulate, R *y) {
-    EX_GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, out, in, 1, x, in, W, out,
+    EX_MATMUL(EX_NOTRANS, EX_NOTRANS, n, out, in, 1, x, in, W, out,
             accumulate ? 1 : 0, y, out);
     if (b)
         for (int r = 0; r < n; r++)
@@ -43,12 +44,12 @@ void EXF(ex_linear_fwd)(const R *x, int n, int in, const R *W, const R *b, int o
 
 void EXF(ex_linear_bwd)(const R *x, int n, int in, const R *W, int out, const R *dy, R *dx,
                         int accumulate, R *dW, R *db) {
-    EX_GEMM(CblasRowMajor, CblasTrans, CblasNoTrans, in, out, n, 1, x, in, dy, out, 1, dW, out);
+    EX_MATMUL(EX_TRANS, EX_NOTRANS, in, out, n, 1, x, in, dy, out, 1, dW, out);
     if (db)
         for (int r = 0; r < n; r++)
             for (int c = 0; c < out; c++) db[c] += dy[(size_t)r * out + c];
     if (dx)
-        EX_GEMM(CblasRowMajor, CblasNoTrans, CblasTrans, n, in, out, 1, dy, out, W, out,
+        EX_MATMUL(EX_NOTRANS, EX_TRANS, n, in, out, 1, dy, out, W, out,
                 accumulate ? 1 : 0, dx, in);
 }
 
@@ -191,8 +192,8 @@ void EXF(ex_attention_fwd)(const R *qkv, int T, int H, int Dh, const R *bias, R 
         const R *bh = bias ? bias + (size_t)h * T * T : NULL;
         R *Ph = P + (size_t)h * T * T;
         /* S = scale Q K^T for every pair (the masked half is computed and
-         * discarded: one BLAS call beats a triangle of tiny dot products). */
-        EX_GEMM(CblasRowMajor, CblasNoTrans, CblasTrans, T, T, Dh, scale, qkv + h * Dh, ld,
+         * discarded: one product beats a triangle of tiny dot products). */
+        EX_MATMUL(EX_NOTRANS, EX_TRANS, T, T, Dh, scale, qkv + h * Dh, ld,
                 qkv + D + h * Dh, ld, 0, Ph, T);
         for (int i = 0; i < T; i++) {
             R *p = Ph + (size_t)i * T;
@@ -212,7 +213,7 @@ void EXF(ex_attention_fwd)(const R *qkv, int T, int H, int Dh, const R *bias, R 
             for (int j = 0; j <= i; j++) p[j] *= inv;
             for (int j = i + 1; j < T; j++) p[j] = 0; /* the causal mask */
         }
-        EX_GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans, T, Dh, T, 1, Ph, T,
+        EX_MATMUL(EX_NOTRANS, EX_NOTRANS, T, Dh, T, 1, Ph, T,
                 qkv + 2 * D + h * Dh, ld, 0, out + h * Dh, ld_out);
     }
 }
@@ -223,9 +224,9 @@ void EXF(ex_attention_bwd)(const R *qkv, int T, int H, int Dh, const R *P, R sca
     for (int h = 0; h < H; h++) {
         const R *Ph = P + (size_t)h * T * T, *go = dout + h * Dh;
         /* dV = P^T dO; dP = dO V^T. */
-        EX_GEMM(CblasRowMajor, CblasTrans, CblasNoTrans, T, Dh, T, 1, Ph, T, go, ld_dout, 0,
+        EX_MATMUL(EX_TRANS, EX_NOTRANS, T, Dh, T, 1, Ph, T, go, ld_dout, 0,
                 dqkv + 2 * D + h * Dh, ld);
-        EX_GEMM(CblasRowMajor, CblasNoTrans, CblasTrans, T, T, Dh, 1, go, ld_dout,
+        EX_MATMUL(EX_NOTRANS, EX_TRANS, T, T, Dh, 1, go, ld_dout,
                 qkv + 2 * D + h * Dh, ld, 0, dS, T);
         /* Softmax: dS_ij = P_ij (dP_ij - sum_k P_ik dP_ik), zero where masked. */
         for (int i = 0; i < T; i++) {
@@ -241,9 +242,9 @@ void EXF(ex_attention_bwd)(const R *qkv, int T, int H, int Dh, const R *P, R sca
             }
         }
         /* dQ = scale dS K; dK = scale dS^T Q. */
-        EX_GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans, T, Dh, T, scale, dS, T,
+        EX_MATMUL(EX_NOTRANS, EX_NOTRANS, T, Dh, T, scale, dS, T,
                 qkv + D + h * Dh, ld, 0, dqkv + h * Dh, ld);
-        EX_GEMM(CblasRowMajor, CblasTrans, CblasNoTrans, T, Dh, T, scale, dS, T, qkv + h * Dh,
+        EX_MATMUL(EX_TRANS, EX_NOTRANS, T, Dh, T, scale, dS, T, qkv + h * Dh,
                 ld, 0, dqkv + D + h * Dh, ld);
     }
 }

@@ -362,7 +362,7 @@ int EXF(ex_forward)(EX_NET *net, const ex_batch *b, const pe_freqs *freqs, int f
                           LAYER_MEAN(kf), LAYER_RSTD(kf));
     for (int r = 0; r < Na; r++)
         memcpy(ws->hans + (size_t)r * D, LAYER_HN(kf) + (size_t)b->ans_row[r] * D, sizeof(R) * D);
-    EX_GEMM(CblasRowMajor, CblasNoTrans, CblasTrans, Na, V, (int)D, 1, ws->hans, (int)D,
+    EX_MATMUL(EX_NOTRANS, EX_TRANS, Na, V, (int)D, 1, ws->hans, (int)D,
             w + a->tok_emb, (int)D, 0, ws->logits, V);
     double loss_sum = 0;
     EXF(ex_softmax_ce)(ws->logits, Na, V, b->ans_tgt, 0, NULL, &loss_sum, ws->correct);
@@ -400,9 +400,9 @@ int EXF(ex_backward)(EX_NET *net, const ex_batch *b) {
      * input's at the end. */
     double unused = 0;
     EXF(ex_softmax_ce)(ws->logits, Na, V, b->ans_tgt, (R)(1.0 / Na), ws->logits, &unused, NULL);
-    EX_GEMM(CblasRowMajor, CblasTrans, CblasNoTrans, V, (int)D, Na, 1, ws->logits, V, ws->hans,
+    EX_MATMUL(EX_TRANS, EX_NOTRANS, V, (int)D, Na, 1, ws->logits, V, ws->hans,
             (int)D, 1, g + a->tok_emb, (int)D);
-    EX_GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans, Na, (int)D, V, 1, ws->logits, V,
+    EX_MATMUL(EX_NOTRANS, EX_NOTRANS, Na, (int)D, V, 1, ws->logits, V,
             w + a->tok_emb, (int)D, 0, ws->dhans, (int)D);
     memset(ws->dh, 0, sizeof(R) * N * D);
     for (int r = 0; r < Na; r++) {

@@ -26,6 +26,8 @@ static void header(FILE *f, const ex_results *r, const char *machine) {
             (int)r->threads_used, r->train_tokens_per_s);
     if (machine && machine[0]) fprintf(f, " (%s)", machine);
     fprintf(f, ".\n");
+    fprintf(f, "RoPE by libposenc's %s kernels; matrix products posenc's own, fixed order (%s code),"
+               " no BLAS.\n", r->kernels, r->matmul);
 }
 
 /* One table: rows = schemes, columns = in-distribution + test lengths. */
@@ -154,7 +156,8 @@ void ex_print_json(FILE *f, const ex_results *r, const char *machine) {
     fprintf(f, ", \"machine\": \"");
     for (const char *p = machine ? machine : ""; *p; p++)
         if (*p != '"' && *p != '\\' && (unsigned char)*p >= 32) fputc(*p, f);
-    fprintf(f, "\",\n  \"schemes\": [\n");
+    fprintf(f, "\", \"kernels\": \"%s\", \"matmul\": \"%s\", \"blas\": false", r->kernels, r->matmul);
+    fprintf(f, ",\n  \"schemes\": [\n");
     for (int i = 0; i < c->n_schemes; i++) {
         const ex_scheme s = c->schemes[i];
         fprintf(f, "    {\"scheme\": \"%s\", \"trained\": \"%s\", \"learned_seeds\": %d,\n",

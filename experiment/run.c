@@ -2,6 +2,7 @@
  * worker threads, evaluation of every scheme, progress. */
 #include "experiment.h"
 #include "layers.h"
+#include "matmul.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -9,13 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* OpenBLAS's own threads would fight the job threads for the cores: every
- * BLAS call runs on its caller's thread. Declared here so that any cblas.h
- * will do. */
-void openblas_set_num_threads(int num_threads);
-static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
-static void blas_single_thread(void) { openblas_set_num_threads(1); }
 
 void ex_config_default(ex_config *c) {
     memset(c, 0, sizeof *c);
@@ -224,7 +218,6 @@ int ex_run_all(const ex_config *c, ex_progress_fn progress, void *ctx, ex_result
         snprintf(out->error, sizeof out->error, "%s", why);
         return PE_ERR_PARAM;
     }
-    pthread_once(&blas_once, blas_single_thread);
     out->cfg = *c;
     shared_state sh = {.c = c, .res = out, .progress = progress, .ctx = ctx};
     int trained[EX_N_SCHEMES], n_trained = 0;
@@ -264,6 +257,17 @@ int ex_run_all(const ex_config *c, ex_progress_fn progress, void *ctx, ex_result
 
     const int threads = c->threads < sh.n_jobs ? c->threads : sh.n_jobs;
     out->threads_used = threads;
+    /* libposenc's kernel sets agree within documented bounds, not to the
+     * bit, and training turns a last-bit difference in RoPE into other
+     * weights and another table. The trainer therefore runs the scalar
+     * reference set, the same on every CPU (together with matmul.c's fixed
+     * order this makes a run's numbers independent of the machine), and
+     * gives the process its own set back at the end. */
+    char kernels_before[16];
+    snprintf(kernels_before, sizeof kernels_before, "%s", pe_kernels_name());
+    if (!st) st = pe_kernels_select("scalar");
+    snprintf(out->kernels, sizeof out->kernels, "%s", pe_kernels_name());
+    snprintf(out->matmul, sizeof out->matmul, "%s", ex_matmul_path());
     pthread_t tid[256];
     int started = 0;
     if (!st && pthread_mutex_init(&sh.lock, NULL) != 0) st = PE_ERR_NOMEM;
@@ -278,6 +282,7 @@ int ex_run_all(const ex_config *c, ex_progress_fn progress, void *ctx, ex_result
         report_locked(&sh, NULL, 0, 0, NAN, 1);
         pthread_mutex_destroy(&sh.lock);
     }
+    pe_kernels_select(kernels_before);
     ex_eval_set_free(&sh.id_set);
     for (int L = 0; L < c->n_lengths; L++) ex_eval_set_free(&sh.sets[L]);
     free(sh.job_seed);

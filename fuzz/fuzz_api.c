@@ -17,7 +17,8 @@
  *     pairs keep their norm times A, pass-through elements unchanged), and
  *     no accepted call had overlapping outputs (checked by marking bytes);
  *   - sizes that overflow are refused, never wrapped.
- * Allocations are bounded by the arena; loops by small counts.
+ * Allocations are bounded by the arena; loops by small counts. With
+ * PE_FUZZ_DEBUG set, a failing check prints the views it was looking at.
  */
 #include "fuzz.h"
 
@@ -102,7 +103,7 @@ static double real(reader *r) {
 
 /* ------------------------------------------------------------- the arena */
 
-#define ARENA_BYTES 16384
+#define ARENA_BYTES 8192
 #define POS_COUNT 256
 
 static _Alignas(64) unsigned char arena[ARENA_BYTES];

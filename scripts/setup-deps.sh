@@ -7,12 +7,24 @@ set -euo pipefail
 
 # libcjson-dev: the model config.json reader (no hand-written JSON parser).
 # libcairo2-dev: the CLI's PNG/SVG figures (cli/plot*.c only; never the library).
-# libopenblas-dev: the matrix products of `posenc experiment`'s trainer
-# (experiment/ only; never the library).
-packages=(libcjson-dev libcairo2-dev libopenblas-dev)
+packages=(libcjson-dev libcairo2-dev)
 # Packages a make target asks for on top of the build's own, as arguments
-# (make fuzz: clang libclang-rt-14-dev; make valgrind: valgrind).
-packages+=("$@")
+# (make fuzz: clang libclang-rt-14-dev; make valgrind: valgrind). --web: the
+# explorer's toolchain (make explorer, make run): emscripten, and nodejs and
+# npm unless node and npm are already on PATH (NodeSource's nodejs bundles
+# npm; Debian 12's npm is a package of its own). --browser: chromium for
+# make test-browser.
+for a in "$@"; do
+    if [ "$a" = --web ]; then
+        packages+=(emscripten)
+        command -v node >/dev/null 2>&1 || packages+=(nodejs)
+        command -v npm >/dev/null 2>&1 || packages+=(npm)
+    elif [ "$a" = --browser ]; then
+        packages+=(chromium)
+    else
+        packages+=("$a")
+    fi
+done
 
 missing=()
 for p in "${packages[@]}"; do

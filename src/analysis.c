@@ -209,6 +209,11 @@ int pe_near_collisions(const pe_freqs *freqs, int64_t min_offset, int64_t max_of
         return pe__fail(PE_ERR_PARAM, "top=%lld must be in [1, 100000]", (long long)top);
     PE_CHECK_NULL(offsets);
     PE_CHECK_NULL(distances);
+    /* the sorted list is rewritten in both arrays as offsets are visited */
+    const size_t list = (size_t)top * 8; /* top <= 100000 */
+    PE_TRY(pe__check_bytes_apart(distances, list, "distances", offsets, list, "offsets"));
+    PE_TRY(pe__check_bytes_apart(found, sizeof *found, "found", offsets, list, "offsets"));
+    PE_TRY(pe__check_bytes_apart(found, sizeof *found, "found", distances, list, "distances"));
     const int64_t half = freqs->rotary_dim / 2;
     double *cs;
     PE_TRY(pe__alloc("cos/sin scratch", half, 2, sizeof(double), &cs));
@@ -274,6 +279,12 @@ int pe_rope_score_curve(const pe_freqs *freqs, pe_rope_layout layout, int64_t he
     if (n == 0) return PE_OK;
     PE_CHECK_NULL(offsets);
     PE_CHECK_NULL(scores);
+    /* scores are written while offsets, q and k are read (n offsets exist:
+     * n x 8 bytes fit) */
+    const size_t nb = (size_t)n * 8, vb = (size_t)head_dim * sizeof(double);
+    PE_TRY(pe__check_bytes_apart(scores, nb, "scores", offsets, nb, "offsets"));
+    PE_TRY(pe__check_bytes_apart(scores, nb, "scores", q, vb, "q"));
+    PE_TRY(pe__check_bytes_apart(scores, nb, "scores", k_vec, vb, "k_vec"));
     for (int64_t j = 0; j < n; j++)
         if ((offsets[j] > 0 && m > INT64_MAX - offsets[j]) ||
             (offsets[j] < 0 && m < INT64_MIN - offsets[j]))

@@ -275,6 +275,9 @@ int pe_t5_bias(const float *table, pe_t5_table_layout layout, int64_t heads,
     PE_TRY(bias_size(heads, n_q, n_k, sizeof(float), &total));
     if (total == 0) return PE_OK;
     PE_CHECK_NULL(out);
+    /* the table is read while out is written */
+    PE_TRY(pe__check_bytes_apart(out, total * sizeof(float), "out", table,
+                                 table_len * sizeof(float), "table"));
 
     /* r = j - i' = j - i - (n_k - n_q) spans [-(n_k-1), n_q-1]: one bucket
      * per distinct r, n_q + n_k - 1 logarithms instead of n_q n_k. */

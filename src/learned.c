@@ -26,7 +26,8 @@ static int check_shape(int64_t max_len, int64_t dim, size_t *elems) {
     if (max_len < 1)
         return pe__fail(PE_ERR_DIM, "max_len=%lld must be >= 1", (long long)max_len);
     if (dim < 1) return pe__fail(PE_ERR_DIM, "dim=%lld must be >= 1", (long long)dim);
-    if (!pe__mul_size(max_len, dim, elems) || *elems > SIZE_MAX / sizeof(float))
+    size_t bytes;
+    if (!pe__mul_size(max_len, dim, elems) || !pe__size_mul(*elems, sizeof(float), &bytes))
         return pe__fail(PE_ERR_OVERFLOW, "max_len=%lld x dim=%lld overflows size_t",
                         (long long)max_len, (long long)dim);
     return PE_OK;
@@ -94,12 +95,24 @@ static int check_positions(const pe_learned *t, const int64_t *positions, int64_
     return PE_OK;
 }
 
+/* The table's dim and byte size (max_len x dim floats: checked at creation). */
+static int64_t t_dim(const pe_learned *t) { return t->dim; }
+static size_t table_bytes(const pe_learned *t) {
+    return (size_t)t->max_len * (size_t)t->dim * sizeof(float);
+}
+
 int pe_learned_forward(const pe_learned *table, const int64_t *positions,
                        int64_t count, float *out) {
     PE_CHECK_NULL(table);
     PE_TRY(check_positions(table, positions, count));
     if (count == 0) return PE_OK;
     PE_CHECK_NULL(out);
+    /* rows are copied while the table and the positions are read */
+    size_t out_bytes;
+    PE_TRY(pe__bytes("out", count, t_dim(table), sizeof(float), &out_bytes));
+    PE_TRY(pe__check_bytes_apart(out, out_bytes, "out", table->w, table_bytes(table), "the table"));
+    PE_TRY(pe__check_bytes_apart(out, out_bytes, "out", positions,
+                                 (size_t)count * sizeof(int64_t), "positions"));
     const size_t row = (size_t)table->dim;
     for (int64_t r = 0; r < count; r++)
         memcpy(out + (size_t)r * row, table->w + (size_t)positions[r] * row,
@@ -114,6 +127,13 @@ int pe_learned_backward(const pe_learned *table, const int64_t *positions,
     if (count == 0) return PE_OK;
     PE_CHECK_NULL(grad_out);
     PE_CHECK_NULL(grad_table);
+    /* grad_table accumulates while grad_out and the positions are read */
+    size_t grad_bytes;
+    PE_TRY(pe__bytes("grad_out", count, t_dim(table), sizeof(float), &grad_bytes));
+    PE_TRY(pe__check_bytes_apart(grad_table, table_bytes(table), "grad_table", grad_out, grad_bytes,
+                                 "grad_out"));
+    PE_TRY(pe__check_bytes_apart(grad_table, table_bytes(table), "grad_table", positions,
+                                 (size_t)count * sizeof(int64_t), "positions"));
     pe__kernels()->scatter_add_f32(grad_table, table->dim, positions, count,
                                    grad_out);
     return PE_OK;
@@ -123,6 +143,9 @@ int pe_learned_sgd_step(pe_learned *table, const float *grad_table, float lr) {
     PE_CHECK_NULL(table);
     PE_CHECK_NULL(grad_table);
     if (!isfinite(lr)) return pe__fail(PE_ERR_PARAM, "lr=%g must be finite", (double)lr);
+    if (grad_table != table->w) /* the weights themselves are fine: element by element */
+        PE_TRY(pe__check_bytes_apart(table->w, table_bytes(table), "the table", grad_table,
+                                     table_bytes(table), "grad_table"));
     size_t n = (size_t)table->max_len * (size_t)table->dim;
     for (size_t j = 0; j < n; j++) table->w[j] -= lr * grad_table[j];
     return PE_OK;

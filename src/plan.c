@@ -166,6 +166,14 @@ static int assign_types(reader *r, pe_plan *p, const int *use_rope) {
             return pe__fail(PE_ERR_FORMAT, "'%slayer_types' has %lld entries but "
                             "num_hidden_layers=%lld", r->top.prefix, (long long)i,
                             (long long)p->n_layers);
+        /* Gemma4TextConfig forces the last layer to full attention. */
+        if (r->fam != NULL && strcmp(r->fam->model_type, "gemma4_text") == 0 &&
+            strcmp(p->names[p->layers[p->n_layers - 1].type], "full_attention") != 0) {
+            PE_TRY(pe__plan_warn(p, "'%slayer_types': the last layer is '%s'; Gemma 4 makes it "
+                                 "full_attention", r->top.prefix,
+                                 p->names[p->layers[p->n_layers - 1].type]));
+            PE_TRY(pe__plan_type_index(p, "full_attention", &p->layers[p->n_layers - 1].type));
+        }
         return PE_OK;
     }
     int32_t full, sliding, chunked;

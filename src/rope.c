@@ -162,6 +162,8 @@ static int check_ids_apart(const pe_positions *positions, int64_t tokens, const 
 /* Below this a tensor stays in L2 and prefetching ahead only costs. */
 #define PE_PREFETCH_MIN_BYTES ((size_t)1 << 20)
 
+/* Bytes of a validated view's elements: its rows do not overlap (overlap.c)
+ * and its extent fits (common.c), so the product cannot wrap. */
 static size_t tensor_bytes(const pe_tensor *t) {
     return (size_t)t->tokens * (size_t)t->heads * (size_t)t->head_dim *
            pe__dtype_size(t->dtype);
@@ -260,8 +262,10 @@ static int rope_run(const pe_freqs *freqs, pe_rope_layout layout,
      * on the path of a call that rotates a few KiB. */
     double stack[1024];
     const bool small = parts == 1 && j.part_bytes <= sizeof stack;
-    j.scratch = small ? (unsigned char *)stack : malloc(j.part_bytes * (size_t)parts);
-    if (j.scratch == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for cos/sin scratch");
+    if (small)
+        j.scratch = (unsigned char *)stack;
+    else
+        PE_TRY(pe__alloc("cos/sin scratch", parts, 1, j.part_bytes, &j.scratch));
     /* chunks of whole restart intervals (results do not depend on the
      * split), about 128 KiB of rows each */
     int64_t chunk = j.tokens;

@@ -420,3 +420,27 @@ TEST(errors_reliability_rows) {
            pe_safetensors_write("/nonexistent-dir/x.safetensors", (const pe_st_tensor *)OUT,
                                 (int64_t)1 << 60, NULL));
 }
+
+/* Outputs that share memory with what the call reads (issue 13), beyond the
+ * views: learned tables, T5 tables, analyses. */
+TEST(errors_reliability_buffers) {
+    pe_learned *t = NULL;
+    CHECK_OK(pe_learned_create(4, 2, 1, &t));
+    if (t == NULL) return;
+    const int64_t pos[2] = {0, 3};
+    const float *w = pe_learned_weights_const(t);
+    EXPECT("LRN-9", PE_ERR_SHAPE, "out overlaps the table (16 and 32 bytes)",
+           pe_learned_forward(t, pos, 2, (float *)(uintptr_t)w + 2));
+    EXPECT("LRN-9", PE_ERR_SHAPE, "grad_table overlaps grad_out",
+           pe_learned_backward(t, pos, 2, OUTF + 4, OUTF));
+    pe_learned_free(t);
+    EXPECT("BIAS-17", PE_ERR_SHAPE, "out overlaps table",
+           pe_t5_bias(OUTF, PE_T5_TABLE_HEAD_MAJOR, 1, 1, 32, 128, 2, 2, OUTF + 8));
+    const pe_freqs f = freqs_d(D);
+    static const double q[D] = {1, 0, 0, 0, 0, 0, 0, 0};
+    EXPECT("ANA-18", PE_ERR_SHAPE, "scores overlaps offsets",
+           pe_rope_score_curve(&f, PE_ROPE_HALF, D, q, q, 0, OUTI, 4, OUTD + 1));
+    int64_t found;
+    EXPECT("ANA-18", PE_ERR_SHAPE, "distances overlaps offsets",
+           pe_near_collisions(&f, 1, 10, 4, OUTI, OUTD + 2, &found));
+}

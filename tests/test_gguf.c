@@ -222,6 +222,27 @@ static gguf_build *unknown_type_file(void) {
     return b;
 }
 
+/* Arrays past PE_GGUF_KEEP_ARRAY: a vocabulary-sized bool, f32 and string
+ * array (kept as type and count only) and one of exactly the keep length. */
+static gguf_build *long_arrays_file(void) {
+    enum { N = PE_GGUF_KEEP_ARRAY + 1 };
+    static uint8_t flags[N];
+    static float scores[N];
+    static const char *tokens[N];
+    for (int i = 0; i < N; i++) {
+        flags[i] = (uint8_t)(i % 2);
+        scores[i] = (float)-i;
+        tokens[i] = i % 3 ? "ab" : "";
+    }
+    gguf_build *b = gb_new(3);
+    gb_str(b, "general.architecture", "llama");
+    gb_array(b, "a.flags", GB_BOOL, N, flags);
+    gb_array(b, "a.scores", GB_F32, N, scores);
+    gb_array(b, "a.kept", GB_F32, N - 1, scores);
+    gb_str_array(b, "a.tokens", N, tokens);
+    return b;
+}
+
 TEST(gguf_llama3_with_rope_freqs) {
     float div[64];
     llama3_divisors(64, 500000.0, div);
@@ -471,6 +492,20 @@ static unsigned char *all_types_file(size_t *n) {
     return p;
 }
 
+TEST(gguf_long_arrays_keep_type_and_count) {
+    pe__gguf_rope *g = parse_good(long_arrays_file());
+    if (g == NULL) return;
+    pe__gguf_value v;
+    CHECK(pe__gguf_find(g, "a.flags", &v) && v.elem_type == PE_GGUF_BOOL &&
+          v.count == PE_GGUF_KEEP_ARRAY + 1 && v.num == NULL);
+    CHECK(pe__gguf_find(g, "a.scores", &v) && v.count == PE_GGUF_KEEP_ARRAY + 1 && v.num == NULL);
+    CHECK(pe__gguf_find(g, "a.kept", &v) && v.count == PE_GGUF_KEEP_ARRAY && v.num != NULL &&
+          v.num[PE_GGUF_KEEP_ARRAY - 1] == -(double)(PE_GGUF_KEEP_ARRAY - 1));
+    CHECK(pe__gguf_find(g, "a.tokens", &v) && v.elem_type == PE_GGUF_STRING &&
+          v.count == PE_GGUF_KEEP_ARRAY + 1);
+    pe__gguf_rope_free(g);
+}
+
 TEST(gguf_every_prefix_of_a_file_is_refused) {
     size_t n;
     unsigned char *p = all_types_file(&n);
@@ -593,6 +628,12 @@ TEST(errors_gguf_values) {
     b = gb_new(3);
     gb_raw_kv(b, "b", 1, GB_ARRAY, "\x07\0\0\0\x02\0\0\0\0\0\0\0\x01\x07", 14);
     EXPECT("GGUF-15", PE_ERR_FORMAT, "key 'b': bool at byte 50 is 7, not 0 or 1", parse_build(b));
+    /* in an array too long to keep, every bool is still checked */
+    static uint8_t many[PE_GGUF_KEEP_ARRAY + 10];
+    many[PE_GGUF_KEEP_ARRAY + 9] = 2;
+    b = gb_new(3);
+    gb_array(b, "b", GB_BOOL, sizeof many, many);
+    EXPECT("GGUF-15", PE_ERR_FORMAT, "key 'b': bool at byte 4154 is 2, not 0 or 1", parse_build(b));
     b = gb_new(3);
     gb_u64(b, "general.alignment", 32);
     EXPECT("GGUF-16", PE_ERR_FORMAT, "key 'general.alignment' has type u64, expected u32", parse_build(b));
@@ -761,7 +802,7 @@ TEST(gguf_good_files_as_fuzz_seeds) {
     } files[] = {{"llama3", llama3_file},       {"qwen2_yarn", qwen2_yarn_file},
                  {"gemma3", gemma3_file},       {"gpt_oss", gpt_oss_file},
                  {"deepseek2", deepseek2_file}, {"phi3_v2", phi3_file},
-                 {"unknown_type", unknown_type_file}};
+                 {"unknown_type", unknown_type_file}, {"long_arrays", long_arrays_file}};
     const char *dir = getenv("PE_GGUF_WRITE_CORPUS");
     for (size_t i = 0; i < sizeof files / sizeof files[0] + 1; i++) {
         size_t n;

@@ -106,7 +106,7 @@ def test_import_without_numpy_names_numpy(tmp_path):
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     py = venv / "bin" / "python"
     env = dict(os.environ, PYTHONPATH=str(ext[0].parent))
-    r = subprocess.run([str(py), "-c", "import posenc"], capture_output=True, text=True, env=env)
+    r = subprocess.run([str(py), "-c", "import posenc"], capture_output=True, text=True, env=env, cwd=tmp_path)
     assert r.returncode != 0
     assert "ImportError: posenc needs numpy" in r.stderr
     assert str(py) in r.stderr and "-m pip install numpy" in r.stderr

@@ -12,10 +12,13 @@
  *
  * The reader is strict: every length is checked against the bytes that are
  * left before anything is allocated, every size product is checked for
- * overflow, and whatever llama.cpp's own loader refuses is refused here too
+ * overflow, and what llama.cpp's own loader refuses is refused here too
  * (duplicate keys or tensor names, tensors out of order, misaligned or
  * overlapping, data past the end of the file), plus a few things it lets
- * through (keys that are not UTF-8, bools other than 0/1). The caps below
+ * through (keys that are not UTF-8, bools other than 0/1), with one
+ * exception: a ggml type newer than this reader's table is accepted (its
+ * size unchecked), so that a file with a new quantization still gives its
+ * rope metadata. The caps below
  * bound what a hostile header can make the reader allocate or loop over;
  * each is far above what a released model ships.
  *

@@ -15,7 +15,7 @@ expect plan_olmo3_yarn_full_only 0 '^layers 3, 7, .*: full_attention, yarn, base
 expect plan_kimi_softmax 0 'softmax x1\.8132' -- plan --config "$FIX/kimi-k2-instruct.json"
 expect plan_qwen3next_linear 0 'linear_attention, no attention \(no positions\)' \
     -- plan --config "$FIX/qwen3-next-80b-a3b-instruct.json"
-expect plan_needs_config 2 '--config config.json is required' -- plan
+expect plan_needs_config 2 '--config config.json or --gguf model.gguf is required' -- plan
 expect plan_missing_file 1 "cannot open '$TMP/none.json'" -- plan --config "$TMP/none.json"
 expect plan_bad_format 2 'format' -- plan --config "$FIX/qwen3-8b.json" --format yaml
 expect plan_bad_seq_len 2 '--seq-len must be >= 0' -- plan --config "$FIX/qwen3-8b.json" --seq-len -4
@@ -77,3 +77,44 @@ if "$POSENC" rope --in "$TMP/x256.npy" --out "$TMP/g_local.npy" --config "$FIX/g
     ! cmp -s "$TMP/g_global.npy" "$TMP/g_ref.npy"; then
     ok rope_config_layer; else bad rope_config_layer "rope --layer 0 of Gemma 3 is not default RoPE at base 1e4 (or layer 5 is)"; fi
 expect rope_config_mixed_layers 1 'the layers differ' -- rope --in "$TMP/x256.npy" --out "$TMP/g.npy" --config "$FIX/gemma-3-1b-it.json" --start 0
+
+# --gguf: a GGUF written here by a few lines of Python (header and metadata
+# only), independent of posenc's reader.
+mkgguf() { # OUT ARCH then KEY=TYPE:VALUE ...
+    /usr/bin/python3 - "$@" <<'PY'
+import struct, sys
+out, arch, items = sys.argv[1], sys.argv[2], sys.argv[3:]
+def s(b): return struct.pack("<Q", len(b)) + b
+kv = [s(b"general.architecture") + struct.pack("<I", 8) + s(arch.encode())]
+for it in items:
+    key, tv = it.split("=", 1)
+    t, v = tv.split(":", 1)
+    key = key.replace("@", arch).encode()
+    if t == "u32": kv.append(s(key) + struct.pack("<II", 4, int(v)))
+    elif t == "f32": kv.append(s(key) + struct.pack("<If", 6, float(v)))
+    elif t == "str": kv.append(s(key) + struct.pack("<I", 8) + s(v.encode()))
+data = b"GGUF" + struct.pack("<IQQ", 3, 0, len(kv)) + b"".join(kv)
+open(out, "wb").write(data)
+PY
+}
+mkgguf "$TMP/g3.gguf" gemma3 @.block_count=u32:26 @.embedding_length=u32:1152 @.attention.head_count=u32:4 \
+    @.attention.key_length=u32:256 @.rope.freq_base=f32:1000000 @.rope.freq_base_swa=f32:10000 \
+    @.attention.sliding_window=u32:512 @.attention.sliding_window_pattern=u32:6
+expect plan_gguf_alone 0 '^layers 5, 11, 17, 23: full_attention, default, base 1000000, rotary 256 of head_dim 256, half, A 1, float32: rope.freq_base$' \
+    -- plan --gguf "$TMP/g3.gguf"
+expect plan_gguf_matches_config 0 '^differences \(config vs gguf\): 0$' \
+    -- plan --config "$FIX/gemma-3-1b-it.json" --gguf "$TMP/g3.gguf"
+# HunYuan: llama.cpp folds alpha into freq_base, stored as float32 (11158840,
+# not 11158839.925...): the frequencies move by up to (b32/b)^(-126/128) - 1.
+B32=$(/usr/bin/python3 -c 'import struct; b=10000*1000**(128/126); print(repr(struct.unpack("<f", struct.pack("<f", b))[0]))')
+REL=$(/usr/bin/python3 -c "b=10000*1000**(128/126); print('%.3g' % abs(($B32/b)**(-126/128)-1))")
+mkgguf "$TMP/hy.gguf" hunyuan-dense @.block_count=u32:32 @.embedding_length=u32:4096 @.attention.head_count=u32:32 \
+    @.attention.key_length=u32:128 "@.rope.freq_base=f32:$B32" @.rope.scaling.factor=f32:1
+expect plan_gguf_float32_base 0 "^  layers 0-31: inv_freq differ by up to $REL relative .*stored as float32: rope.freq_base$" \
+    -- plan --config "$FIX/hy-mt2-7b.json" --gguf "$TMP/hy.gguf"
+if "$POSENC" plan --config "$FIX/gemma-3-1b-it.json" --gguf "$TMP/g3.gguf" --format json >"$TMP/both.json" 2>/dev/null &&
+    /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["differences"]==[] and d["gguf"]["format"]=="gguf" and d["config"]["num_layers"]==26 and d["gguf"]["layers"][0]["float32_inputs"]=="rope.freq_base_swa"' "$TMP/both.json"; then
+    ok plan_gguf_json_both; else bad plan_gguf_json_both "$(head -c 300 "$TMP/both.json")"; fi
+printf 'GGUF\3\0\0\0' >"$TMP/short.gguf"
+expect plan_gguf_truncated 1 'short.gguf' -- plan --gguf "$TMP/short.gguf"
+expect plan_gguf_missing 1 "nope.gguf" -- plan --gguf "$TMP/nope.gguf"

@@ -43,7 +43,7 @@ temps() { find "$1" -name '*posenc-tmp-*' 2>/dev/null; }
 # A line that must (a scratch file, /dev/null) says why with "atomic-ok:".
 pattern='fopen *\([^;]*, *"[^"]*[wa+]|fdopen *\(|freopen *\(|[^_a-z]open *\([^;]*O_(WRONLY|RDWR|CREAT|TRUNC)|[^_a-z]creat *\(|mkstemp|mkostemp|tmpfile *\(|write_to_png *\(|_surface_create *\(|[^_a-z]rename *\(|[^_a-z]remove *\(|[^_a-z]unlink *\('
 hits=$(cd "$ROOT" && grep -nE "$pattern" cli/*.c src/*.c src/io/*.c src/kernels/*.c experiment/*.c bench/*.c \
-    python/*.c fuzz/*.c 2>/dev/null | grep -v 'atomic-ok:' |
+    python/*.c fuzz/*.c examples/*.c 2>/dev/null | grep -v 'atomic-ok:' |
     grep -vE '^(src/io/output_file\.c|cli/atomic_file\.c):' |
     grep -vE '_surface_create *\(.*(image_surface_create|_create_for_stream|cairo_surface_create_similar)' |
     grep -vE 'cairo_image_surface_create *\(')
@@ -157,13 +157,13 @@ interrupted() {
 }
 # On a RAM disk when root (no fsync of hundreds of MB on a shared disk).
 mkdir -p "$TMP/sig"
-if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=600m tmpfs "$TMP/sig" 2>/dev/null; then SIGMNT=$TMP/sig; else SIGMNT=""; fi
+if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=200m tmpfs "$TMP/sig" 2>/dev/null; then SIGMNT=$TMP/sig; else SIGMNT=""; fi
 interrupted int_csv INT "$TMP/sig/big.csv" -- encode sinusoidal --dim 64 --range 0:32768 --format csv \
     -o "$TMP/sig/big.csv"
 interrupted term_table TERM "$TMP/sig/big.txt" -- encode sinusoidal --dim 64 --range 0:32768 -o "$TMP/sig/big.txt"
 interrupted term_json TERM "$TMP/sig/big.json" -- encode sinusoidal --dim 64 --range 0:32768 --format json \
     -o "$TMP/sig/big.json"
-interrupted int_npy INT "$TMP/sig/big.npy" -- encode sinusoidal --dim 128 --range 0:262144 --format npy \
+interrupted int_npy INT "$TMP/sig/big.npy" -- encode sinusoidal --dim 128 --range 0:65536 --format npy \
     --dtype f64 -o "$TMP/sig/big.npy"
 [ -n "$SIGMNT" ] && umount "$SIGMNT"
 

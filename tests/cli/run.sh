@@ -232,6 +232,10 @@ if [ "$(tailbytes "$TMP/back.st" 14)" = "$(tailbytes "$TMP/meta.st" 14)" ]; then
     bad convert_round_trip "$(tailbytes "$TMP/back.st" 14 2>&1)"; fi
 expect convert_twice_refused 1 'already in the half layout' -- convert-qk --in "$TMP/hf.st" --out "$TMP/x.st" --to half --heads 2 --kv-heads 1
 expect convert_partial_rotary 0 'rotary_dim 2\)' -- convert-qk --in "$TMP/meta.st" --out "$TMP/p.st" --to half --heads 2 --kv-heads 1 --rotary-dim 2
+# issue 13: sizes from absurd arguments are checked, never wrapped (UBSan-clean)
+expect convert_huge_head_dim 2 'x --head-dim 4611686018427387904 overflows int64' -- convert-qk --in "$TMP/meta.st" --out "$TMP/h.st" --to half --heads 2 --kv-heads 1 --head-dim 4611686018427387904
+expect encode_position_int64_max 2 'position 9223372036854775807 leaves no length' -- encode binary --positions 9223372036854775807
+expect relativity_int64_min 2 'range must start above -9223372036854775808' -- analyze relativity --range -9223372036854775808:-9223372036854775800
 expect convert_odd_rotary 1 'rotary_dim=3 must be even' -- convert-qk --in "$TMP/meta.st" --out "$TMP/x.st" --to half --heads 2 --kv-heads 1 --rotary-dim 3
 expect convert_bad_heads 1 "cannot infer --head-dim: 'l.q_proj.weight' has 8 rows, not a multiple of --heads 3" \
     -- convert-qk --in "$TMP/meta.st" --out "$TMP/x.st" --to half --heads 3 --kv-heads 1
@@ -294,6 +298,16 @@ if "$POSENC" "${EXP_TINY[@]}" --out "$TMP/exp" --plot "$TMP/em.svg" >/dev/null 2
 if "$POSENC" "${EXP_TINY[@]}" --threads 2 --format csv >"$TMP/e1.csv" 2>/dev/null &&
     "$POSENC" "${EXP_TINY[@]}" --threads 1 --format csv >"$TMP/e2.csv" 2>/dev/null && cmp -s "$TMP/e1.csv" "$TMP/e2.csv"; then
     ok experiment_deterministic; else bad experiment_deterministic "the two runs differ"; fi
+# Same numbers whatever BLAS kernel or libposenc kernel set the machine would
+# pick (issue 14: OpenBLAS's Haswell and SkylakeX sgemm gave different tables).
+# 60 steps: enough for a last-bit difference to show in the CSV's 17 digits.
+EXP_SMALL=(experiment --schemes rope,alibi --seeds 1 --steps 60 --train-max 4 --test-lengths 4,8
+           --examples 20)
+if OPENBLAS_CORETYPE=Haswell PE_ISA=avx2 "$POSENC" "${EXP_SMALL[@]}" --format csv >"$TMP/k1.csv" 2>/dev/null &&
+    OPENBLAS_CORETYPE=SkylakeX PE_ISA=scalar "$POSENC" "${EXP_SMALL[@]}" --format csv >"$TMP/k2.csv" 2>/dev/null &&
+    cmp -s "$TMP/k1.csv" "$TMP/k2.csv"; then
+    ok experiment_machine_independent; else bad experiment_machine_independent "the two runs differ"; fi
+expect experiment_header_says_how 0 "^RoPE by libposenc's scalar kernels; matrix products posenc's own, fixed order \\((avx512|avx2|sse2|portable) code\\), no BLAS\\.$" -- "${EXP_TINY[@]}"
 
 # Errors in the flags' words, no-effect options refused: tests/cli/flags.sh.
 if bash "$(dirname "${BASH_SOURCE[0]}")/flags.sh" "$POSENC" >"$TMP/flags.log" 2>&1; then

@@ -1,0 +1,319 @@
+/*
+ * app.js — the explorer: reads the controls, asks libposenc (WebAssembly,
+ * explorer/explorer.c) for the numbers and redraws every plot on each input
+ * event. Line plots are uPlot (vendored by `make explorer`); the two heat
+ * maps are drawn on canvases here (uPlot has none). Nothing is computed in
+ * JavaScript except colours and formatting: the page shows what the library
+ * returns, and `window.explorer.last` keeps the full-precision arrays so that
+ * tests/browser/ can hold them against the CLI's JSON.
+ */
+'use strict';
+
+const BASES = [100, 500, 1000, 5000, 10000, 50000, 100000, 500000, 1000000, 10000000];
+const HEAD_DIMS = [8, 16, 32, 64, 96, 128, 256];
+const SCHEMES = ['default', 'linear', 'ntk', 'yarn', 'llama3'];
+const SEED = 1; /* the CLI's default --seed for q, k */
+const SCORE_POINTS = 801;
+const SIM_N = 64;
+const SIN_ROWS = 128;
+
+const $ = (id) => document.getElementById(id);
+/* Shown numbers: 6 significant digits, the same rounding the test applies to the CLI's. */
+const fmt = (x) => Number(x.toPrecision(6)).toString();
+
+function params() {
+  return {
+    base: BASES[+$('base').value],
+    headDim: HEAD_DIMS[+$('head-dim').value],
+    offset: +$('offset').value,
+    position: +$('position').value,
+    scaling: $('scaling').value,
+    factor: +$('factor').value,
+    l0: +$('l0').value,
+    layout: +$('layout').value,
+  };
+}
+
+/* The CLI options that give the same frequencies (cli/freq_opts.c). */
+function freqOpts(p, scheme) {
+  let s = `--head-dim ${p.headDim} --base ${p.base}`;
+  if (scheme !== 'default') s += ` --scaling ${scheme} --factor ${p.factor}`;
+  if (scheme === 'yarn' || scheme === 'llama3') s += ` --original-max-position ${p.l0}`;
+  return s;
+}
+
+class Lib {
+  constructor(M) {
+    this.M = M;
+    this.freqs = M._malloc(M._px_freqs_size());
+    this.bufs = {};
+  }
+  /* A reusable f64 buffer of n values in the module's memory. */
+  buf(name, n) {
+    const b = this.bufs[name];
+    if (b && b.n >= n) return b.ptr;
+    if (b) this.M._free(b.ptr);
+    const ptr = this.M._malloc(8 * n);
+    if (!ptr) throw new Error('out of memory');
+    this.bufs[name] = { ptr, n };
+    return ptr;
+  }
+  read(ptr, n) { return Array.from(this.M.HEAPF64.subarray(ptr / 8, ptr / 8 + n)); }
+  check(st, what) {
+    if (st !== 0) throw new Error(`${what}: ${this.M.UTF8ToString(this.M._px_last_error())}`);
+  }
+  setFreqs(p, scheme) {
+    const M = this.M;
+    const st = M.ccall('px_freqs', 'number',
+      ['number', 'string', 'number', 'number', 'number', 'number'],
+      [this.freqs, scheme, p.headDim, p.base, p.factor, p.l0]);
+    this.check(st, `frequencies (${scheme})`);
+    const n = M._px_pairs(this.freqs);
+    const w = [];
+    for (let i = 0; i < n; i++) w.push(M._px_inv_freq(this.freqs, i));
+    return { invFreq: w, attentionFactor: M._px_attention_factor(this.freqs) };
+  }
+  periods(offset, pairs) {
+    const wl = this.buf('wl', pairs), fl = this.buf('fl', pairs),
+      ph = this.buf('ph', pairs), tu = this.buf('tu', pairs);
+    this.check(this.M._px_pair_periods(this.freqs, offset, wl, fl, ph, tu), 'pair periods');
+    return { wavelength: this.read(wl, pairs), flip: this.read(fl, pairs),
+      phase: this.read(ph, pairs), turns: this.read(tu, pairs) };
+  }
+  /* unit: q = k = 1 in every pair (the CLI's sinusoidal_dot) instead of random q, k. */
+  scores(p, start, step, n, unit) {
+    const a = this.buf('sp', n), b = this.buf('sm', n);
+    this.check(this.M._px_score_curve(this.freqs, p.headDim, p.layout, p.position, start, step,
+      n, SEED, unit ? 1 : 0, a, b), 'score curve');
+    return { plus: this.read(a, n), minus: this.read(b, n) };
+  }
+  simRope(p, n) {
+    const o = this.buf('simr', n * n);
+    this.check(this.M._px_similarity_rope(this.freqs, p.headDim, p.layout, p.position, n, SEED, o),
+      'RoPE similarity');
+    return this.read(o, n * n);
+  }
+  simSin(p, n) {
+    const o = this.buf('sims', n * n);
+    this.check(this.M._px_similarity_sinusoidal(p.headDim, p.base, p.position, n, o),
+      'sinusoidal similarity');
+    return this.read(o, n * n);
+  }
+  sinRows(p, n) {
+    const o = this.buf('sin', n * p.headDim);
+    this.check(this.M._px_sinusoidal_rows(p.headDim, p.base, 0, p.position, n, o),
+      'sinusoidal rows');
+    return this.read(o, n * p.headDim);
+  }
+}
+
+/* ------------------------------------------------------------ drawing */
+
+function plotWidth(id) { return Math.max(280, $(id).clientWidth || 600); }
+
+/* Vertical dashed markers, drawn after uPlot's own series. */
+function markersPlugin(get) {
+  return {
+    hooks: {
+      draw: (u) => {
+        const ctx = u.ctx;
+        ctx.save();
+        get().forEach((m, row) => {
+          if (!(m.x >= u.scales.x.min && m.x <= u.scales.x.max)) return;
+          const x = u.valToPos(m.x, 'x', true);
+          ctx.strokeStyle = m.color;
+          ctx.lineWidth = 2 * devicePixelRatio;
+          ctx.setLineDash(m.dash ? [6 * devicePixelRatio, 4 * devicePixelRatio] : []);
+          ctx.beginPath();
+          ctx.moveTo(x, u.bbox.top);
+          ctx.lineTo(x, u.bbox.top + u.bbox.height);
+          ctx.stroke();
+          ctx.setLineDash([]);
+          ctx.fillStyle = m.color;
+          ctx.font = `${12 * devicePixelRatio}px system-ui, sans-serif`;
+          /* One text row per marker: close markers must not print over each other. */
+          ctx.fillText(m.label, x + 4 * devicePixelRatio, u.bbox.top + 14 * (row + 1) * devicePixelRatio);
+        });
+        ctx.restore();
+      },
+    },
+  };
+}
+
+/* Diverging blue-white-red for v in [-1, 1]. */
+function diverging(v) {
+  const t = Math.max(-1, Math.min(1, v));
+  if (t >= 0) return [255, Math.round(255 * (1 - t * 0.8)), Math.round(255 * (1 - t * 0.85))];
+  return [Math.round(255 * (1 + t * 0.85)), Math.round(255 * (1 + t * 0.6)), 255];
+}
+
+function heatmap(canvas, values, rows, cols, scale) {
+  canvas.width = cols;
+  canvas.height = rows;
+  const ctx = canvas.getContext('2d');
+  const img = ctx.createImageData(cols, rows);
+  for (let i = 0; i < rows * cols; i++) {
+    const [r, g, b] = diverging(values[i] / scale);
+    img.data[4 * i] = r; img.data[4 * i + 1] = g; img.data[4 * i + 2] = b; img.data[4 * i + 3] = 255;
+  }
+  ctx.putImageData(img, 0, 0);
+}
+
+const maxAbs = (a) => a.reduce((m, v) => Math.max(m, Math.abs(v)), 0) || 1;
+
+/* ------------------------------------------------------------ the app */
+
+class Explorer {
+  constructor(lib) {
+    this.lib = lib;
+    this.last = {};
+    this.markers = [];
+    this.plots = {};
+  }
+
+  makePlots() {
+    const w = (id) => plotWidth(id);
+    this.plots.score = new uPlot({
+      width: w('plot-score'), height: 260,
+      scales: { x: { time: false } },
+      axes: [{ label: 'offset k (tokens)' }, { label: 'score' }],
+      series: [{ label: 'k' },
+        { label: 'random q, k', stroke: '#9db4d8', width: 1 },
+        { label: 'q = k = 1 per pair: Σ cos(k ωᵢ)', stroke: '#1d2330', width: 2 }],
+      plugins: [markersPlugin(() => this.markers)],
+    }, [[0], [0], [0]], $('plot-score'));
+    this.plots.pairs = new uPlot({
+      width: w('plot-pairs'), height: 260,
+      scales: { x: { time: false }, wl: { distr: 3 }, ph: { range: [0, 2 * Math.PI] } },
+      axes: [{ label: 'pair i' },
+        { scale: 'wl', label: 'wavelength (tokens, log)' },
+        { scale: 'ph', side: 1, label: 'phase at k (rad)', grid: { show: false } }],
+      series: [{ label: 'pair' },
+        { label: 'wavelength', scale: 'wl', stroke: '#1f5fbf', width: 2 },
+        { label: 'phase k·ω mod 2π', scale: 'ph', stroke: '#b3261e', width: 0,
+          points: { show: true, size: 5, fill: '#b3261e' } }],
+    }, [[0], [1], [0]], $('plot-pairs'));
+    const colours = { default: '#444', linear: '#1f5fbf', ntk: '#2e8b57', yarn: '#b3261e', llama3: '#8e44ad' };
+    this.plots.scaling = new uPlot({
+      width: w('plot-scaling'), height: 260,
+      scales: { x: { time: false }, y: { distr: 3 } },
+      axes: [{ label: 'pair i' }, { label: 'wavelength 2π/ω (tokens, log)' }],
+      series: [{ label: 'pair' }].concat(SCHEMES.map((s) => ({ label: s, stroke: colours[s], width: 1 }))),
+    }, [[0]].concat(SCHEMES.map(() => [1])), $('plot-scaling'));
+    window.addEventListener('resize', () => {
+      for (const [id, p] of Object.entries(this.plots)) p.setSize({ width: plotWidth(`plot-${id}`), height: 260 });
+    });
+  }
+
+  update() {
+    const p = params();
+    $('base-out').textContent = p.base.toLocaleString('en-US');
+    $('head-dim-out').textContent = p.headDim;
+    $('offset-out').textContent = p.offset;
+    $('position-out').textContent = p.position;
+    $('factor-out').textContent = p.factor;
+    try {
+      this.draw(p);
+      $('status').textContent = '';
+    } catch (e) {
+      $('status').textContent = e.message;
+    }
+  }
+
+  draw(p) {
+    const lib = this.lib;
+    const opts = freqOpts(p, p.scaling);
+    const layoutName = p.layout ? 'half' : 'interleaved';
+    const last = { params: p };
+
+    /* Scaling: every scheme's wavelengths; the selected one's frequencies last. */
+    const curves = [];
+    for (const s of SCHEMES) {
+      if (s === p.scaling) continue;
+      curves[SCHEMES.indexOf(s)] = lib.setFreqs(p, s).invFreq.map((w) => 2 * Math.PI / w);
+    }
+    const sel = lib.setFreqs(p, p.scaling);
+    curves[SCHEMES.indexOf(p.scaling)] = sel.invFreq.map((w) => 2 * Math.PI / w);
+    last.invFreq = sel.invFreq;
+    last.attentionFactor = sel.attentionFactor;
+    const pairs = sel.invFreq.length;
+    const idx = sel.invFreq.map((_, i) => i);
+    SCHEMES.forEach((s, i) => this.plots.scaling.setSeries(i + 1, { width: s === p.scaling ? 3.5 : 1 }));
+    this.plots.scaling.setData([idx].concat(curves));
+    $('num-freq-last').textContent = fmt(sel.invFreq[pairs - 1]);
+    $('num-attention').textContent = fmt(sel.attentionFactor);
+    $('cmd-scaling').textContent = `posenc freqs ${opts} --format json`;
+
+    /* Pairs at offset k. */
+    const per = lib.periods(p.offset, pairs);
+    last.periods = per;
+    last.pastFlip = per.phase.filter((ph) => Math.cos(ph) < 0).length;
+    this.plots.pairs.setData([idx, per.wavelength, per.phase]);
+    $('num-wavelength').textContent = fmt(per.wavelength[pairs - 1]);
+    $('num-phase').textContent = fmt(per.phase[pairs - 1]);
+    $('num-past').textContent = `${last.pastFlip} of ${pairs}`;
+    $('cmd-pairs').textContent = `posenc analyze flip ${opts} --offset ${p.offset} --format json`;
+
+    /* Score vs offset: 0 .. past the slowest pair's flip (and past k). */
+    const flipSlowest = per.flip[pairs - 1];
+    last.flipSlowest = flipSlowest;
+    const span = Math.min(2e9, Math.max(2.2 * flipSlowest, 1.2 * p.offset, 64));
+    const step = Math.max(1, Math.ceil(span / (SCORE_POINTS - 1)));
+    const sc = lib.scores(p, 0, step, SCORE_POINTS, false);
+    const su = lib.scores(p, 0, step, SCORE_POINTS, true);
+    const ks = sc.plus.map((_, j) => j * step);
+    this.markers = [
+      { x: flipSlowest, color: '#b3261e', dash: true, label: `flip ${fmt(flipSlowest)}` },
+      { x: p.offset, color: '#2e8b57', dash: false, label: `k = ${p.offset}` },
+    ];
+    this.plots.score.setData([ks, sc.plus, su.plus]);
+    const atK = lib.scores(p, p.offset, 1, 1, false);
+    const unitK = lib.scores(p, p.offset, 1, 1, true);
+    last.scoreAtOffset = atK.plus[0];
+    last.unitScoreAtOffset = unitK.plus[0];
+    $('num-offset').textContent = p.offset;
+    $('num-score').textContent = fmt(atK.plus[0]);
+    $('num-unit-score').textContent = fmt(unitK.plus[0]);
+    $('num-flip').textContent = fmt(flipSlowest);
+    $('cmd-score').textContent = `posenc analyze relativity ${opts} --layout ${layoutName} ` +
+      `--m ${p.position} --range ${p.offset}:${p.offset + 1} --format json`;
+
+    /* Similarity matrices over positions m .. m+63. */
+    const sr = lib.simRope(p, SIM_N);
+    heatmap($('heat-rope'), sr, SIM_N, SIM_N, maxAbs(sr));
+    const ss = lib.simSin(p, SIM_N);
+    heatmap($('heat-sin-sim'), ss, SIM_N, SIM_N, maxAbs(ss));
+    last.simRope01 = sr[1];
+    last.simSin01 = ss[1];
+    $('num-sim').textContent = fmt(sr[1]);
+    $('num-sin-sim').textContent = fmt(ss[1]);
+    $('cmd-similarity').textContent = `posenc analyze similarity --scheme rope ${opts} ` +
+      `--layout ${layoutName} --range ${p.position}:${p.position + SIM_N} --format json; ` +
+      `posenc analyze similarity --scheme sinusoidal --dim ${p.headDim} --base ${p.base} ` +
+      `--range ${p.position}:${p.position + SIM_N} --format json`;
+
+    /* Sinusoidal rows m .. m+127. */
+    const rows = lib.sinRows(p, SIN_ROWS);
+    heatmap($('heat-sin'), rows, SIN_ROWS, p.headDim, 1);
+    last.peFirstPair = [rows[0], rows[1]];
+    $('num-pe').textContent = `(${fmt(rows[0])}, ${fmt(rows[1])})`;
+    $('cmd-sinusoidal').textContent = `posenc encode sinusoidal --dim ${p.headDim} --base ${p.base} ` +
+      `--range ${p.position}:${p.position + SIN_ROWS} --format json`;
+
+    this.last = last;
+    this.updates = (this.updates || 0) + 1;
+  }
+}
+
+createPosenc().then((M) => {
+  const app = new Explorer(new Lib(M));
+  window.explorer = app;
+  $('version').textContent = `libposenc ${M.UTF8ToString(M._px_version())} (WebAssembly).`;
+  app.makePlots();
+  for (const el of document.querySelectorAll('#controls input, #controls select'))
+    el.addEventListener('input', () => app.update());
+  app.update();
+  document.body.dataset.ready = '1';
+}).catch((e) => {
+  document.getElementById('status').textContent = `libposenc failed to load: ${e.message}`;
+});

@@ -1,0 +1,236 @@
+// run.mjs — `make test-browser`: the tour and the explorer in a real browser
+// (Debian's chromium driven by playwright-core, both pinned by the lockfile).
+//
+//   node tests/browser/run.mjs --posenc build/posenc --tour DIR --out DIR
+//
+// DIR/index.html is a tour built with `posenc tour --no-experiment` and
+// DIR/explorer/index.html the explorer beside it, both opened from file://
+// (the way a learner opens them, offline). Checks, each printed as ok/FAIL:
+//   - every image and script of both pages loaded, no request failed, no
+//     console error and no uncaught exception;
+//   - the explorer's numbers equal `posenc`'s JSON for the same parameters,
+//     before and after sliders are moved with the keyboard (the shown,
+//     rounded numbers exactly; the full arrays within the tolerance below);
+//   - moving a slider changes the shown numbers and the plots' pixels;
+//   - screenshots at 1280 and 420 px wide (written to --out) are not blank:
+//     their pixel standard deviation is well above a flat page's 0; the
+//     explorer also fits 420 px without sideways scrolling.
+// Exit status 0 when every check passed, 1 otherwise.
+import { chromium } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, existsSync } from 'node:fs';
+import { resolve, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const args = Object.fromEntries(
+  process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? acc.concat([[a.slice(2), all[i + 1]]]) : acc), []));
+for (const k of ['posenc', 'tour', 'out'])
+  if (!args[k]) { console.error(`run.mjs: --${k} is required`); process.exit(2); }
+const POSENC = resolve(args.posenc), TOUR = resolve(args.tour), OUT = resolve(args.out);
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+mkdirSync(OUT, { recursive: true });
+
+let passed = 0, failed = 0;
+function check(name, cond, detail = '') {
+  if (cond) { passed++; console.log(`ok   ${name}`); }
+  else { failed++; console.log(`FAIL ${name}${detail ? `: ${detail}` : ''}`); }
+  return cond;
+}
+
+/* The CLI's JSON for a command line of the form the page shows. */
+function cli(cmdline) {
+  const argv = cmdline.replace(/^posenc /, '').split(/\s+/).filter(Boolean);
+  return JSON.parse(execFileSync(POSENC, argv, { encoding: 'utf8' }));
+}
+const fmt = (x) => Number(x.toPrecision(6)).toString(); /* explorer/app.js's rounding */
+
+/*
+ * Tolerance between the page's full-precision numbers and the CLI's. They
+ * are the same C, but emscripten's C library evaluates long double expl and
+ * logl (80-bit on x86-64, 128-bit in WebAssembly) only to double precision,
+ * so w_i = base^(-2i/d) carries a relative error of about |ln w_i| 2^-53
+ * <= 16 * 1.1e-16 = 1.8e-15 for base <= 1e7 (measured: 3 ulp). Frequencies,
+ * wavelengths and flip distances: relative 1e-13. A phase k w_i grows that
+ * error by k w_i: absolute 1e-13 (1 + k w_i) rad. A score sums D/2 products
+ * of |q||k| <= 2 rotated by such angles: absolute 1e-13 D (1 + k + m).
+ */
+const near = (a, b, tol) => Math.abs(a - b) <= tol;
+const rel = (a, b, r) => near(a, b, r * Math.max(Math.abs(a), Math.abs(b)));
+
+async function variance(page, png) {
+  /* Decode the screenshot in the browser (no PNG decoder in node's stdlib). */
+  return page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width; c.height = img.height;
+    const ctx = c.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const d = ctx.getImageData(0, 0, c.width, c.height).data;
+    let s = 0, s2 = 0, n = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      const y = 0.299 * d[i] + 0.587 * d[i + 1] + 0.114 * d[i + 2];
+      s += y; s2 += y * y; n++;
+    }
+    const mean = s / n;
+    return { std: Math.sqrt(Math.max(0, s2 / n - mean * mean)), width: c.width, height: c.height };
+  }, png.toString('base64'));
+}
+
+async function screenshots(browser, url, name, extra) {
+  for (const width of [1280, 420]) {
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    await page.goto(url);
+    if (extra) await extra(page);
+    const file = join(OUT, `${name}-${width}.png`);
+    const png = await page.screenshot({ path: file, fullPage: true });
+    const v = await variance(page, png);
+    check(`${name}_screenshot_${width}_not_blank`, v.std > 20 && v.width === width,
+      `pixel std ${v.std.toFixed(1)}, ${v.width}x${v.height}, ${file}`);
+    if (name === 'explorer' && width === 420) {
+      const sw = await page.evaluate(() => document.documentElement.scrollWidth);
+      check('explorer_fits_420px', sw <= 420, `page is ${sw} px wide`);
+    }
+    await page.close();
+  }
+}
+
+/* Opens url, collecting everything that went wrong while it loaded. */
+async function openWatched(browser, url, ready) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`exception: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+  page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+  await page.goto(url, { waitUntil: 'load' });
+  if (ready) await page.waitForSelector(ready, { timeout: 20000 }).catch(() => problems.push(`never became ready (${ready})`));
+  const assets = await page.evaluate(async () => {
+    /* Lazy images load only near the viewport: ask for all of them now. */
+    const imgs = [...document.images];
+    for (const i of imgs) i.loading = 'eager';
+    await Promise.all(imgs.map((i) => i.decode().catch(() => {})));
+    return {
+      images: imgs.map((i) => ({ src: i.getAttribute('src'), ok: i.complete && i.naturalWidth > 0 })),
+      scripts: [...document.scripts].length,
+    };
+  });
+  return { page, problems, assets };
+}
+
+async function tourChecks(browser) {
+  const url = pathToFileURL(join(TOUR, 'index.html')).href;
+  const { page, problems, assets } = await openWatched(browser, url);
+  const broken = assets.images.filter((i) => !i.ok).map((i) => i.src);
+  check('tour_images_loaded', assets.images.length > 0 && broken.length === 0,
+    `${assets.images.length} images, broken: ${broken.join(', ')}`);
+  check('tour_no_errors', problems.length === 0, problems.join('; '));
+  await page.close();
+  await screenshots(browser, url, 'tour');
+}
+
+/* Everything the explorer shows, against the CLI's JSON for the same parameters. */
+async function compareWithCli(page, label) {
+  const s = await page.evaluate(() => {
+    const t = (id) => document.getElementById(id).textContent;
+    return { last: window.explorer.last, updates: window.explorer.updates,
+      cmds: { scaling: t('cmd-scaling'), pairs: t('cmd-pairs'), score: t('cmd-score'), sim: t('cmd-similarity'), sin: t('cmd-sinusoidal') },
+      shown: { freqLast: t('num-freq-last'), attention: t('num-attention'), wavelength: t('num-wavelength'),
+        phase: t('num-phase'), past: t('num-past'), score: t('num-score'), unitScore: t('num-unit-score'), flip: t('num-flip'),
+        sim: t('num-sim'), sinSim: t('num-sin-sim'), pe: t('num-pe') } };
+  });
+  const { last, shown, cmds } = s;
+  const p = last.params;
+  const fr = cli(cmds.scaling);
+  check(`${label}_freqs_equal_cli`, fr.inv_freq.length === last.invFreq.length &&
+    fr.inv_freq.every((w, i) => rel(w, last.invFreq[i], 1e-13)) && rel(fr.attention_factor, last.attentionFactor, 1e-13),
+    `${cmds.scaling}: ${JSON.stringify(fr.inv_freq.slice(-2))} vs ${JSON.stringify(last.invFreq.slice(-2))}`);
+  const n = fr.inv_freq.length;
+  check(`${label}_shown_freq_equals_cli`, shown.freqLast === fmt(fr.inv_freq[n - 1]) && shown.attention === fmt(fr.attention_factor),
+    `${shown.freqLast} vs ${fmt(fr.inv_freq[n - 1])}`);
+  const fl = cli(cmds.pairs);
+  const phaseTol = (i) => 1e-13 * (1 + p.offset * fl.inv_freq[i]);
+  check(`${label}_pairs_equal_cli`, fl.wavelength.every((w, i) => rel(w, last.periods.wavelength[i], 1e-13)) &&
+    fl.flip_distance.every((w, i) => rel(w, last.periods.flip[i], 1e-13)) &&
+    fl.phase_rad.every((w, i) => near(w, last.periods.phase[i], phaseTol(i))) && fl.past_flip === last.pastFlip,
+    cmds.pairs);
+  check(`${label}_shown_pairs_equal_cli`, shown.wavelength === fmt(fl.wavelength[n - 1]) &&
+    shown.phase === fmt(fl.phase_rad[n - 1]) && shown.flip === fmt(fl.flip_distance[n - 1]) &&
+    shown.past === `${fl.past_flip} of ${n}`,
+    `${shown.wavelength}/${shown.phase}/${shown.flip}/${shown.past} vs ${fmt(fl.wavelength[n - 1])}/${fmt(fl.phase_rad[n - 1])}/${fmt(fl.flip_distance[n - 1])}/${fl.past_flip}`);
+  const rv = cli(cmds.score);
+  const scoreTol = 1e-13 * p.headDim * (1 + p.offset + p.position);
+  check(`${label}_score_equals_cli`, near(rv.rope_score[0], last.scoreAtOffset, scoreTol) && shown.score === fmt(rv.rope_score[0]) &&
+    near(rv.sinusoidal_dot[0], last.unitScoreAtOffset, scoreTol) && shown.unitScore === fmt(rv.sinusoidal_dot[0]),
+    `${cmds.score}: ${rv.rope_score[0]} vs ${last.scoreAtOffset} (shown ${shown.score})`);
+  const [simRopeCmd, simSinCmd] = cmds.sim.split('; ');
+  const sr = cli(simRopeCmd), ss = cli(simSinCmd);
+  check(`${label}_similarity_equals_cli`, near(sr.matrix[0][1], last.simRope01, 1e-13 * p.headDim * (2 + p.position)) &&
+    near(ss.matrix[0][1], last.simSin01, 1e-12 * p.headDim) && shown.sim === fmt(sr.matrix[0][1]) && shown.sinSim === fmt(ss.matrix[0][1]),
+    `${sr.matrix[0][1]} vs ${last.simRope01}; ${ss.matrix[0][1]} vs ${last.simSin01}`);
+  const en = cli(cmds.sin);
+  check(`${label}_sinusoidal_equals_cli`, near(en.values[0][0], last.peFirstPair[0], 1e-13 * (1 + p.position)) &&
+    near(en.values[0][1], last.peFirstPair[1], 1e-13 * (1 + p.position)) &&
+    shown.pe === `(${fmt(en.values[0][0])}, ${fmt(en.values[0][1])})`, cmds.sin);
+  return s;
+}
+
+const pixels = (page) => page.evaluate(() =>
+  ['plot-score', 'plot-pairs', 'plot-scaling'].map((id) => document.querySelector(`#${id} canvas`).toDataURL())
+    .concat(['heat-rope', 'heat-sin-sim', 'heat-sin'].map((id) => document.getElementById(id).toDataURL())));
+
+async function explorerChecks(browser) {
+  const file = join(TOUR, 'explorer', 'index.html');
+  if (!check('explorer_beside_tour', existsSync(file), file)) return;
+  const url = pathToFileURL(file).href;
+  const { page, problems, assets } = await openWatched(browser, url, 'body[data-ready="1"]');
+  check('explorer_loaded_without_errors', problems.length === 0 && assets.scripts >= 3 &&
+    await page.evaluate(() => document.getElementById('status').textContent === ''), problems.join('; '));
+  const before = await compareWithCli(page, 'initial');
+  const pxBefore = await pixels(page);
+
+  /* A learner's moves, by keyboard: head dim 128 -> 64, base 1e4 -> 1e6, offset to 5000. */
+  await page.focus('#head-dim');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await page.focus('#base');
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+  await page.locator('#offset').fill('5000');
+  const moved = await compareWithCli(page, 'moved');
+  check('sliders_reached_their_values', moved.last.params.headDim === 64 && moved.last.params.base === 1e6 && moved.last.params.offset === 5000,
+    JSON.stringify(moved.last.params));
+  check('shown_numbers_changed', moved.shown.score !== before.shown.score && moved.shown.flip !== before.shown.flip &&
+    moved.shown.wavelength !== before.shown.wavelength, `${before.shown.score} -> ${moved.shown.score}`);
+  const pxAfter = await pixels(page);
+  const unchanged = pxAfter.map((d, i) => (d === pxBefore[i] ? i : -1)).filter((i) => i >= 0);
+  check('plots_changed', unchanged.length === 0, `plots ${unchanged.join(', ')} kept their pixels`);
+
+  /* A scaling scheme with its factor and L0: YaRN, f 16, L0 8192, interleaved pairs. */
+  await page.selectOption('#scaling', 'yarn');
+  await page.locator('#factor').fill('16');
+  await page.selectOption('#l0', '8192');
+  await page.selectOption('#layout', '0');
+  const yarn = await compareWithCli(page, 'yarn');
+  check('yarn_magnitude_shown', yarn.last.params.scaling === 'yarn' && yarn.last.attentionFactor > 1, yarn.shown.attention);
+  check('explorer_no_errors_after_moves', problems.length === 0 &&
+    await page.evaluate(() => document.getElementById('status').textContent === ''), problems.join('; '));
+  await page.close();
+  await screenshots(browser, url, 'explorer', (pg) => pg.waitForSelector('body[data-ready="1"]'));
+}
+
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  /* Chromium's sandbox refuses to start as root (CI containers). */
+  args: process.getuid && process.getuid() === 0 ? ['--no-sandbox'] : [],
+});
+try {
+  await tourChecks(browser);
+  await explorerChecks(browser);
+} catch (e) {
+  check('browser_run_completed', false, e.stack || String(e));
+} finally {
+  await browser.close();
+}
+console.log(`${passed} passed, ${failed} failed (screenshots in ${OUT})`);
+process.exit(failed === 0 ? 0 : 1);
