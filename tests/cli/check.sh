@@ -84,6 +84,37 @@ rope --config "$LLAMA" --in "$CK/x16as32.npy" --out "$CK/y16as32.npy" --position
 expect check_f16_agrees 0 '^verdict: agree' \
     -- check --config "$LLAMA" --in "$CK/x16.npy" --out "$CK/y16.npy" --positions "$CK/pos.npy"
 
+# bf16 dumps in one-tensor safetensors files (written here by hand: header length, JSON, bytes),
+# the rotation of the bf16 inputs rounded once to nearest even.
+"$PY" - "$CK" <<'PY'
+import json, struct, numpy as np, sys
+d = sys.argv[1]
+def bf16(a):
+    u = np.ascontiguousarray(a, np.float32).view(np.uint32).astype(np.uint64)
+    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+def save(path, bits):
+    head = json.dumps({"t": {"dtype": "BF16", "shape": list(bits.shape), "data_offsets": [0, bits.nbytes]}}).encode()
+    head += b" " * (-len(head) % 8)
+    open(path, "wb").write(struct.pack("<Q", len(head)) + head + bits.tobytes())
+xb = bf16(np.load(d + "/x.npy"))
+save(d + "/xb.safetensors", xb)
+np.save(d + "/xb32.npy", (xb.astype(np.uint32) << 16).view(np.float32))
+PY
+rope --config "$LLAMA" --in "$CK/xb32.npy" --out "$CK/yb32.npy" --start 5
+"$PY" - "$CK" <<'PY'
+import json, struct, numpy as np, sys
+d = sys.argv[1]
+u = np.load(d + "/yb32.npy").view(np.uint32).astype(np.uint64)
+bits = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+head = json.dumps({"t": {"dtype": "BF16", "shape": list(bits.shape), "data_offsets": [0, bits.nbytes]}}).encode()
+head += b" " * (-len(head) % 8)
+open(d + "/yb.safetensors", "wb").write(struct.pack("<Q", len(head)) + head + bits.tobytes())
+PY
+expect check_bf16_safetensors_agrees 0 '^verdict: agree' \
+    -- check --config "$LLAMA" --in "$CK/xb.safetensors" --out "$CK/yb.safetensors" --start 5
+expect check_bf16_safetensors_offset 1 '^ +1\. position_offset .*off by -1' \
+    -- check --config "$LLAMA" --in "$CK/xb.safetensors" --out "$CK/yb.safetensors" --start 6
+
 # cos/sin caches [cos..., sin...] from the plan's inv_freq: exact, then float32 angles at p >= 1e5.
 "$POSENC" plan --config "$LLAMA" --format json >"$CK/plan.json"
 "$PY" - "$CK" <<'PY'
