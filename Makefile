@@ -122,9 +122,10 @@ $(TEST_BIN): $(TEST_OBJ) $(STATIC_LIB)
 # Tour options pass through: make run ARGS="--no-experiment" (or TOUR_ARGS=...).
 ARGS ?=
 TOUR_ARGS ?=
+# The explorer goes in first, so the tour's page links to it.
 run: $(POSENC) explorer
-	$(POSENC) tour $(ARGS) $(TOUR_ARGS)
 	mkdir -p tour/explorer && cp $(EXPLORER) tour/explorer/index.html
+	$(POSENC) tour $(ARGS) $(TOUR_ARGS)
 
 # Each case against its baseline, measured in the same run (posenc bench --help).
 bench: $(POSENC)
@@ -341,7 +342,7 @@ EMCC ?= emcc
 # Debian's emcc runs its optimizer under this machine's node, which finds
 # Debian's JavaScript modules only here.
 EM_ENV := NODE_PATH=/usr/share/nodejs
-EM_SRC := $(filter-out src/config.c,$(wildcard src/*.c)) \
+EM_SRC := $(filter-out src/config%.c src/plan%.c src/check.c,$(wildcard src/*.c)) \
           $(addprefix src/kernels/,dispatch.c scalar.c half.c parallel.c) cli/random.c explorer/explorer.c
 EM_FLAGS := $(WARNFLAGS) $(FPFLAGS) $(PE_CPPFLAGS) -O2 -sSINGLE_FILE=1 -sMODULARIZE=1 \
             -sEXPORT_NAME=createPosenc -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web,node \
@@ -377,8 +378,8 @@ $(BROWSER_STAMP): scripts/setup-deps.sh
 
 test-browser: $(EXPLORER) $(POSENC) $(NPM_STAMP) | $(BROWSER_STAMP)
 	rm -rf $(BROWSER_OUT) && mkdir -p $(BROWSER_OUT)
-	$(POSENC) tour --no-experiment --out $(BROWSER_OUT)/tour >/dev/null
 	mkdir -p $(BROWSER_OUT)/tour/explorer && cp $(EXPLORER) $(BROWSER_OUT)/tour/explorer/index.html
+	$(POSENC) tour --no-experiment --out $(BROWSER_OUT)/tour >/dev/null
 	node tests/browser/run.mjs --posenc $(POSENC) --tour $(BROWSER_OUT)/tour --out $(BROWSER_OUT)
 
 .PHONY: explorer test-browser
