@@ -27,6 +27,8 @@ extern const cli_spec cmd_experiment_spec;
 int cmd_experiment(const cli_spec *spec, int argc, char **argv);
 extern const cli_spec cmd_plan_spec;
 int cmd_plan(const cli_spec *spec, int argc, char **argv);
+extern const cli_spec cmd_check_spec;
+int cmd_check(const cli_spec *spec, int argc, char **argv);
 
 /* Opens -o FILE (or stdout when path is NULL or "-") through
  * atomic_file.h: FILE appears whole or not at all; reports failures. */

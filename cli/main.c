@@ -7,6 +7,7 @@ static const cli_command commands[] = {
     {&cmd_encode_spec, cmd_encode},
     {&cmd_freqs_spec, cmd_freqs},
     {&cmd_plan_spec, cmd_plan},
+    {&cmd_check_spec, cmd_check},
     {&cmd_rope_spec, cmd_rope},
     {&cmd_bias_spec, cmd_bias},
     {&cmd_attention_spec, cmd_attention},

@@ -719,6 +719,129 @@ int pe_mrope_cos_sin(const pe_freqs *freqs, const int64_t *positions,
                      pe_mrope_mode mode, void *cos_out, void *sin_out,
                      pe_dtype dtype);
 
+/* --------------------------------------------- rotation check (check.c) */
+
+/*
+ * Diagnose what an engine computed: given the rotation a plan asks for and
+ * an engine's dump of one layer's q or k before and after its rotation (or
+ * its cos/sin cache), say whether the dump agrees within the error its
+ * storage type allows and, when it does not, which known fault explains it
+ * best. Each candidate re-rotates `in` exactly (double, exact angles) under
+ * one hypothesis and scores it by the RMS distance to `out`; the names are
+ * pe_diagnosis_name's vocabulary; the bound is documented at
+ * pe_check_report.
+ */
+typedef enum {
+    PE_DIAG_LAYOUT = 0,          /* the other pair layout */
+    PE_DIAG_PARTIAL_ROTARY = 1,  /* another rotated slice (offset or width) */
+    PE_DIAG_BASE = 2,            /* another base, fit from the per-pair angles */
+    PE_DIAG_SCALING_MISSING = 3, /* the plan's scaling block not applied */
+    PE_DIAG_SCALING_TYPE = 4,    /* linear/ntk/yarn/llama3 of another type or factor */
+    PE_DIAG_YARN_TRUNCATE = 5,   /* YaRN's correction range truncated the other way */
+    PE_DIAG_MAGNITUDE = 6,       /* A missing, applied twice, or another value */
+    PE_DIAG_POSITION_OFFSET = 7, /* positions off by k, or restarted per chunk */
+    PE_DIAG_FLOAT32_ANGLES = 8,  /* angle fl32(fl32(p) fl32(w)), cos/sin of that float */
+    PE_DIAG_MROPE_AXES = 9,      /* M-RoPE: other section mode, a zeroed or swapped axis */
+    PE_DIAG_HALF_PRECISION_TABLES = 10 /* A cos, A sin rounded to f16 or bf16 */
+} pe_diagnosis;
+#define PE_DIAG_COUNT 11
+
+/* "layout", "partial_rotary", "base", "scaling_missing", "scaling_type",
+ * "yarn_truncate", "magnitude", "position_offset", "float32_angles",
+ * "mrope_axes", "half_precision_tables"; "?" otherwise. */
+const char *pe_diagnosis_name(pe_diagnosis diagnosis);
+
+/* What the dump should be: the frequencies (rotary_dim = freqs.rotary_dim,
+ * magnitude = freqs.attention_factor), the pair layout, and, when known,
+ * the scaling parameters the frequencies came from (scaling_known: the
+ * scaling_* and yarn_truncate hypotheses and a base refit keeping the
+ * scaling) and M-RoPE sections (n_mrope_section 3, else 0). Plain value
+ * type; scaling's list pointers must outlive the checks (a plan's do). */
+typedef struct {
+    pe_freqs freqs;
+    pe_rope_layout layout;
+    int scaling_known;
+    pe_rope_scaling scaling;
+    int64_t mrope_section[3];
+    int64_t n_mrope_section;
+    pe_mrope_mode mrope_mode;
+    int64_t chunk_size; /* a plan's chunked-attention size (0: none): one restart tried */
+} pe_check_expect;
+
+/* The expectation of one plan layer at seq_len (>= 0; the largest position
+ * + 1 is right for dynamic and longrope). PE_ERR_PARAM for a NoPE layer.
+ * The plan must outlive the checks made with *out (its LongRoPE lists). */
+int pe_check_expect_from_plan(const pe_plan *plan, int64_t layer, int64_t seq_len,
+                              pe_check_expect *out);
+/* The expectation of hand-made frequencies: rotary_dim and magnitude A are
+ * freqs->rotary_dim and freqs->attention_factor; no scaling, no M-RoPE. */
+int pe_check_expect_from_freqs(const pe_freqs *freqs, pe_rope_layout layout,
+                               pe_check_expect *out);
+
+#define PE_CHECK_POS_BINS 32
+#define PE_CHECK_PAIR_BANDS 4
+
+typedef struct {
+    pe_diagnosis name;
+    double residual;  /* RMS of (hypothesis - out) over the sampled rows */
+    double max_err;   /* largest |hypothesis - out| there */
+    char detail[160]; /* "interleaved instead of half-split", ... */
+} pe_check_diagnosis;
+
+/*
+ * The verdict. agree = max_abs_err <= bound, where bound is what a correct
+ * engine may miss the exact rotation of its inputs by, taken at the
+ * largest magnitudes of the dump (so it bounds every element):
+ *   f32 out   4 * 2^-24 (max|x'| + A (max|x| + 2 max|y|)): the plain f32
+ *             rotation fma(x, fl(A cos), -fl(y fl(A sin))) of exact angles
+ *             is within 1 x that (pe_rope_apply); 4x leaves room for f32
+ *             cos/sin of 1-2 ulps and other operation orders.
+ *   f16/bf16  half an ulp of the largest stored |out| in that type, plus
+ *             the f32 bound: the f32 result rounded once to nearest.
+ * Float32 angles at p >= 1e5 miss by ~1e-3 |x|, far outside either f32
+ * bound. Cos/sin caches are checked as the rotation of (1, 0) per pair:
+ * entries A cos, A sin. Errors are grouped by position bin (bins of equal
+ * position width between the smallest and largest position) and pair band
+ * (n_bands equal ranges of the d/2 pairs); pred holds the best diagnosis's
+ * |hypothesis - expected| over the sampled rows in the same cells (its
+ * prediction of the error), 0 when the dump agrees.
+ */
+typedef struct {
+    int agree;
+    double max_abs_err, bound, rms_err;
+    int64_t first_token, first_head, first_pair; /* first element past bound in
+        (token, head, element) order; pair -1 for an element outside the
+        rotated slice; all -1 when the dump agrees */
+    int64_t first_element;
+    int64_t n_bins, n_bands;
+    int64_t bin_lo[PE_CHECK_POS_BINS], bin_hi[PE_CHECK_POS_BINS]; /* positions */
+    int64_t band_lo[PE_CHECK_PAIR_BANDS], band_hi[PE_CHECK_PAIR_BANDS]; /* pairs, hi exclusive */
+    double err[PE_CHECK_POS_BINS][PE_CHECK_PAIR_BANDS];  /* max |out - expected| */
+    double pred[PE_CHECK_POS_BINS][PE_CHECK_PAIR_BANDS]; /* best diagnosis's */
+    double pair_err[PE_MAX_PAIRS]; /* max error per pair, d/2 entries */
+    int n_diagnoses; /* 0 when the dump agrees; otherwise best first */
+    pe_check_diagnosis diagnoses[PE_DIAG_COUNT];
+} pe_check_report;
+
+/*
+ * Check a rotation dump: in, out (tokens, heads, head_dim) views of equal
+ * shape, f32, f16 or bf16 (each its own type), finite; token t at
+ * positions (count in->tokens). mrope_positions: (tokens, 3) {t, h, w}
+ * rows for an M-RoPE expectation, or NULL (text tokens, t = h = w = p).
+ * rotary_dim <= head_dim. At most 512 tokens and 8 heads, evenly spread,
+ * are sampled to fit the hypotheses; the verdict reads every element.
+ */
+int pe_check_rotation(const pe_check_expect *expect, const pe_positions *positions,
+                      const int64_t *mrope_positions, const pe_tensor *in,
+                      const pe_tensor *out, pe_check_report *report);
+
+/* Check a cos/sin cache: (count, width) row-major, f32, f64, f16 or bf16,
+ * row t = [A cos(p_t w_0) .. A cos(p_t w_{d/2-1}), A sin(...) ...], width =
+ * rotary_dim. The layout and partial_rotary hypotheses do not apply. */
+int pe_check_cos_sin(const pe_check_expect *expect, const pe_positions *positions,
+                     const int64_t *mrope_positions, int64_t count, const void *cache,
+                     pe_dtype dtype, int64_t width, pe_check_report *report);
+
 /* ------------------------------------------------------- biases (bias.c) */
 
 /*

@@ -4,6 +4,9 @@
  */
 #include "posenc_py.h"
 
+/* posenc.check (py_check.c) */
+int py_init_check(PyObject *m);
+
 #include <string.h>
 
 static PyObject *Error, *DtypeError, *FormatError, *FileError;
@@ -614,7 +617,7 @@ PyMODINIT_FUNC PyInit_posenc(void) {
     if (rc != 0) goto fail;
     if (PyModule_AddStringConstant(m, "__version__", pe_version_string()) != 0) goto fail;
     if (py_init_freqs(m) || py_init_rope(m) || py_init_encode(m) || py_init_bias(m) ||
-        py_init_analysis(m) || py_init_io(m) || py_init_plan(m))
+        py_init_analysis(m) || py_init_io(m) || py_init_plan(m) || py_init_check(m))
         goto fail;
     return m;
 fail:

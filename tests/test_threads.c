@@ -133,6 +133,24 @@ static void run_rope(run_result *r, int tid) {
                 pe_rope_apply(&S.yarn, (pe_rope_layout)layout, &pos, &in, &out,
                               (pe_rope_direction)dir),
                 y, sizeof y);
+    { /* pe_check_rotation: the yarn rotation judged against the plain frequencies */
+        pe_check_expect ex;
+        pe_check_report *rep = malloc(sizeof *rep);
+        int st = pe_check_expect_from_freqs(&S.freqs, PE_ROPE_HALF, &ex);
+        pe_rope_apply(&S.yarn, PE_ROPE_HALF, &pos, &in, &out, PE_ROPE_FORWARD);
+        if (st == PE_OK && rep != NULL) st = pe_check_rotation(&ex, &pos, NULL, &in, &out, rep);
+        double summary[2 + 2 * PE_DIAG_COUNT] = {0};
+        if (st == PE_OK && rep != NULL) {
+            summary[0] = rep->max_abs_err;
+            summary[1] = rep->n_diagnoses;
+            for (int k = 0; k < rep->n_diagnoses; k++) {
+                summary[2 + 2 * k] = rep->diagnoses[k].name;
+                summary[3 + 2 * k] = rep->diagnoses[k].residual;
+            }
+        }
+        put(r, "pe_check_rotation", st, summary, sizeof summary);
+        free(rep);
+    }
     /* nested threads: a rotation that starts its own */
     pe_rope_options opt = pe_rope_options_default();
     opt.threads = 3;

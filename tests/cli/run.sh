@@ -320,5 +320,8 @@ if bash "$(dirname "$0")/reliability.sh" "$POSENC"; then ok reliability; else
 # --- plan, and --layer in freqs / rope
 . "$(dirname "$0")/plan.sh"
 
+# --- check: an engine's dumped RoPE against the plan
+. "$(dirname "$0")/check.sh"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

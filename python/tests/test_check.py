@@ -1,0 +1,92 @@
+"""posenc.check: an engine's dump against a checkpoint's plan. Correct dumps (posenc's exact
+rotation, stored in float32 or float16) agree; faults made here the way engines make them
+(numpy float32 angles, the other pair layout, an off-by-one position, float16 cos/sin tables)
+are named first. The bound is pe_check_report's (include/posenc.h)."""
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+import posenc
+
+FIXTURES = pathlib.Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "configs"
+LLAMA = FIXTURES / "llama-3.1-8b.json"
+
+
+@pytest.fixture
+def x():
+    return np.random.default_rng(18).uniform(-1, 1, (48, 3, 128)).astype(np.float32)
+
+
+def plan_rotation(x, start, layout="half"):
+    f = posenc.load_plan(LLAMA).freqs(0)
+    return posenc.rope_apply(x, f, layout=layout, start=start)
+
+
+def test_correct_f32_dump_agrees(x):
+    r = posenc.check(LLAMA, x, plan_rotation(x, 100000), start=100000)
+    assert r["verdict"] == "agree" and r["max_abs_err"] <= r["bound"]
+    assert r["first_divergence"] is None and r["diagnoses"] == []
+    assert r["growth"]["max_abs_err"].shape == (32, 4)
+
+
+def test_correct_f16_dump_agrees(x):
+    x16 = x.astype(np.float16)
+    y16 = plan_rotation(x16.astype(np.float32), 7).astype(np.float16)
+    r = posenc.check(str(LLAMA), x16, y16, positions=np.arange(7, 7 + len(x)))
+    assert r["verdict"] == "agree", r
+
+
+def test_layout_named_first_from_a_dict(x):
+    r = posenc.check(json.loads(LLAMA.read_text()), x, plan_rotation(x, 0, "interleaved"))
+    assert r["verdict"] == "disagree"
+    assert r["diagnoses"][0]["name"] == "layout"
+    assert r["diagnoses"][0]["detail"] == "interleaved instead of half-split"
+    assert r["first_divergence"] == {"token": 1, "head": 0, "pair": 0}
+
+
+def test_position_offset_named_first(x):
+    r = posenc.check(LLAMA, x, plan_rotation(x, 11), start=10)
+    assert [d["name"] for d in r["diagnoses"]][0] == "position_offset"
+    assert "off by +1" in r["diagnoses"][0]["detail"]
+
+
+def float32_angle_rotation(x, start, w):
+    """Hugging Face's float32 path: inv_freq and positions in float32, their product rounded."""
+    p = np.arange(start, start + len(x), dtype=np.float32)
+    a = np.outer(p, w.astype(np.float32)).astype(np.float32)
+    c, s = np.cos(a)[:, None, :], np.sin(a)[:, None, :]
+    n = w.size
+    x1, x2 = x[..., :n], x[..., n:]
+    return np.concatenate([x1 * c - x2 * s, x1 * s + x2 * c], axis=-1).astype(np.float32)
+
+
+def test_float32_angles_named_first(x):
+    w = np.asarray(posenc.load_plan(LLAMA).freqs(0).inv_freq)
+    r = posenc.check(LLAMA, x, float32_angle_rotation(x, 200000, w), start=200000)
+    assert r["diagnoses"][0]["name"] == "float32_angles"
+    assert r["diagnoses"][0]["max_err"] <= r["bound"]
+
+
+def test_cos_sin_cache_with_float16_tables():
+    w = np.asarray(posenc.load_plan(LLAMA).freqs(0).inv_freq)
+    a = np.outer(np.arange(3000, 3064), w)
+    exact = np.concatenate([np.cos(a), np.sin(a)], axis=1)
+    assert posenc.check(LLAMA, cos_sin=exact, start=3000)["verdict"] == "agree"
+    r = posenc.check(LLAMA, cos_sin=exact.astype(np.float16).astype(np.float32), start=3000)
+    assert r["diagnoses"][0]["name"] == "half_precision_tables"
+
+
+def test_freqs_with_layout_and_errors(x):
+    f = posenc.freqs_default(128, 500000.0)
+    y = posenc.rope_apply(x, f, layout="half", start=0)
+    assert posenc.check(f, x, y, layout="half")["verdict"] == "agree"
+    with pytest.raises(TypeError, match="layout"):
+        posenc.check(f, x, y)
+    with pytest.raises(TypeError, match="x and y"):
+        posenc.check(LLAMA, x)
+    with pytest.raises(ValueError, match="shape"):
+        posenc.check(LLAMA, x, y[:3])
+    with pytest.raises(posenc.Error, match="does not rotate"):
+        posenc.check(FIXTURES / "llama-4-scout-17b-16e.json", x, y, layer=3)
