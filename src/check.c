@@ -1007,6 +1007,18 @@ out:
     return st;
 }
 
+/* The expectation's M-RoPE sections map onto its rotary dim (both entry
+ * points check this before reading a dump). */
+static int check_mrope_sections(const pe_check_expect *expect) {
+    if (expect->n_mrope_section != 3) return PE_OK;
+    int *axes = malloc(PE_MAX_PAIRS * sizeof *axes);
+    if (axes == NULL) return pe__fail(PE_ERR_NOMEM, "out of memory for the M-RoPE slot map");
+    int st = pe_mrope_slot_axes(expect->freqs.rotary_dim, expect->mrope_section,
+                                expect->mrope_mode, axes);
+    free(axes);
+    return st;
+}
+
 int pe_check_rotation(const pe_check_expect *expect, const pe_positions *positions,
                       const int64_t *mrope_positions, const pe_tensor *in,
                       const pe_tensor *out, pe_check_report *report) {
@@ -1032,14 +1044,7 @@ int pe_check_rotation(const pe_check_expect *expect, const pe_positions *positio
         return pe__fail(PE_ERR_DIM, "rotary_dim=%lld exceeds head_dim=%lld of in",
                         (long long)expect->freqs.rotary_dim, (long long)in->head_dim);
     PE_TRY(check_positions(positions, in->tokens, mrope_positions, expect));
-    if (expect->n_mrope_section == 3) {
-        int *axes = malloc(PE_MAX_PAIRS * sizeof *axes);
-        if (axes == NULL) return pe__fail(PE_ERR_NOMEM, "out of memory for the M-RoPE slot map");
-        int st = pe_mrope_slot_axes(expect->freqs.rotary_dim, expect->mrope_section,
-                                    expect->mrope_mode, axes);
-        free(axes);
-        PE_TRY(st);
-    }
+    PE_TRY(check_mrope_sections(expect));
     dump d;
     memset(&d, 0, sizeof d);
     d.in = in;
@@ -1068,14 +1073,7 @@ int pe_check_cos_sin(const pe_check_expect *expect, const pe_positions *position
     size_t bytes;
     PE_TRY(pe__bytes("cos/sin cache", count, width, pe__dtype_size(dtype), &bytes));
     PE_TRY(check_positions(positions, count, mrope_positions, expect));
-    if (expect->n_mrope_section == 3) {
-        int *axes = malloc(PE_MAX_PAIRS * sizeof *axes);
-        if (axes == NULL) return pe__fail(PE_ERR_NOMEM, "out of memory for the M-RoPE slot map");
-        int st = pe_mrope_slot_axes(expect->freqs.rotary_dim, expect->mrope_section,
-                                    expect->mrope_mode, axes);
-        free(axes);
-        PE_TRY(st);
-    }
+    PE_TRY(check_mrope_sections(expect));
     dump d;
     memset(&d, 0, sizeof d);
     d.cache = cache;

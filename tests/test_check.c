@@ -12,6 +12,7 @@
  * be subtle: float32 angles at p >= 1e5 miss by ~1e-3, a doubled magnitude
  * by 35%, f16 tables by ~2^-12 relative. */
 #include "errors.h"
+#include "fixture_configs.h"
 #include "runner.h"
 
 #include <math.h>
@@ -22,15 +23,7 @@
 #define H_MAX 4
 #define D_MAX 256
 
-static pe_plan *load_cfg(const char *name) {
-    char path[512];
-    const char *dir = getenv("PE_TEST_FIXTURES");
-    snprintf(path, sizeof path, "%s/%s", dir ? dir : "tests/fixtures/configs", name);
-    pe_plan *p = NULL;
-    int st = pe_plan_from_config_file(path, &p);
-    CHECK_MSG(st == PE_OK, "%s: %s", name, pe_last_error());
-    return st == PE_OK ? p : NULL;
-}
+static pe_plan *load_cfg(const char *name) { return pe_test_fixture_plan(name); }
 
 /* One layer's dump: in and out (T, H, D), f32 plus 16-bit copies. */
 typedef struct {

@@ -7,6 +7,7 @@
  * fixtures do not cover (PhiMoE mscales, equal YaRN betas, nesting keys,
  * unknown model types) on inline configs, and every contradiction the
  * reader must name. */
+#include "fixture_configs.h"
 #include "runner.h"
 
 #include <stdio.h>
@@ -23,15 +24,7 @@ static double rel_tol(void) {
     return eps < 1e-18 ? 2e-17 : 64 * eps;
 }
 
-static pe_plan *load(const char *name) {
-    char path[512];
-    const char *dir = getenv("PE_TEST_FIXTURES");
-    snprintf(path, sizeof path, "%s/%s", dir ? dir : "tests/fixtures/configs", name);
-    pe_plan *p = NULL;
-    int st = pe_plan_from_config_file(path, &p);
-    CHECK_MSG(st == PE_OK, "%s: %s", name, pe_last_error());
-    return st == PE_OK ? p : NULL;
-}
+static pe_plan *load(const char *name) { return pe_test_fixture_plan(name); }
 
 static pe_plan *parse(const char *json) {
     pe_plan *p = NULL;

@@ -4,6 +4,7 @@
  * storage causes are predicted here from the stored values (rounded with a
  * float cast, independently of the reader) and must be exactly what
  * pe_plan_compare reports; bad files are refused by name. */
+#include "fixture_configs.h"
 #include "errors.h"
 #include "gguf_build.h"
 
@@ -34,15 +35,7 @@ static const char *bad_file(gguf_build *b) {
     return path;
 }
 
-static pe_plan *config(const char *name) {
-    char path[512];
-    const char *dir = getenv("PE_TEST_FIXTURES");
-    snprintf(path, sizeof path, "%s/%s", dir ? dir : "tests/fixtures/configs", name);
-    pe_plan *p = NULL;
-    int st = pe_plan_from_config_file(path, &p);
-    CHECK_MSG(st == PE_OK, "%s: %s", name, pe_last_error());
-    return st == PE_OK ? p : NULL;
-}
+static pe_plan *config(const char *name) { return pe_test_fixture_plan(name); }
 
 static pe_plan_diff *compare(const pe_plan *a, const pe_plan *b) {
     pe_plan_diff *d = NULL;
