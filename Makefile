@@ -2,6 +2,24 @@
 # `make run` runs the tour; `make test` builds and runs every test;
 # `make asan` runs the tests under ASan+UBSan, `make valgrind` the C tests
 # under memcheck; `make install PREFIX=… DESTDIR=…`.
+#
+# The build prints one short line per file ("  CC src/rope.c"); `make V=1`
+# shows the full commands. Debian packages are installed by one explicit
+# step, `make deps` (scripts/setup-deps.sh and setup-python.sh, a no-op when
+# all are present): `make test` and `make run` run it first, once; `make`,
+# `lib`, `cli` and `python` ask for it before their first file (with -j on a
+# fresh machine, run `make deps` first).
+
+# V=1: full command lines. Otherwise $(Q) hides a command and $(call
+# say,TAG,FILE) prints the short line in its place.
+V ?= 0
+ifeq ($(V),1)
+Q :=
+say =
+else
+Q := @
+say = printf '  %s %s\n' '$(1)' '$(2)';
+endif
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -74,56 +92,66 @@ POSENC := $(BUILD)/posenc
 TEST_BIN := $(BUILD)/posenc_tests
 PLOT_TEST_BIN := $(BUILD)/test_plot
 
-.PHONY: all lib cli run bench test test-c test-cli test-example test-plot asan valgrind install uninstall clean
-.PHONY: test-experiment
+.PHONY: all lib cli run run-tour bench test test-parts test-c test-cli test-example test-plot asan valgrind install uninstall clean
+.PHONY: test-experiment deps
 
 all: lib cli
 
-lib: $(STATIC_LIB) $(SHARED_LIB) $(BUILD)/posenc.pc
-cli: $(POSENC)
+# Only these top-level goals wait for `deps`; no object or link rule does.
+lib: $(STATIC_LIB) $(SHARED_LIB) $(BUILD)/posenc.pc | deps
+cli: $(POSENC) | deps
 
-# Debian packages the build needs, installed once per build tree.
-DEPS_STAMP := $(BUILD)/.deps-ok
-$(DEPS_STAMP): scripts/setup-deps.sh
-	@mkdir -p $(BUILD)
+# The Debian packages the build needs (scripts/setup-deps.sh; the Python
+# extension's, scripts/setup-python.sh), checked once per checkout: one
+# stamp in build/ shared by the sanitizer trees, redone when a script changes
+# or after `make clean`. The explorer's and the browser test's toolchains
+# keep their own stamps below (only those targets need them).
+DEPS_STAMP := build/.deps-ok
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP): scripts/setup-deps.sh scripts/setup-python.sh
+	@mkdir -p $(dir $@)
 	bash scripts/setup-deps.sh
+	bash scripts/setup-python.sh
 	@touch $@
 
 # Objects are position-independent so one set serves both libraries.
-$(BUILD)/%.o: %.c $(wildcard include/*.h src/*.h src/kernels/*.h cli/*.h tests/*.h bench/*.h) | $(DEPS_STAMP)
+$(BUILD)/%.o: %.c $(wildcard include/*.h src/*.h src/kernels/*.h cli/*.h tests/*.h bench/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
+	$(Q)$(call say,CC,$<)$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
 
 $(CLI_OBJ) $(PLOT_TEST_OBJ): private PE_CPPFLAGS += $(CAIRO_CFLAGS)
 
 $(STATIC_LIB): $(LIB_OBJ)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(Q)$(call say,AR,$@)$(AR) rcs $@ $^
 
 $(SHARED_LIB): $(LIB_OBJ)
-	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LDLIBS_LIB) $(LDFLAGS)
-	ln -sf libposenc.so.$(VERSION) $(BUILD)/$(SONAME)
-	ln -sf $(SONAME) $(BUILD)/libposenc.so
+	$(Q)$(call say,LD,$@)$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LDLIBS_LIB) $(LDFLAGS)
+	$(Q)ln -sf libposenc.so.$(VERSION) $(BUILD)/$(SONAME)
+	$(Q)ln -sf $(SONAME) $(BUILD)/libposenc.so
 
 # For the build tree; `make install` writes its own with the PREFIX it is given.
 $(BUILD)/posenc.pc: posenc.pc.in include/posenc.h
 	@mkdir -p $(BUILD)
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	$(Q)$(call say,GEN,$@)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
 # The CLI links the static library: the binary runs from the build tree.
 $(POSENC): $(CLI_OBJ) $(EXP_OBJ) $(STATIC_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(EXP_OBJ) $(STATIC_LIB) $(LDLIBS_LIB) $(CAIRO_LIBS) \
+	$(Q)$(call say,LD,$@)$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(EXP_OBJ) $(STATIC_LIB) $(LDLIBS_LIB) $(CAIRO_LIBS) \
 	  $(EXP_LIBS) $(LDFLAGS)
 
 $(TEST_BIN): $(TEST_OBJ) $(STATIC_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJ) $(STATIC_LIB) $(LDLIBS_LIB) $(LDFLAGS)
+	$(Q)$(call say,LD,$@)$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJ) $(STATIC_LIB) $(LDLIBS_LIB) $(LDFLAGS)
 
 # Tour options pass through: make run ARGS="--no-experiment" (or TOUR_ARGS=...).
 ARGS ?=
 TOUR_ARGS ?=
-# The explorer goes in first, so the tour's page links to it.
-run: $(POSENC) explorer
+# `make run`: the packages first (once), then the tour. The explorer goes
+# in first, so the tour's page links to it.
+run: deps
+	+@$(MAKE) --no-print-directory run-tour
+run-tour: $(POSENC) explorer
 	mkdir -p tour/explorer && cp $(EXPLORER) tour/explorer/index.html
 	$(POSENC) tour $(ARGS) $(TOUR_ARGS)
 
@@ -131,7 +159,24 @@ run: $(POSENC) explorer
 bench: $(POSENC)
 	$(POSENC) bench
 
-test: test-c test-cli test-example test-install test-plot test-experiment
+# `make test`: the packages first (once), then every part. The sanitizer
+# builds (asan, which recurses into `make test` with -fsanitize in
+# EXTRA_CFLAGS) skip the Python parts: an instrumented module cannot load
+# into an uninstrumented interpreter.
+TEST_PARTS := test-includes test-c test-cli test-example test-install test-plot test-experiment \
+              test-fuzz test-readme test-tour
+ifeq ($(findstring -fsanitize,$(EXTRA_CFLAGS)),)
+TEST_PARTS += test-python test-pip
+endif
+test: deps
+	+@$(MAKE) --no-print-directory test-parts
+test-parts: $(TEST_PARTS)
+
+# The include rules of docs/ARCHITECTURE.md ("Build"): no new include
+# cycles, experiment/ sees only posenc.h, kernels include no new headers.
+.PHONY: test-includes
+test-includes:
+	bash tests/check_includes.sh
 
 # Install into a staging prefix, then build the README's example the way a
 # user would (pkg-config, shared library) and run it.
@@ -139,14 +184,14 @@ STAGE := $(abspath $(BUILD))/stage
 test-install:
 	rm -rf $(STAGE)
 	$(MAKE) install PREFIX=$(STAGE) DESTDIR=
-	$(CC) $(WARNFLAGS) $(CFLAGS) $(EXTRA_CFLAGS) -o $(BUILD)/rope_example_installed examples/rope_example.c \
+	$(Q)$(call say,LD,$(BUILD)/rope_example_installed)$(CC) $(WARNFLAGS) $(CFLAGS) $(EXTRA_CFLAGS) -o $(BUILD)/rope_example_installed examples/rope_example.c \
 	  $$(PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig pkg-config --cflags --libs posenc) -Wl,-rpath,$(STAGE)/lib \
 	  $(LDFLAGS)
 	$(BUILD)/rope_example_installed
 	$(STAGE)/bin/posenc --version
 	# The static archive with cJSON shared, as posenc.pc and the README say.
 	PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig pkg-config --static --libs posenc | grep -- '-pthread' | grep -q -- '-lcjson'
-	$(CC) $(WARNFLAGS) $(CFLAGS) -o $(BUILD)/rope_example_static examples/rope_example.c \
+	$(Q)$(call say,LD,$(BUILD)/rope_example_static)$(CC) $(WARNFLAGS) $(CFLAGS) -o $(BUILD)/rope_example_static examples/rope_example.c \
 	  $$(PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig pkg-config --cflags posenc) \
 	  $$(PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig pkg-config --variable=archive posenc) \
 	  $$(pkg-config --libs libcjson) -lm -pthread $(LDFLAGS)
@@ -155,7 +200,7 @@ test-install:
 
 # The README's C example must build against the installed-style header and run.
 test-example: $(STATIC_LIB)
-	$(CC) $(ALL_CFLAGS) -o $(BUILD)/rope_example examples/rope_example.c $(STATIC_LIB) $(LDLIBS_LIB) $(LDFLAGS)
+	$(Q)$(call say,LD,$(BUILD)/rope_example)$(CC) $(ALL_CFLAGS) -o $(BUILD)/rope_example examples/rope_example.c $(STATIC_LIB) $(LDLIBS_LIB) $(LDFLAGS)
 	$(BUILD)/rope_example
 
 test-c: $(TEST_BIN)
@@ -167,7 +212,7 @@ test-cli: $(POSENC)
 # The plotting layer alone: draws every element to PNG and SVG and checks the files.
 # plot_figure_save writes through cli/atomic_file.c, which uses the library's pe_output.
 $(PLOT_TEST_BIN): $(PLOT_TEST_OBJ) $(PLOT_OBJ) $(BUILD)/cli/atomic_file.o $(STATIC_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CAIRO_LIBS) $(LDLIBS_LIB) $(LDFLAGS)
+	$(Q)$(call say,LD,$@)$(CC) $(ALL_CFLAGS) -o $@ $^ $(CAIRO_LIBS) $(LDLIBS_LIB) $(LDFLAGS)
 
 test-plot: $(PLOT_TEST_BIN)
 	$(PLOT_TEST_BIN)
@@ -181,7 +226,7 @@ $(EXP_OBJ) $(EXP_TEST_OBJ) $(BUILD)/cli/cmd_experiment.o $(BUILD)/bench/train_st
   $(wildcard experiment/*.h)
 
 $(EXP_TEST_BIN): $(EXP_TEST_OBJ) $(BUILD)/tests/runner.o $(EXP_OBJ) $(STATIC_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $(EXP_TEST_OBJ) $(BUILD)/tests/runner.o $(EXP_OBJ) $(STATIC_LIB) \
+	$(Q)$(call say,LD,$@)$(CC) $(ALL_CFLAGS) -o $@ $(EXP_TEST_OBJ) $(BUILD)/tests/runner.o $(EXP_OBJ) $(STATIC_LIB) \
 	  $(LDLIBS_LIB) $(EXP_LIBS) $(LDFLAGS)
 
 test-experiment: $(EXP_TEST_BIN)
@@ -190,7 +235,7 @@ test-experiment: $(EXP_TEST_BIN)
 # Same tests, instrumented, in their own build directory. A failed
 # allocation must reach the library as NULL (tests/test_errors_core.c asks
 # for 2^62 bytes on purpose), not abort the run.
-asan:
+asan: deps
 	ASAN_OPTIONS=allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	LSAN_OPTIONS=print_suppressions=0 \
 	$(MAKE) BUILD=build/asan \
@@ -220,21 +265,20 @@ FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-r
 # errors). Valgrind emulates x87 long double as double: the tests scale the
 # tolerances that rest on long double with pe_test_ld_eps().
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
-valgrind: $(TEST_BIN) $(FUZZ_REPLAY)
+valgrind: $(TEST_BIN) $(FUZZ_REPLAY) | deps
 	@bash scripts/setup-deps.sh valgrind
 	$(VALGRIND) $(TEST_BIN)
 	$(foreach t,$(FUZZ_TARGETS),$(VALGRIND) $(BUILD)/fuzz/replay_$(t) fuzz/corpus/$(t) &&) true
 
 # The C tests under ThreadSanitizer (tests/test_threads.c runs every public
 # function from 8 threads on shared read-only state), in their own tree.
-tsan:
+tsan: deps
 	$(MAKE) BUILD=build/tsan EXTRA_CFLAGS="-O1 -fsanitize=thread -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=thread" build/tsan/posenc_tests
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 allocator_may_return_null=1" \
 	  build/tsan/posenc_tests
 
 .PHONY: test-fuzz fuzz fuzz-bins tsan test-readme
-test: test-fuzz test-readme
 
 # Every `posenc ...` line of the README's fenced blocks, run as written.
 test-readme: $(POSENC)
@@ -244,13 +288,13 @@ $(FUZZ_OBJ): fuzz/fuzz.h
 
 $(FUZZ_CLI_LIB): $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ) $(EXP_OBJ))
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(Q)$(call say,AR,$@)$(AR) rcs $@ $^
 
 $(BUILD)/fuzz/replay_%: $(BUILD)/fuzz/fuzz_%.o $(BUILD)/fuzz/replay.o $(FUZZ_CLI_LIB) $(STATIC_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/fuzz/replay.o $(FUZZ_CLI_LIB) $(FUZZ_LIBS) $(LDFLAGS)
+	$(Q)$(call say,LD,$@)$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/fuzz/replay.o $(FUZZ_CLI_LIB) $(FUZZ_LIBS) $(LDFLAGS)
 
 $(BUILD)/fuzz/libfuzzer_%: $(BUILD)/fuzz/fuzz_%.o $(FUZZ_CLI_LIB) $(STATIC_LIB)
-	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_CLI_LIB) $(FUZZ_LIBS) $(LDFLAGS)
+	$(Q)$(call say,LD,$@)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_CLI_LIB) $(FUZZ_LIBS) $(LDFLAGS)
 
 test-fuzz: $(FUZZ_REPLAY)
 	$(foreach t,$(FUZZ_TARGETS),$(BUILD)/fuzz/replay_$(t) fuzz/corpus/$(t) &&) true
@@ -275,7 +319,6 @@ fuzz:
 # when missing. Sanitizer builds skip it: an instrumented module cannot load
 # into an uninstrumented interpreter.
 PYTHON := /usr/bin/python3
-PY_STAMP := $(BUILD)/.python-deps-ok
 PY_SRC := $(wildcard python/*.c)
 PY_OBJ := $(PY_SRC:python/%.c=$(BUILD)/python/obj/%.o)
 PY_SUFFIX = $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))" 2>/dev/null || echo .so)
@@ -284,27 +327,22 @@ PY_EXT := $(BUILD)/python/posenc$(PY_SUFFIX)
 PY_CFLAGS = $(WARNFLAGS) $(FPFLAGS) -Iinclude -isystem $(PY_INCLUDE) $(CPPFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden
 
 .PHONY: python test-python
-python: $(PY_EXT)
+python: $(PY_EXT) | deps
 
 # The generic object rule does not see headers under src/io/.
 $(BUILD)/src/io/safetensors.o $(BUILD)/src/io/safetensors_write.o: src/io/safetensors_internal.h
 $(BUILD)/src/io/gguf.o $(BUILD)/tests/test_gguf.o $(BUILD)/fuzz/fuzz_gguf.o: src/io/gguf.h
 
-$(PY_STAMP): scripts/setup-python.sh
-	@mkdir -p $(BUILD)
-	bash scripts/setup-python.sh
-	@touch $@
-
-$(BUILD)/python/obj/%.o: python/%.c python/posenc_py.h include/posenc.h | $(PY_STAMP)
+$(BUILD)/python/obj/%.o: python/%.c python/posenc_py.h include/posenc.h
 	@mkdir -p $(dir $@)
-	$(CC) $(PY_CFLAGS) -c $< -o $@
+	$(Q)$(call say,CC,$<)$(CC) $(PY_CFLAGS) -c $< -o $@
 
 $(PY_EXT): $(PY_OBJ) $(STATIC_LIB)
-	$(CC) -shared $(THREADFLAGS) -o $@ $(PY_OBJ) $(STATIC_LIB) -Wl,--exclude-libs,ALL $(LDLIBS_LIB) $(LDFLAGS)
+	$(Q)$(call say,LD,$@)$(CC) -shared $(THREADFLAGS) -o $@ $(PY_OBJ) $(STATIC_LIB) -Wl,--exclude-libs,ALL $(LDLIBS_LIB) $(LDFLAGS)
 
 # -P: the current directory stays off sys.path, so a posenc*.so that
 # `pip install -e .` left at the top of the tree cannot shadow the build's.
-test-python: $(PY_EXT) $(POSENC) | $(PY_STAMP)
+test-python: $(PY_EXT) $(POSENC) | deps
 	PYTHONPATH=$(BUILD)/python PYTHONDONTWRITEBYTECODE=1 POSENC=$(POSENC) \
 	  $(PYTHON) -P -m pytest -q -p no:cacheprovider python/tests
 
@@ -313,7 +351,7 @@ test-python: $(PY_EXT) $(POSENC) | $(PY_STAMP)
 # wheel, built from the sources by setup.py; then import it and call it.
 PIP_VENV := $(BUILD)/pip-venv
 .PHONY: test-pip
-test-pip: | $(PY_STAMP)
+test-pip: | deps
 	rm -rf $(PIP_VENV)
 	$(PYTHON) -m venv --system-site-packages --without-pip $(PIP_VENV)
 	env -u PIP_FIND_LINKS PIP_NO_INDEX=1 PIP_CONFIG_FILE=/dev/null \
@@ -324,9 +362,6 @@ test-pip: | $(PY_STAMP)
 	  assert y.shape == (2, 3, 4, 8) and np.array_equal(y[0], y[1]); \
 	  print('pip-installed posenc', posenc.__version__, posenc.kernels_name(), 'in', sys.prefix)"
 
-ifeq ($(findstring -fsanitize,$(EXTRA_CFLAGS)),)
-test: test-python test-pip
-endif
 
 # -------------------------------------------------------------- explorer
 # The interactive page (explorer/, docs/EXPLORER.md): libposenc's portable C
@@ -363,11 +398,11 @@ $(NPM_STAMP): package.json package-lock.json | $(WEB_STAMP)
 
 $(BUILD)/explorer/posenc_wasm.js: $(EM_SRC) $(wildcard include/*.h src/*.h src/kernels/*.h cli/random.h) explorer/explorer.h | $(WEB_STAMP)
 	@mkdir -p $(dir $@)
-	$(EM_ENV) $(EMCC) $(EM_FLAGS) $(EM_SRC) -o $@
+	$(Q)$(call say,EMCC,$@)$(EM_ENV) $(EMCC) $(EM_FLAGS) $(EM_SRC) -o $@
 
 $(EXPLORER): explorer/index.html explorer/app.js explorer/explorer.css explorer/bundle.mjs \
              $(BUILD)/explorer/posenc_wasm.js $(NPM_STAMP)
-	node explorer/bundle.mjs explorer/index.html $@ explorer $(BUILD)/explorer node_modules/uplot/dist
+	$(Q)$(call say,GEN,$@)node explorer/bundle.mjs explorer/index.html $@ explorer $(BUILD)/explorer node_modules/uplot/dist
 
 BROWSER_OUT := $(BUILD)/browser
 BROWSER_STAMP := $(BUILD)/.browser-deps-ok
@@ -383,7 +418,7 @@ test-browser: $(EXPLORER) $(POSENC) $(NPM_STAMP) | $(BROWSER_STAMP)
 	node tests/browser/run.mjs --posenc $(POSENC) --tour $(BROWSER_OUT)/tour --out $(BROWSER_OUT)
 
 .PHONY: explorer test-browser
-explorer: $(EXPLORER)
+explorer: $(EXPLORER) | deps
 
 install: lib cli
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) \
@@ -412,10 +447,9 @@ TOUR_TEST_OBJ := $(BUILD)/tests/cli/test_tour.o
 $(BUILD)/cli/tour_experiment.o $(TOUR_TEST_OBJ): $(wildcard experiment/*.h)
 $(TOUR_TEST_BIN): $(TOUR_TEST_OBJ) $(BUILD)/tests/runner.o $(STATIC_LIB) $(EXP_OBJ) \
   $(filter $(BUILD)/cli/tour%.o $(BUILD)/cli/figures%.o $(BUILD)/cli/plot%.o $(BUILD)/cli/random.o $(BUILD)/cli/atomic_file.o,$(CLI_OBJ))
-	$(CC) $(ALL_CFLAGS) -o $@ $(TOUR_TEST_OBJ) $(BUILD)/tests/runner.o \
+	$(Q)$(call say,LD,$@)$(CC) $(ALL_CFLAGS) -o $@ $(TOUR_TEST_OBJ) $(BUILD)/tests/runner.o \
 	  $(filter $(BUILD)/cli/tour%.o $(BUILD)/cli/figures%.o $(BUILD)/cli/plot%.o $(BUILD)/cli/random.o $(BUILD)/cli/atomic_file.o,$(CLI_OBJ)) \
 	  $(EXP_OBJ) $(STATIC_LIB) $(LDLIBS_LIB) $(CAIRO_LIBS) $(EXP_LIBS) $(LDFLAGS)
 .PHONY: test-tour
 test-tour: $(TOUR_TEST_BIN)
 	$(TOUR_TEST_BIN)
-test: test-tour

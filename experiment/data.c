@@ -1,42 +1,10 @@
-/* data.c — random numbers, the copy/reverse tasks and their packed batches. */
+/* data.c — the copy/reverse tasks and their packed batches. */
 #include "data.h"
 #include "model.h"
-
-#include "../src/rng.h" /* header-only generators, no library internals */
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-void ex_rng_seed(ex_rng *r, uint64_t seed, uint64_t stream) {
-    /* Mix the stream in before expanding, so (seed, stream) pairs that
-     * differ in either give unrelated states. */
-    uint64_t x = seed ^ (stream * 0xD1B54A32D192ED03ull);
-    x = pe__splitmix64(&x);
-    for (int i = 0; i < 4; i++) r->s[i] = pe__splitmix64(&x);
-}
-
-uint64_t ex_rng_next(ex_rng *r) { return pe__xoshiro256ss(r->s); }
-
-int ex_rng_int(ex_rng *r, int lo, int hi) {
-    /* Rejection keeps every value equally likely (Lemire's bound). */
-    const uint64_t range = (uint64_t)((int64_t)hi - lo) + 1;
-    const uint64_t limit = UINT64_MAX - UINT64_MAX % range;
-    uint64_t v;
-    do v = ex_rng_next(r);
-    while (v >= limit);
-    return (int)((int64_t)lo + (int64_t)(v % range));
-}
-
-double ex_rng_uniform(ex_rng *r) { return (double)(ex_rng_next(r) >> 11) * 0x1p-53; }
-
-double ex_rng_normal(ex_rng *r) {
-    /* One Box-Muller draw per call (the sine partner is dropped): simpler
-     * than caching and the init cost is negligible. 1 - u keeps log away
-     * from 0. */
-    const double u1 = 1.0 - ex_rng_uniform(r), u2 = ex_rng_uniform(r);
-    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
-}
 
 const char *ex_task_name(ex_task t) {
     switch (t) {

@@ -1,6 +1,6 @@
 /*
- * data.h — the copy and reverse tasks, their batches, and the experiment's
- * random numbers.
+ * data.h — the copy and reverse tasks and their batches (random numbers:
+ * rng.h).
  *
  * An example of n symbols is the sequence BOS x1..xn SEP y1..yn; the model
  * reads its first 2n + 1 tokens and is scored on the n predictions made at
@@ -12,23 +12,9 @@
 #ifndef PE_EXPERIMENT_DATA_H
 #define PE_EXPERIMENT_DATA_H
 
+#include "rng.h"
+
 #include <stdint.h>
-
-/* xoshiro256** seeded through splitmix64: one independent stream per
- * (seed, stream) pair, so that data, parameters and test sets never share
- * random numbers. */
-typedef struct {
-    uint64_t s[4];
-} ex_rng;
-
-void ex_rng_seed(ex_rng *r, uint64_t seed, uint64_t stream);
-uint64_t ex_rng_next(ex_rng *r);
-/* Uniform integer in [lo, hi] (unbiased). */
-int ex_rng_int(ex_rng *r, int lo, int hi);
-/* Uniform in [0, 1) with 53 random bits. */
-double ex_rng_uniform(ex_rng *r);
-/* Standard normal (Box-Muller, computed in double). */
-double ex_rng_normal(ex_rng *r);
 
 typedef enum { EX_TASK_COPY = 0, EX_TASK_REVERSE = 1 } ex_task;
 /* "copy", "reverse"; NULL out of range. */

@@ -1,7 +1,7 @@
 /* model.c — scheme names, the model's shape and parameter layout, its
  * initial values, and the RoPE frequencies of each evaluation. */
 #include "model.h"
-#include "data.h"
+#include "rng.h"
 
 #include <math.h>
 #include <string.h>

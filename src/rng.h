@@ -1,9 +1,10 @@
 /*
  * rng.h — the project's two pseudo-random generators, header-only and
- * stateless apart from the caller's state, so the library (learned.c), the
- * CLI (cli/random.c) and the trainer (experiment/data.c) draw from the same
- * definitions (the tests keep their own splitmix64, on purpose: a
- * reference should not share code with what it checks).
+ * stateless apart from the caller's state, so the library (learned.c) and
+ * the CLI (cli/random.c) draw from the same definitions (the trainer, a
+ * client of posenc.h only, keeps its own in experiment/rng.c; the tests keep
+ * their own splitmix64, on purpose: a reference should not share code with
+ * what it checks).
  *   splitmix64    (Steele, Lea, Flood) 64 bits per step of a counter;
  *                 expands seeds into xoshiro states
  *   xoshiro256**  (Blackman, Vigna) the generator itself

@@ -21,6 +21,7 @@ static test_case tests[MAX_TESTS];
 static int n_tests;
 static int current_failures;
 static int current_used_seed;
+static const char *current_skip;
 static uint64_t run_seed;
 static char fail_log[8192];
 static size_t fail_len;
@@ -51,6 +52,8 @@ void pe_test_fail(const char *file, int line, const char *fmt, ...) {
     fail_log[fail_len++] = '\n';
     fail_log[fail_len] = '\0';
 }
+
+void pe_test_skip(const char *reason) { current_skip = reason ? reason : "skipped"; }
 
 int pe_test_failures(void) { return current_failures; }
 
@@ -114,18 +117,22 @@ int main(int argc, char **argv) {
     const char *env = getenv("PE_TEST_SEED");
     run_seed = env ? strtoull(env, NULL, 0) : 20261121ull;
     qsort(tests, (size_t)n_tests, sizeof tests[0], by_file_line);
-    int passed = 0, failed = 0;
+    int passed = 0, failed = 0, skipped = 0;
     for (int i = 0; i < n_tests; i++) {
         if (filter && !strstr(tests[i].name, filter)) continue;
         current_failures = 0;
         current_used_seed = 0;
+        current_skip = NULL;
         fail_len = 0;
         fail_log[0] = '\0';
         tests[i].fn();
         char seed[48] = "";
         if (current_used_seed)
             snprintf(seed, sizeof seed, " (seed %llu)", (unsigned long long)run_seed);
-        if (current_failures == 0) {
+        if (current_failures == 0 && current_skip) {
+            skipped++;
+            printf("skip %s: %s\n", tests[i].name, current_skip);
+        } else if (current_failures == 0) {
             passed++;
             printf("ok   %s%s\n", tests[i].name, seed);
         } else {
@@ -135,6 +142,9 @@ int main(int argc, char **argv) {
         }
         fflush(stdout);
     }
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 && passed > 0 ? 0 : 1;
+    if (skipped)
+        printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+    else
+        printf("%d passed, %d failed\n", passed, failed);
+    return failed == 0 && passed + skipped > 0 ? 0 : 1;
 }

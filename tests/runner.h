@@ -6,7 +6,10 @@
  * in any tests/test_*.c file; it registers itself. The runner prints one line
  * per test ("ok", or "FAIL" with each failed check's file:line and values),
  * the seed of every randomized test, and closes with exactly
- * "N passed, N failed"; it exits non-zero on any failure.
+ * "N passed, N failed" (then ", N skipped" when a test skipped); it exits
+ * non-zero on any failure. A test that cannot run here (an instruction set
+ * this CPU lacks) calls SKIP("why") and prints "skip" with the reason
+ * rather than a silent "ok".
  * `posenc_tests SUBSTRING` runs only the tests whose names contain it;
  * PE_TEST_SEED=n replays a randomized run.
  */
@@ -26,6 +29,8 @@ void pe_test_fail(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* Marks the current test skipped, with the reason printed on its line. */
+void pe_test_skip(const char *reason);
 /* Number of failed checks in the current test so far. */
 int pe_test_failures(void);
 
@@ -66,6 +71,13 @@ int64_t pe_rng_int(pe_rng *r, int64_t lo, int64_t hi);  /* [lo, hi] */
         pe_test_register(#fn, fn, __FILE__, __LINE__);                    \
     }                                                                     \
     static void fn(void)
+
+/* Ends the current test as skipped (a failed check before it still fails it). */
+#define SKIP(reason)                                                      \
+    do {                                                                  \
+        pe_test_skip(reason);                                             \
+        return;                                                           \
+    } while (0)
 
 #define CHECK(cond)                                                       \
     do {                                                                  \
