@@ -415,6 +415,27 @@ int pe_rope_shift(const pe_freqs *freqs, pe_rope_layout layout, const int64_t *d
                   int64_t delta, const pe_tensor *in, const pe_tensor *out,
                   const pe_rope_options *options);
 
+/*
+ * Re-base cached keys from one set of frequencies onto another in one pass
+ * (dynamic NTK after the sequence grows, any change of scaling): token t,
+ * rotated at positions[t] (or start + t) with old_freqs, becomes the row
+ * rotated at the same position with new_freqs. The angle
+ * p w_new - p w_old is formed as one double-double (exact products of the
+ * split position, exact sums) and only then reduced modulo 2 pi, never as
+ * two separately rounded angles; the magnitude becomes A_new (rows are
+ * multiplied by A_new / A_old). Both pe_freqs must have the same
+ * rotary_dim. Views, storage, in place and options as pe_rope_shift; the
+ * positions must not sit in out. Accuracy: the kernel set's
+ * single-rotation bound (pe_rope_apply, A = A_new / A_old) of the exact
+ * rotation of the stored key; against rotating the original vector with
+ * new_freqs, about twice that (tested). cos/sin of the angle difference
+ * are evaluated in double per token and pair (~40 ns a pair), so this call
+ * is compute-bound, unlike the shift: a once-per-growth operation.
+ */
+int pe_rope_rebase(const pe_freqs *old_freqs, const pe_freqs *new_freqs, pe_rope_layout layout,
+                   const pe_positions *positions, const pe_tensor *in, const pe_tensor *out,
+                   const pe_rope_options *options);
+
 /* ----------------------------------------------------- reference attention */
 
 /*

@@ -263,3 +263,124 @@ TEST(rope_shift_rejects_without_writing) {
                 PE_ERR_SHAPE, "out overlaps deltas");
     CHECK(memcmp(a, keep, sizeof a) == 0);
 }
+
+/* rebase(rotate_old(x, p)) vs rotate_new(x, p): dynamic NTK after growth
+ * (base 10000 -> 10000 * 8^(d/(d-2))), magnitudes 1.1 -> 1.25, positions
+ * up to 2^31, every set, both layouts, partial rotary, f32 and bf16.
+ * Tolerance (f32, inputs in [-1, 1], pair norms <= sqrt2 before A): the
+ * cached element is within A_old (2^-24 (sqrt2 + 3) + 2e-11) (header bound);
+ * scaled by A_new / A_old and carried through the rotation with its pair
+ * (x sqrt2); the rebase's own rounding 2^-24 (4 sqrt2) A_new + 2e-11
+ * 2 sqrt2 A_new; 1e-9 for the reference's long double angles at 2^31.
+ * bf16: half an ulp (2^-8 relative, values below 2 A) before and after,
+ * the first carried with its pair. Also: the rebase alone within the
+ * single-rotation bound of the exact rotation of its own inputs. */
+static void rebase_case(const char *set, pe_dtype dt) {
+    pe_rng rng = {pe_test_seed()};
+    enum { T = 6, H = 2, D = 64 };
+    const int64_t ds[2] = {64, 40};
+    const long double A0 = 1.1L, A1 = 1.25L;
+    const double sq2 = sqrt(2.0), u = ldexp(1.0, -24);
+    const double tol32 = (double)A1 * (sq2 * (u * (sq2 + 3) + 2e-11) + u * 4 * sq2 + 2e-11 * 2 * sq2) + 1e-9;
+    for (int layout = 0; layout < 2; layout++)
+        for (int di = 0; di < 2; di++) {
+            const int64_t d = ds[di];
+            const long double b0 = 10000.0L, b1 = 10000.0L * powl(8.0L, (long double)d / (long double)(d - 2));
+            pe_freqs f0, f1;
+            CHECK_OK(pe_freqs_default(d, (double)b0, &f0));
+            CHECK_OK(pe_freqs_default(d, (double)b1, &f1));
+            f0.attention_factor = (double)A0;
+            f1.attention_factor = (double)A1;
+            float x[T * H * D];
+            uint16_t h[T * H * D];
+            for (int i = 0; i < T * H * D; i++) {
+                x[i] = (float)pe_rng_uniform(&rng, -1.0, 1.0);
+                if (dt == PE_BF16) {
+                    union { float f; uint32_t v; } c = {x[i]};
+                    h[i] = (uint16_t)(c.v >> 16);
+                    x[i] = load(h, PE_BF16, (size_t)i);
+                }
+            }
+            void *buf = dt == PE_F32 ? (void *)x : (void *)h;
+            float x0[T * H * D];
+            memcpy(x0, x, sizeof x);
+            int64_t pos[T] = {0, 1, -9, 65535, ((int64_t)1 << 31) - 3, (int64_t)1 << 31};
+            const pe_positions ps = pe_positions_list(pos);
+            const pe_tensor v = pe_tensor_dense(buf, dt, T, H, D);
+            CHECK_OK(pe_rope_apply(&f0, (pe_rope_layout)layout, &ps, &v, &v, PE_ROPE_FORWARD));
+            float before[T * H * D];
+            for (int i = 0; i < T * H * D; i++) before[i] = load(buf, dt, (size_t)i);
+            CHECK_OK(pe_rope_rebase(&f0, &f1, (pe_rope_layout)layout, &ps, &v, &v, NULL));
+            const double hh = dt == PE_BF16 ? ldexp(1.0, -8) * 2 * (double)A1 : 0;
+            const double tol = tol32 + (1 + sq2) * hh;
+            for (int64_t t = 0; t < T; t++)
+                for (int64_t k = 0; k < H; k++) {
+                    const size_t row = (size_t)((t * H + k) * D);
+                    long double xi[D], y[D], yin[D], ys[D];
+                    for (int j = 0; j < D; j++) xi[j] = x0[row + (size_t)j];
+                    ref_rotate_ld(xi, y, D, d, b1, (long double)pos[t], layout == 0);
+                    /* the rebase alone: rotate the stored key by p (w1 - w0)
+                     * with the exact double-double frequencies, times A1/A0 */
+                    for (int j = 0; j < D; j++) yin[j] = before[row + (size_t)j];
+                    for (int j = 0; j < D; j++) ys[j] = yin[j];
+                    for (int64_t i = 0; i < d / 2; i++) {
+                        const long double w1 = (long double)f1.inv_freq[i] + f1.inv_freq_lo[i];
+                        const long double w0 = (long double)f0.inv_freq[i] + f0.inv_freq_lo[i];
+                        const long double th = (long double)pos[t] * (w1 - w0);
+                        const int64_t ia = layout == 0 ? 2 * i : i, ib = layout == 0 ? 2 * i + 1 : i + d / 2;
+                        ys[ia] = A1 / A0 * (yin[ia] * cosl(th) - yin[ib] * sinl(th));
+                        ys[ib] = A1 / A0 * (yin[ia] * sinl(th) + yin[ib] * cosl(th));
+                    }
+                    for (int64_t j = 0; j < D; j++) {
+                        const double got = load(buf, dt, row + (size_t)j);
+                        const double want = (double)(j < d ? A1 * y[j] : y[j]);
+                        CHECK_MSG(fabs(got - want) <= tol, "%s %s rebase layout %d d %lld t %lld j %lld: "
+                                  "%.9g vs %.9g", set, pe_dtype_name(dt), layout, (long long)d,
+                                  (long long)t, (long long)j, got, want);
+                        if (dt != PE_F32) continue;
+                        const int64_t q = partner(j, d, layout == 0);
+                        const double r = (double)(A1 / A0), xin = fabs((double)yin[j]),
+                                     yp = q < 0 ? 0.0 : fabs((double)yin[q]);
+                        const double b = u * (fabs((double)ys[j]) + r * (xin + 2 * yp)) +
+                                         1e-11 * r * (xin + yp) + 1e-9;
+                        CHECK_MSG(fabs(got - (double)ys[j]) <= b, "%s rebase alone t %lld j %lld: %.9g vs %.12Lg",
+                                  set, (long long)t, (long long)j, got, ys[j]);
+                    }
+                }
+        }
+}
+
+TEST(rope_rebase_matches_rotation_with_new_freqs) {
+    for (size_t i = 0; i < sizeof SETS / sizeof *SETS; i++) {
+        if (pe_kernels_select(SETS[i]) != PE_OK) continue;
+        rebase_case(SETS[i], PE_F32);
+        rebase_case(SETS[i], PE_BF16);
+    }
+    CHECK_OK(pe_kernels_select("auto"));
+}
+
+/* Threads bit for bit; same frequencies give the identity up to one
+ * rounding (angle exactly 0: cos 1, sin 0, magnitude 1: bit-identical). */
+TEST(rope_rebase_threads_and_identity) {
+    enum { T = 1024, H = 8, D = 128 };
+    pe_freqs f0, f1;
+    CHECK_OK(pe_freqs_default(D, 10000.0, &f0));
+    CHECK_OK(pe_freqs_default(D, 160000.0, &f1));
+    pe_rng rng = {pe_test_seed()};
+    const size_t n = (size_t)T * H * D;
+    float *x = malloc(n * 4), *a = malloc(n * 4), *b = malloc(n * 4);
+    CHECK(x && a && b);
+    for (size_t i = 0; i < n; i++) x[i] = (float)pe_rng_uniform(&rng, -1.0, 1.0);
+    const pe_positions ps = pe_positions_range(1000);
+    const pe_tensor vx = pe_tensor_dense(x, PE_F32, T, H, D), va = pe_tensor_dense(a, PE_F32, T, H, D),
+                    vb = pe_tensor_dense(b, PE_F32, T, H, D);
+    CHECK_OK(pe_rope_rebase(&f0, &f1, PE_ROPE_HALF, &ps, &vx, &va, NULL));
+    pe_rope_options o = pe_rope_options_default();
+    for (o.threads = 2; o.threads <= 4; o.threads++) {
+        CHECK_OK(pe_rope_rebase(&f0, &f1, PE_ROPE_HALF, &ps, &vx, &vb, &o));
+        CHECK(memcmp(a, b, n * 4) == 0);
+    }
+    CHECK_OK(pe_rope_rebase(&f0, &f0, PE_ROPE_HALF, &ps, &vx, &vb, NULL));
+    CHECK(memcmp(x, b, n * 4) == 0);
+    free(x), free(a), free(b);
+}

@@ -80,3 +80,23 @@ def test_shift_rejects_without_writing(rng):
     assert np.array_equal(k, before)
     posenc.rope_shift(k, f, np.int64(0), out=k)
     assert np.array_equal(k, before)  # delta 0: angle 0, cos 1, sin 0 exactly
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "half"])
+def test_rebase_matches_rotation_with_new_freqs(rng, layout):
+    x = rng.uniform(-1, 1, (5, 2, 32)).astype(np.float32)
+    old = posenc.freqs_default(32, 10000.0)
+    new = posenc.freqs_default(32, 80000.0)
+    pos = np.array([0, 3, 4096, 2**24, 2**31], dtype=np.int64)
+    k = posenc.rope_apply(x, old, layout=layout, positions=pos)
+    cached = k.copy()
+    posenc.rope_rebase(k, old, new, layout=layout, positions=pos, out=k)
+    want = ref.rope(x, omega_of(new), pos, layout)
+    assert np.all(np.abs(k - want) <= shifted_tolerance(x, new.inv_freq, layout))
+    # the rebase alone: one rotation of the cached key by p (w_new - w_old)
+    tdiff = omega_of(new) - omega_of(old)
+    alone = ref.rope(cached, tdiff, pos, layout)
+    tol = ref.rope_tolerance(cached, alone, new.inv_freq, layout)
+    assert np.all(np.abs(k - alone) <= tol)
+    with pytest.raises(posenc.Error, match="new_freqs rotary_dim=16 differs"):
+        posenc.rope_rebase(k, old, posenc.freqs_default(16, 1e4), positions=pos, out=k)
