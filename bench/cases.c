@@ -20,6 +20,9 @@
  *                         16-bit buffer                             <= 1.20
  *   rope_inplace_4096_scalar  the naive scalar reference kernels on the
  *                         first case (no target)
+ *   rope_shift_4096       pe_rope_shift of the first case's tensor in place,
+ *                         per-token deltas t - 2048 (context shifting)
+ *                                             vs x *= c in place   <= 1.15
  * Frequencies: head_dim 128, base 500000 (Llama 3); positions 0..T-1.
  */
 #include "bench.h"
@@ -52,12 +55,19 @@ typedef struct {
     const float *wf; /* float frequencies for the naive loop */
     int64_t count;
     int status;
+    const int64_t *deltas; /* rope_shift: per-token deltas */
 } job;
 
 static void rope_call(void *p) {
     job *j = p;
     const int st = pe_rope_apply_ex(j->freqs, PE_ROPE_HALF, &j->pos, &j->in, &j->out,
                                     PE_ROPE_FORWARD, &j->opt);
+    if (st != PE_OK) j->status = st;
+}
+
+static void shift_call(void *p) {
+    job *j = p;
+    const int st = pe_rope_shift(j->freqs, PE_ROPE_HALF, j->deltas, 0, &j->in, &j->out, &j->opt);
     if (st != PE_OK) j->status = st;
 }
 
@@ -218,7 +228,7 @@ int bench_cases(const bench_opts *o, const bench_baselines *base, bench_result *
     for (int thr = 1; thr <= 2; thr++) {
         job r = {f, pe_positions_range(0), pe_tensor_dense(x, PE_F32, TOK, HEADS, HD),
                  pe_tensor_dense(x, PE_F32, TOK, HEADS, HD), one, base, x, NULL, n, PE_F32, thr,
-                 NULL, NULL, NULL, 0, PE_OK};
+                 NULL, NULL, NULL, 0, PE_OK, NULL};
         r.opt.threads = thr;
         job b = r;
         /* in place, 4096 tokens */
@@ -280,13 +290,36 @@ int bench_cases(const bench_opts *o, const bench_baselines *base, bench_result *
             cossin_error(f, c, s, CS_POS, step));
         if (r.status != PE_OK) status = r.status;
     }
+    /* key re-rotation in place: token t of x0 moved by t - 2048, so the
+     * result is x0 rotated at position t - 2048 (rope_error with p0 = -2048) */
+    {
+        int64_t *del = malloc(TOK * sizeof *del);
+        if (del == NULL) {
+            fprintf(stderr, "posenc bench: out of memory\n");
+            k = -1;
+            goto done;
+        }
+        for (int64_t t = 0; t < TOK; t++) del[t] = t - 2048;
+        job r = {f, pe_positions_range(0), pe_tensor_dense(x, PE_F32, TOK, HEADS, HD),
+                 pe_tensor_dense(x, PE_F32, TOK, HEADS, HD), one, base, x, NULL, n, PE_F32, 1,
+                 NULL, NULL, NULL, 0, PE_OK, del};
+        job b = r;
+        memcpy(x, x0, bytes);
+        bench_measure(shift_call, &r, scale_call, &b, o->quick, 1.15, &ta, &tb, &spread);
+        memcpy(x, x0, bytes);
+        shift_call(&r);
+        add(&res[k++], "rope_shift_4096", 1, ta, tb, spread, "scale_inplace_f32", (double)n,
+            2.0 * (double)bytes, 1.15, rope_error(f, -2048, TOK, x0, x, PE_F32, step));
+        free(del);
+        if (r.status != PE_OK) status = r.status;
+    }
     /* 16-bit storage, in place, 4096 tokens */
     for (int bf = 0; bf < 2; bf++) {
         const pe_dtype dt = bf ? PE_BF16 : PE_F16;
         for (size_t i = 0; i < n; i++) h0[i] = to16(x0[i], dt);
         job r = {f, pe_positions_range(0), pe_tensor_dense(h, dt, TOK, HEADS, HD),
                  pe_tensor_dense(h, dt, TOK, HEADS, HD), one, base, h, NULL, n, dt, 1,
-                 NULL, NULL, NULL, 0, PE_OK};
+                 NULL, NULL, NULL, 0, PE_OK, NULL};
         job b = r;
         memcpy(h, h0, n * 2);
         bench_measure(rope_call, &r, scale_call, &b, o->quick, 1.20, &ta, &tb, &spread);

@@ -386,6 +386,56 @@ int pe_rope_cos_sin_ex(const pe_freqs *freqs, const pe_positions *positions,
 int pe_rope_layout_permutation(int64_t head_dim, int64_t rotary_dim,
                                int64_t *perm);
 
+/* ------------------------------------------------ key re-rotation (shift) */
+
+/*
+ * Shift cached keys by a position delta in one pass: every (token, head)
+ * row of `in`, already rotated at some position p with `freqs`, becomes the
+ * row rotated at p + delta (context shifting, attention sinks, KV-cache
+ * reuse). Token t moves by deltas[t] when deltas is not NULL (then `delta`
+ * must be 0), else every token by `delta`; deltas may be negative.
+ * The angle delta * w is formed and reduced modulo 2 pi exactly, the way
+ * the rotation forms p * w (double-double), never as an inverse rotation
+ * followed by a forward one: one rounding, not two. The magnitude is left
+ * alone (the keys already carry attention_factor A; freqs->attention_factor
+ * is not applied). in, out: (tokens, heads, head_dim) f32/f16/bf16 views
+ * of one shape and storage; out may be the same view as in (in place, the
+ * usual case) but must not otherwise overlap it or the deltas.
+ * Accuracy, f32: each output element is within the single-rotation bound
+ * of pe_rope_apply (scalar kernels 0.5 ulp + 1e-14; vector kernels 1.4903e-7
+ * for elements in [-1, 1]) of the exact rotation of its inputs by delta;
+ * against rotating the original x at p + delta, add the rounding already
+ * in the input (shift(rotate(x, p), delta) is within about twice the
+ * single-rotation bound of rotate(x, p + delta), tested). 16-bit storage:
+ * that f32 value rounded to nearest even (plus half an ulp of storage).
+ * Results do not depend on threads (bit for bit). options: NULL for the
+ * defaults (threads, store policy as pe_rope_apply_ex).
+ */
+int pe_rope_shift(const pe_freqs *freqs, pe_rope_layout layout, const int64_t *deltas,
+                  int64_t delta, const pe_tensor *in, const pe_tensor *out,
+                  const pe_rope_options *options);
+
+/*
+ * Re-base cached keys from one set of frequencies onto another in one pass
+ * (dynamic NTK after the sequence grows, any change of scaling): token t,
+ * rotated at positions[t] (or start + t) with old_freqs, becomes the row
+ * rotated at the same position with new_freqs. The angle
+ * p w_new - p w_old is formed as one double-double (exact products of the
+ * split position, exact sums) and only then reduced modulo 2 pi, never as
+ * two separately rounded angles; the magnitude becomes A_new (rows are
+ * multiplied by A_new / A_old). Both pe_freqs must have the same
+ * rotary_dim. Views, storage, in place and options as pe_rope_shift; the
+ * positions must not sit in out. Accuracy: the kernel set's
+ * single-rotation bound (pe_rope_apply, A = A_new / A_old) of the exact
+ * rotation of the stored key; against rotating the original vector with
+ * new_freqs, about twice that (tested). cos/sin of the angle difference
+ * are evaluated in double per token and pair (~40 ns a pair), so this call
+ * is compute-bound, unlike the shift: a once-per-growth operation.
+ */
+int pe_rope_rebase(const pe_freqs *old_freqs, const pe_freqs *new_freqs, pe_rope_layout layout,
+                   const pe_positions *positions, const pe_tensor *in, const pe_tensor *out,
+                   const pe_rope_options *options);
+
 /* ----------------------------------------------------- reference attention */
 
 /*

@@ -299,6 +299,136 @@ static PyObject *py_rope_apply_qk(PyObject *self, PyObject *args, PyObject *kw) 
 }
 
 /* Two new (count, pairs) arrays of dtype; releases nothing on failure. */
+/* rope_shift: delta an int (every token) or int64 per token of one batch
+ * element, tiled over folded batch axes like positions. */
+static PyObject *py_rope_shift(PyObject *self, PyObject *args, PyObject *kw) {
+    (void)self;
+    static char *kwlist[] = {"x", "freqs", "delta", "layout", "out", "threads", "token_axis", NULL};
+    PyObject *x_o, *fr_o, *delta_o, *out_o = Py_None, *axis_o = Py_None;
+    const char *layout_s = "half";
+    int threads = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$sOiO:rope_shift", kwlist, &x_o, &fr_o, &delta_o,
+                                     &layout_s, &out_o, &threads, &axis_o))
+        return NULL;
+    const pe_freqs *f = py_freqs_arg(fr_o, "freqs");
+    pe_rope_layout layout;
+    if (f == NULL || py_layout(layout_s, &layout)) return NULL;
+    long long constant = 0;
+    /* an int (numpy integer scalars included) or a sequence of them */
+    const int per_token = PySequence_Check(delta_o);
+    if (!per_token) {
+        PyObject *n = PyNumber_Index(delta_o);
+        if (n == NULL) return NULL;
+        int overflow = 0;
+        constant = PyLong_AsLongLongAndOverflow(n, &overflow);
+        Py_DECREF(n);
+        if (overflow) return PyErr_Format(PyExc_OverflowError, "delta does not fit in int64");
+        if (constant == -1 && PyErr_Occurred()) return NULL;
+    }
+    pya x, out;
+    PyObject *result;
+    pe_tensor tin, tout;
+    int64_t repeat = 1;
+    if (rope_views(x_o, out_o, axis_o, PYA_MAX_DIMS, -1, "x", "out", &x, &out, &result, &tin, &tout, &repeat) != 0)
+        return NULL;
+    PyObject *own = NULL;
+    pya d;
+    memset(&d, 0, sizeof d);
+    int64_t *tiled = NULL;
+    const int64_t *deltas = NULL;
+    const int64_t per_batch = repeat > 0 ? tin.tokens / repeat : 0;
+    if (per_token) {
+        if (py_int64_array(delta_o, "delta", 1, 1, &own, &d) != 0) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        if (d.shape[0] != per_batch) {
+            PyErr_Format(PyExc_ValueError, "delta has %lld entries, want one per token (%lld)",
+                         (long long)d.shape[0], (long long)per_batch);
+            Py_CLEAR(result);
+            goto done;
+        }
+        deltas = d.view.buf;
+        if (repeat > 1) {
+            pypos p;
+            memset(&p, 0, sizeof p);
+            p.pos = pe_positions_list(deltas);
+            if ((tiled = tile_positions(&p, per_batch, repeat)) == NULL) {
+                Py_CLEAR(result);
+                goto done;
+            }
+            deltas = tiled;
+        }
+    }
+    pe_rope_options opt;
+    rope_options(threads, &opt);
+    int st;
+    PY_CALL(x.size, st = pe_rope_shift(f, layout, deltas, (int64_t)constant, &tin, &tout, &opt));
+    if (st != PE_OK) {
+        Py_CLEAR(result);
+        py_raise(st);
+    }
+done:
+    PyMem_Free(tiled);
+    if (own != NULL) {
+        pya_release(&d);
+        Py_DECREF(own);
+    }
+    pya_release(&x);
+    pya_release(&out);
+    return result;
+}
+
+/* rope_rebase: positions as rope_apply's (tiled over folded batch axes). */
+static PyObject *py_rope_rebase(PyObject *self, PyObject *args, PyObject *kw) {
+    (void)self;
+    static char *kwlist[] = {"x", "old_freqs", "new_freqs", "layout", "start", "positions", "out",
+                             "threads", "token_axis", NULL};
+    PyObject *x_o, *f0_o, *f1_o, *pos_o = Py_None, *out_o = Py_None, *axis_o = Py_None;
+    const char *layout_s = "half";
+    long long start = 0;
+    int threads = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$sLOOiO:rope_rebase", kwlist, &x_o, &f0_o, &f1_o,
+                                     &layout_s, &start, &pos_o, &out_o, &threads, &axis_o))
+        return NULL;
+    const pe_freqs *f0 = py_freqs_arg(f0_o, "old_freqs");
+    const pe_freqs *f1 = f0 ? py_freqs_arg(f1_o, "new_freqs") : NULL;
+    pe_rope_layout layout;
+    if (f0 == NULL || f1 == NULL || py_layout(layout_s, &layout)) return NULL;
+    pya x, out;
+    PyObject *result;
+    pe_tensor tin, tout;
+    int64_t repeat = 1;
+    if (rope_views(x_o, out_o, axis_o, PYA_MAX_DIMS, -1, "x", "out", &x, &out, &result, &tin, &tout, &repeat) != 0)
+        return NULL;
+    pypos p;
+    int64_t *tiled = NULL;
+    if (pypos_get(pos_o, start, tin.tokens / repeat, "positions", &p) != 0) {
+        Py_CLEAR(result);
+    } else {
+        pe_positions pos = p.pos;
+        if (repeat > 1 && (tiled = tile_positions(&p, tin.tokens / repeat, repeat)) != NULL)
+            pos = pe_positions_list(tiled);
+        if (repeat > 1 && tiled == NULL) {
+            Py_CLEAR(result);
+        } else {
+            pe_rope_options opt;
+            rope_options(threads, &opt);
+            int st;
+            PY_CALL(x.size, st = pe_rope_rebase(f0, f1, layout, &pos, &tin, &tout, &opt));
+            if (st != PE_OK) {
+                Py_CLEAR(result);
+                py_raise(st);
+            }
+        }
+        PyMem_Free(tiled);
+        pypos_release(&p);
+    }
+    pya_release(&x);
+    pya_release(&out);
+    return result;
+}
+
 static int cos_sin_out(pe_dtype dtype, int64_t count, int64_t pairs, pya *c, pya *s, PyObject **rc,
                        PyObject **rs) {
     int64_t shape[2] = {count, pairs};
@@ -509,6 +639,18 @@ static PyMethodDef methods[] = {
      "              q_out=None, k_out=None, threads=1, token_axis=None) -> (q_out, k_out)\n\n"
      "rope_apply on queries and keys in one call (same tokens and positions; head counts may\n"
      "differ, as in grouped-query attention). q_out=q / k_out=k rotate in place."},
+    {"rope_shift", KW(py_rope_shift),
+     "rope_shift(x, freqs, delta, *, layout='half', out=None, threads=1, token_axis=None) -> array\n\n"
+     "Move keys already rotated at position p (with freqs) to p + delta in one exact rotation\n"
+     "(context shifting, attention sinks): delta an int for every token or an int64 array with\n"
+     "one entry per token (of one batch element). The magnitude A is not applied again. x, out,\n"
+     "layout, threads, token_axis as in rope_apply; out=x (the usual case) shifts in place."},
+    {"rope_rebase", KW(py_rope_rebase),
+     "rope_rebase(x, old_freqs, new_freqs, *, layout='half', start=0, positions=None, out=None,\n"
+     "            threads=1, token_axis=None) -> array\n\n"
+     "Re-base keys rotated at their positions with old_freqs onto new_freqs (dynamic NTK after\n"
+     "growth) in one rotation by the exact angle difference p w_new - p w_old, magnitude\n"
+     "A_new / A_old. Both must have the same rotary_dim. Other arguments as in rope_apply."},
     {"rope_cos_sin", KW(py_rope_cos_sin),
      "rope_cos_sin(freqs, count=None, *, start=0, positions=None, dtype='float32', threads=1)\n"
      "    -> (cos, sin)\n\n"

@@ -59,6 +59,15 @@ int pe__check_positions(const pe_positions *pos, int64_t count);
 int pe__check_cos_sin_out(int64_t count, int64_t half, const void *cos_out,
                           const void *sin_out, pe_dtype dtype);
 
+/* RoPE argument checks shared by rope.c and rope_shift.c (docs/ERRORS.md
+ * ROPE-*): a pair layout; threads and store policy; an (in, out) pair of
+ * rotatable views of one shape, rotary_dim within head_dim, in place only
+ * as the same view. */
+int pe__rope_check_layout(pe_rope_layout layout);
+int pe__rope_check_options(const pe_rope_options *o);
+int pe__rope_check_pair(const pe_freqs *freqs, const pe_tensor *in, const pe_tensor *out,
+                        const char *in_name, const char *out_name);
+
 /* Validate a tensor view: non-null data, known dtype, non-negative sizes,
  * strides that keep rows from overlapping within one token, and an extent
  * that fits in size_t. */

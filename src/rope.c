@@ -83,7 +83,7 @@ int pe_freqs_validate(const pe_freqs *freqs) {
     return PE_OK;
 }
 
-static int check_layout(pe_rope_layout layout) {
+int pe__rope_check_layout(pe_rope_layout layout) {
     if (layout != PE_ROPE_INTERLEAVED && layout != PE_ROPE_HALF)
         return pe__fail(PE_ERR_PARAM, "layout=%d is not a RoPE layout", (int)layout);
     return PE_OK;
@@ -102,7 +102,7 @@ pe_rope_options pe_rope_options_default(void) {
     return o;
 }
 
-static int check_options(const pe_rope_options *o) {
+int pe__rope_check_options(const pe_rope_options *o) {
     if (o->threads < 1 || o->threads > 1024)
         return pe__fail(PE_ERR_PARAM, "threads=%d must be in [1, 1024]", o->threads);
     if (o->stores != PE_STORES_AUTO && o->stores != PE_STORES_CACHED &&
@@ -114,9 +114,8 @@ static int check_options(const pe_rope_options *o) {
 
 /* One (in, out) pair: views valid, same shape and storage, a rotatable
  * dtype, rotary_dim within head_dim, and in place only as the same view. */
-static int check_pair(const pe_freqs *freqs, const pe_tensor *in,
-                      const pe_tensor *out, const char *in_name,
-                      const char *out_name) {
+int pe__rope_check_pair(const pe_freqs *freqs, const pe_tensor *in, const pe_tensor *out,
+                         const char *in_name, const char *out_name) {
     PE_TRY(pe__check_tensor(in, in_name));
     if (out != in) PE_TRY(pe__check_tensor(out, out_name)); /* in place: one view */
     const int rotatable =
@@ -284,11 +283,11 @@ static int rope_common_checks(const pe_freqs *freqs, pe_rope_layout layout,
                               const pe_rope_options **options,
                               pe_rope_options *defaults) {
     PE_TRY(pe_freqs_validate(freqs));
-    PE_TRY(check_layout(layout));
+    PE_TRY(pe__rope_check_layout(layout));
     PE_TRY(check_direction(direction));
     *defaults = pe_rope_options_default();
     if (*options == NULL) *options = defaults;
-    return check_options(*options);
+    return pe__rope_check_options(*options);
 }
 
 int pe_rope_apply_ex(const pe_freqs *freqs, pe_rope_layout layout,
@@ -297,7 +296,7 @@ int pe_rope_apply_ex(const pe_freqs *freqs, pe_rope_layout layout,
                      const pe_rope_options *options) {
     pe_rope_options defaults;
     PE_TRY(rope_common_checks(freqs, layout, direction, &options, &defaults));
-    PE_TRY(check_pair(freqs, in, out, "in", "out"));
+    PE_TRY(pe__rope_check_pair(freqs, in, out, "in", "out"));
     PE_TRY(pe__check_positions(positions, in->tokens));
     PE_TRY(check_ids_apart(positions, in->tokens, out, "out"));
     const pe_tensor *ins[1] = {in}, *outs[1] = {out};
@@ -317,8 +316,8 @@ int pe_rope_apply_qk(const pe_freqs *freqs, pe_rope_layout layout,
                      const pe_rope_options *options) {
     pe_rope_options defaults;
     PE_TRY(rope_common_checks(freqs, layout, direction, &options, &defaults));
-    PE_TRY(check_pair(freqs, q_in, q_out, "q_in", "q_out"));
-    PE_TRY(check_pair(freqs, k_in, k_out, "k_in", "k_out"));
+    PE_TRY(pe__rope_check_pair(freqs, q_in, q_out, "q_in", "q_out"));
+    PE_TRY(pe__rope_check_pair(freqs, k_in, k_out, "k_in", "k_out"));
     if (q_in->tokens != k_in->tokens || q_in->head_dim != k_in->head_dim)
         return pe__fail(PE_ERR_SHAPE,
                         "q (%lld tokens, head_dim %lld) and k (%lld tokens, "
@@ -369,7 +368,7 @@ int pe_rope_cos_sin_ex(const pe_freqs *freqs, const pe_positions *positions,
     PE_TRY(pe__check_positions(positions, count));
     pe_rope_options defaults = pe_rope_options_default();
     if (options == NULL) options = &defaults;
-    PE_TRY(check_options(options));
+    PE_TRY(pe__rope_check_options(options));
     const int64_t half = freqs->rotary_dim / 2;
     PE_TRY(pe__check_cos_sin_out(count, half, cos_out, sin_out, dtype));
     if (count == 0) return PE_OK;

@@ -371,6 +371,16 @@ TEST(errors_reliability_rows) {
            pe_rope_cos_sin(&f, &r0, T, OUT, OUT_AT(8), PE_F32));
     EXPECT("ROPE-23", PE_ERR_SHAPE, "cos_out overlaps positions",
            pe_rope_cos_sin(&f, &in_out, T, OUT, OUT_AT(4096), PE_F32));
+    /* key re-rotation: the cache is shifted in place, so `out` is also the input */
+    EXPECT("ROPE-24", PE_ERR_PARAM, "delta=3 must be 0 when per-token deltas are given",
+           pe_rope_shift(&f, PE_ROPE_HALF, IDS, 3, &out, &out, NULL));
+    EXPECT("ROPE-25", PE_ERR_SHAPE, "out overlaps deltas (64 and 16 bytes)",
+           pe_rope_shift(&f, PE_ROPE_HALF, (const int64_t *)OUT_AT(8), 0, &out, &out, NULL));
+    const pe_freqs f6 = freqs_d(6);
+    EXPECT("ROPE-26", PE_ERR_DIM, "new_freqs rotary_dim=6 differs from old_freqs rotary_dim=8",
+           pe_rope_rebase(&f, &f6, PE_ROPE_HALF, &r0, &out, &out, NULL));
+    EXPECT("ROPE-20", PE_ERR_SHAPE, "out overlaps positions",
+           pe_rope_rebase(&f, &f, PE_ROPE_HALF, &in_out, &out, &out, NULL));
     /* M-RoPE: (t, h, w) positions inside the output */
     const int64_t sec[3] = {2, 1, 1};
     EXPECT("MRP-16", PE_ERR_SHAPE, "out overlaps positions",

@@ -75,4 +75,45 @@ static inline double pe__reduced_angle(int64_t p, double wh, double wl) {
     return r;
 }
 
+/* hi + lo (a renormalised double-double) reduced modulo 2 pi into roughly
+ * [-pi, pi], the same steps as the end of pe__reduced_angle. */
+static inline double pe__reduce_two_pi(double hi, double lo) {
+    const double k = nearbyint(hi * PE_INV_TWO_PI);
+    double kp, ke;
+    pe__two_prod(k, PE_TWO_PI_C1, &kp, &ke);
+    double r = hi - kp; /* exact (Sterbenz) */
+    r -= ke;
+    r -= k * PE_TWO_PI_C2;
+    r += lo;
+    r -= k * PE_TWO_PI_C3;
+    return r;
+}
+
+/* p (wh_new + wl_new) - p (wh_old + wl_old) reduced modulo 2 pi (re-basing
+ * keys from one set of frequencies to another): the four products of the
+ * split position with the high parts are exact (TwoProduct), summed
+ * exactly (TwoSum) into hi with their errors in lo, and only then reduced,
+ * so the difference is never formed from two separately rounded angles. */
+static inline double pe__reduced_angle_diff(int64_t p, double wh_new, double wl_new,
+                                            double wh_old, double wl_old) {
+    const int64_t pbig = (int64_t)((uint64_t)p & ~(uint64_t)0x7FF);
+    const double ph = (double)pbig, pl = (double)(p - pbig);
+    double t[4], e[4];
+    pe__two_prod(ph, wh_new, &t[0], &e[0]);
+    pe__two_prod(pl, wh_new, &t[1], &e[1]);
+    pe__two_prod(ph, -wh_old, &t[2], &e[2]);
+    pe__two_prod(pl, -wh_old, &t[3], &e[3]);
+    double hi = t[0], lo = 0.0;
+    for (int i = 1; i < 4; i++) {
+        double err;
+        pe__two_sum(hi, t[i], &hi, &err);
+        lo += err;
+    }
+    const double dwl = wl_new - wl_old; /* both <= 2^-52 w: tiny terms */
+    lo += (e[0] + e[1]) + (e[2] + e[3]) + (ph * dwl + pl * dwl);
+    double h2, l2;
+    pe__two_sum(hi, lo, &h2, &l2);
+    return pe__reduce_two_pi(h2, l2);
+}
+
 #endif
