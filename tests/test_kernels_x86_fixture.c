@@ -6,7 +6,8 @@
  * On x86 it checks the fixture is still what AVX-512 (and AVX2) compute;
  * under qemu-aarch64 (make test-arm64) it is the only way NEON meets the
  * x86 sets, which cannot run there. Inputs come from a fixed integer
- * generator (no libm, no seed), and each output tensor is reduced to its
+ * generator (no seed; frequencies from exact operations, see fixed_freqs),
+ * and each output tensor is reduced to its
  * FNV-1a 64 hash: equal hashes of the raw bytes mean equal bits.
  *
  * Source of the fixture: this test on an x86-64 CPU with AVX-512,
@@ -17,6 +18,7 @@
 #include "runner.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +38,27 @@ static uint64_t fnv1a(const void *p, size_t n) {
     uint64_t h = 0xcbf29ce484222325ULL;
     for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ULL;
     return h;
+}
+
+/* Frequencies from exact operations only: pe_freqs_default's low parts
+ * come from long double, which is x87 extended on x86-64 and quad on
+ * AArch64, so they differ between the platforms (by design: both are
+ * within its bound) and would hide what this test compares. A geometric
+ * ladder like the default one (2^(-20 i / m)), and low parts w 2^-53 u
+ * with |u| < 1, one rounded product each. */
+static void fixed_freqs(int64_t d, pe_freqs *f) {
+    memset(f, 0, sizeof *f);
+    f->rotary_dim = d;
+    f->attention_factor = 1.0;
+    f->softmax_scale_multiplier = 1.0;
+    uint64_t st = 0x2545F4914F6CDD1DULL;
+    const int64_t m = d / 2;
+    for (int64_t i = 0; i < m; i++) {
+        const double frac = 1.0 + (double)(next_u64(&st) >> 12) * 0x1p-52; /* [1, 2) */
+        f->inv_freq[i] = ldexp(frac, -(int)(20 * i / m)) * 0.5;
+        const double u = ((double)(next_u64(&st) >> 40) - 0x1p23) * 0x1p-24; /* (-1/2, 1/2) */
+        f->inv_freq_lo[i] = f->inv_freq[i] * 0x1p-53 * u;
+    }
 }
 
 /* The vector set to compare: the widest this CPU runs, or NULL. */
@@ -89,7 +112,7 @@ TEST(kernels_match_stored_avx512_rotations) {
             for (int scattered = 0; scattered < 2; scattered++)
                 for (int ti = 0; ti < 3; ti++) {
                     pe_freqs f;
-                    CHECK_OK(pe_freqs_default(dims[di], 500000.0, &f));
+                    fixed_freqs(dims[di], &f);
                     f.attention_factor = ti == 1 ? 1.0 : 1.17;
                     const pe_positions p = scattered ? pe_positions_list(ids) : pe_positions_range(99990);
                     const pe_dtype dt = ti == 0 ? PE_F32 : ti == 1 ? PE_F16 : PE_BF16;
