@@ -142,7 +142,8 @@ TEST(kernels_dispatch_select_and_env) {
     setenv("PE_ISA", "nonsense", 1);
     CHECK_OK(pe_kernels_select("auto"));
     const char *best = pe_kernels_supported("avx512") ? "avx512"
-                       : pe_kernels_supported("avx2") ? "avx2" : "scalar";
+                       : pe_kernels_supported("avx2") ? "avx2"
+                       : pe_kernels_supported("neon") ? "neon" : "scalar";
     CHECK(strcmp(pe_kernels_name(), best) == 0);
     if (env) setenv("PE_ISA", env_saved, 1);
     else unsetenv("PE_ISA");
