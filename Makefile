@@ -453,3 +453,27 @@ $(TOUR_TEST_BIN): $(TOUR_TEST_OBJ) $(BUILD)/tests/runner.o $(STATIC_LIB) $(EXP_O
 .PHONY: test-tour
 test-tour: $(TOUR_TEST_BIN)
 	$(TOUR_TEST_BIN)
+# --------------------------------------------------------------- arm64
+# make test-arm64: the library, the C tests and the fuzz-corpus replay
+# cross-built for AArch64 (Debian's gcc-aarch64-linux-gnu, cJSON through
+# multiarch) in build/arm64/, run under qemu-aarch64-static. There the NEON
+# kernel set is the automatic choice, so the kernel tests check it against
+# the scalar reference and against the stored AVX-512 rotations
+# (tests/test_kernels_x86_fixture.c). Emulation proves correctness, not
+# speed. The replay leaves out fuzz_args: it needs the CLI, whose figures
+# need an arm64 cairo.
+ARM64_CC ?= aarch64-linux-gnu-gcc
+ARM64_BUILD := $(BUILD)/arm64
+ARM64_RUN := qemu-aarch64-static -L /usr/aarch64-linux-gnu
+ARM64_FUZZ := $(filter-out args,$(FUZZ_TARGETS))
+.PHONY: test-arm64
+test-arm64:
+	bash scripts/setup-deps.sh --arm64
+	$(MAKE) BUILD=$(ARM64_BUILD) CC=$(ARM64_CC) $(ARM64_BUILD)/posenc_tests \
+	  $(ARM64_FUZZ:%=$(ARM64_BUILD)/fuzz/arm64_replay_%)
+	$(ARM64_RUN) $(ARM64_BUILD)/posenc_tests
+	$(foreach t,$(ARM64_FUZZ),$(ARM64_RUN) $(ARM64_BUILD)/fuzz/arm64_replay_$(t) fuzz/corpus/$(t) &&) true
+
+# A replay without the CLI archive (no cairo for arm64 here).
+$(BUILD)/fuzz/arm64_replay_%: $(BUILD)/fuzz/fuzz_%.o $(BUILD)/fuzz/replay.o $(STATIC_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/fuzz/replay.o $(STATIC_LIB) $(LDLIBS_LIB) $(LDFLAGS)

@@ -1213,14 +1213,15 @@ int pe_qk_permute_rows(const void *in, void *out, int64_t rows, size_t row_bytes
 
 /*
  * Kernel sets: "scalar" (plain C, the reference, always built), "avx2"
- * (AVX2 + FMA + F16C) and "avx512" (AVX-512 F/BW/VL/DQ), the last two on
- * x86-64 only. The first library call picks the widest set the CPU and the
- * OS support, or the one the environment variable PE_ISA names
- * (scalar|avx2|avx512) if it is usable. Every set gives the same results
+ * (AVX2 + FMA + F16C) and "avx512" (AVX-512 F/BW/VL/DQ), those two on
+ * x86-64 only, and "neon" (AArch64 only, where it is baseline). The first
+ * library call picks the widest set the CPU and the OS support, or the one
+ * the environment variable PE_ISA names (scalar|avx2|avx512|neon) if it is
+ * usable. The vector sets give bit-identical rotations. Every set gives the same results
  * within the bounds documented at pe_rope_apply and pe_rope_cos_sin;
  * scatter-adds are bit-identical.
  */
-/* Name of the active kernel set ("scalar", "avx2", "avx512"). */
+/* Name of the active kernel set ("scalar", "avx2", "avx512", "neon"). */
 const char *pe_kernels_name(void);
 /* 1 if this build and this CPU/OS can run the named set, else 0. */
 int pe_kernels_supported(const char *name);

@@ -13,7 +13,9 @@ packages=(libcjson-dev libcairo2-dev)
 # explorer's toolchain (make explorer, make run): emscripten, and nodejs and
 # npm unless node and npm are already on PATH (NodeSource's nodejs bundles
 # npm; Debian 12's npm is a package of its own). --browser: chromium for
-# make test-browser.
+# make test-browser. --arm64: make test-arm64's cross compiler, arm64 C
+# library and cJSON (Debian multiarch: adds the arm64 architecture to dpkg)
+# and qemu to run the result.
 for a in "$@"; do
     if [ "$a" = --web ]; then
         packages+=(emscripten)
@@ -21,6 +23,8 @@ for a in "$@"; do
         command -v npm >/dev/null 2>&1 || packages+=(npm)
     elif [ "$a" = --browser ]; then
         packages+=(chromium)
+    elif [ "$a" = --arm64 ]; then
+        packages+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcjson-dev:arm64 qemu-user-static)
     else
         packages+=("$a")
     fi
@@ -50,5 +54,9 @@ else
 fi
 echo "posenc: installing Debian packages (and what they depend on): ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
+# an :arm64 package needs the architecture known to dpkg before the update
+if [[ " ${missing[*]} " == *":arm64 "* ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    $SUDO dpkg --add-architecture arm64
+fi
 $SUDO apt-get update -q
 $SUDO apt-get install -y "${missing[@]}"

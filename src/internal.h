@@ -216,6 +216,9 @@ extern const pe_kernel_table pe__kernels_scalar;
 extern const pe_kernel_table pe__kernels_avx2;
 extern const pe_kernel_table pe__kernels_avx512;
 #endif
+#if defined(__aarch64__)
+extern const pe_kernel_table pe__kernels_neon;
+#endif
 /* The active set: chosen once (CPU, OS, PE_ISA), thread-safe, changed only
  * by pe_kernels_select. Callers load it once per call and use that set for
  * the whole call. */

@@ -321,7 +321,7 @@ TEST(errors_attention_kernels_memory) {
            pe_attention_rope(&p, &f16, PE_ROPE_HALF, &r0, &r0, X, X, X, OUTF));
     EXPECT("COM-1", PE_ERR_NULL, "positions must not be NULL",
            pe_attention_rope(&p, &f, PE_ROPE_HALF, &r0, NULL, X, X, X, OUTF));
-    EXPECT("KRN-1", PE_ERR_PARAM, "name=\"avx9\" is not a kernel set (scalar, avx2, avx512, auto)",
+    EXPECT("KRN-1", PE_ERR_PARAM, "name=\"avx9\" is not a kernel set (scalar, avx2, avx512, neon, auto)",
            pe_kernels_select("avx9"));
     /* KRN-2 needs a CPU without a set this build knows; on one that has
      * them all the row cannot be provoked, and selecting is not undone. */

@@ -1,6 +1,6 @@
 /*
  * test_kernels.c — every kernel set the CPU offers (pe_kernels_select:
- * scalar, avx2, avx512; under valgrind usually no avx512) against the scalar
+ * scalar, avx2, avx512, neon; under valgrind usually no avx512) against the scalar
  * set on the same inputs, and each against an exact reference evaluated in
  * quad precision (__float128: the angle to ~1e-30, independent of libm and
  * of long double, which valgrind emulates as double).
@@ -29,8 +29,8 @@ typedef __float128 quad;
 typedef long double quad; /* quad precision on aarch64; weaker elsewhere */
 #endif
 
-static const char *const SETS[] = {"scalar", "avx2", "avx512"};
-enum { N_SETS = 3 };
+static const char *const SETS[] = {"scalar", "avx2", "avx512", "neon"};
+enum { N_SETS = 4 };
 
 /* ------------------------------------------------------------ reference */
 
@@ -142,7 +142,8 @@ TEST(kernels_dispatch_select_and_env) {
     setenv("PE_ISA", "nonsense", 1);
     CHECK_OK(pe_kernels_select("auto"));
     const char *best = pe_kernels_supported("avx512") ? "avx512"
-                       : pe_kernels_supported("avx2") ? "avx2" : "scalar";
+                       : pe_kernels_supported("avx2") ? "avx2"
+                       : pe_kernels_supported("neon") ? "neon" : "scalar";
     CHECK(strcmp(pe_kernels_name(), best) == 0);
     if (env) setenv("PE_ISA", env_saved, 1);
     else unsetenv("PE_ISA");

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const SETS[] = {"scalar", "avx2", "avx512"};
-enum { N_SETS = 3 };
+static const char *const SETS[] = {"scalar", "avx2", "avx512", "neon"};
+enum { N_SETS = 4 };
 
 static void fill(float *x, size_t n, pe_rng *r) {
     for (size_t i = 0; i < n; i++) x[i] = (float)pe_rng_uniform(r, -1.0, 1.0);

@@ -5,8 +5,9 @@
  * the OS saves their registers across context switches (OSXSAVE and XCR0):
  * a CPU flag alone is not enough, e.g. under an OS or hypervisor without
  * AVX-512 state support. The first call picks the widest usable set, or the
- * one PE_ISA names (scalar|avx2|avx512; a name the CPU cannot run falls back
- * to the widest usable set, since this path has no error channel). The
+ * one PE_ISA names (scalar|avx2|avx512|neon; a name the CPU cannot run falls
+ * back to the widest usable set, since this path has no error channel).
+ * On AArch64 NEON is baseline (armv8-a): every CPU runs the neon set. The
  * choice is one atomic pointer: the only global mutable state of the
  * library, set once and changed afterwards only by pe_kernels_select.
  */
@@ -20,14 +21,17 @@
 #include <cpuid.h>
 #endif
 
-enum { SET_SCALAR = 0, SET_AVX2 = 1, SET_AVX512 = 2, N_SETS = 3 };
+enum { SET_SCALAR = 0, SET_AVX2 = 1, SET_AVX512 = 2, SET_NEON = 3, N_SETS = 4 };
 
-static const char *const set_names[N_SETS] = {"scalar", "avx2", "avx512"};
+static const char *const set_names[N_SETS] = {"scalar", "avx2", "avx512", "neon"};
 
 static const pe_kernel_table *set_table(int set) {
 #if defined(__x86_64__)
     if (set == SET_AVX512) return &pe__kernels_avx512;
     if (set == SET_AVX2) return &pe__kernels_avx2;
+#endif
+#if defined(__aarch64__)
+    if (set == SET_NEON) return &pe__kernels_neon;
 #endif
     (void)set;
     return &pe__kernels_scalar;
@@ -61,6 +65,9 @@ static int detect_best(void) {
         return SET_AVX512;
     return SET_AVX2;
 }
+#elif defined(__aarch64__)
+/* Advanced SIMD with double precision is part of armv8-a. */
+static int detect_best(void) { return SET_NEON; }
 #else
 static int detect_best(void) { return SET_SCALAR; }
 #endif
@@ -79,6 +86,15 @@ static int best(void) {
     return b;
 }
 
+/* Whether this CPU runs `set`: scalar always; the x86 sets up to the
+ * widest one detected; neon only where it is the detected set. */
+static int usable(int set) {
+    const int b = best();
+    if (set == SET_SCALAR) return 1;
+    if (set == SET_NEON || b == SET_NEON) return set == b;
+    return set <= b;
+}
+
 static int set_by_name(const char *name) {
     for (int i = 0; i < N_SETS; i++)
         if (strcmp(name, set_names[i]) == 0) return i;
@@ -89,7 +105,7 @@ static int set_by_name(const char *name) {
 static const pe_kernel_table *automatic(void) {
     const char *env = getenv("PE_ISA");
     const int want = env ? set_by_name(env) : -1;
-    return set_table(want >= 0 && want <= best() ? want : best());
+    return set_table(want >= 0 && usable(want) ? want : best());
 }
 
 static _Atomic(const pe_kernel_table *) active = NULL;
@@ -111,7 +127,7 @@ const char *pe_kernels_name(void) { return pe__kernels()->name; }
 int pe_kernels_supported(const char *name) {
     if (name == NULL) return 0;
     const int set = set_by_name(name);
-    return set >= 0 && set <= best();
+    return set >= 0 && usable(set);
 }
 
 int pe_kernels_select(const char *name) {
@@ -122,14 +138,14 @@ int pe_kernels_select(const char *name) {
         const int set = set_by_name(name);
         if (set < 0)
             return pe__fail(PE_ERR_PARAM,
-                            "name=\"%s\" is not a kernel set (scalar, avx2, avx512, auto)",
+                            "name=\"%s\" is not a kernel set (scalar, avx2, avx512, neon, auto)",
                             name);
-        if (set > best())
+        if (!usable(set))
             return pe__fail(PE_ERR_UNSUPPORTED,
                             "kernel set %s is not usable here: %s", name,
-                            set == SET_AVX512
-                                ? "needs AVX-512 F/BW/VL/DQ enabled by CPU and OS"
-                                : "needs AVX2, FMA and F16C enabled by CPU and OS");
+                            set == SET_NEON     ? "needs an AArch64 CPU"
+                            : set == SET_AVX512 ? "needs AVX-512 F/BW/VL/DQ enabled by CPU and OS"
+                                                : "needs AVX2, FMA and F16C enabled by CPU and OS");
         k = set_table(set);
     }
     atomic_store_explicit(&active, k, memory_order_release);

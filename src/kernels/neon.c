@@ -1,0 +1,425 @@
+/*
+ * neon.c — the AArch64 Advanced SIMD (NEON) kernel set: 2 doubles or 4
+ * floats per register. NEON and its double-precision FMA are baseline on
+ * armv8-a, so no compile flag and no run-time check are needed; dispatch.c
+ * selects this set on every aarch64 CPU.
+ *
+ * Bit-identical to avx2.c and avx512.c: every lane goes through the same
+ * IEEE operations in the same order (vecmath.h's exact reduction and
+ * polynomials for cos/sin, the same shorter polynomials for the rotation
+ * tables, the same stepping, and the f32 rotation
+ *   a' = fma(a, ch, -(b sh)),   b' = fma(b, ch, a sh)),
+ * only fewer lanes at a time. x86's fmsub(a, b, c) (a b - c, one rounding)
+ * is vfmaq(-c, a, b) here and fnmadd(a, b, c) (c - a b) is vfmsq(c, a, b):
+ * the same exact value rounded once. Conversions round to nearest even (the
+ * FPCR default) like F16C's _MM_FROUND_TO_NEAREST_INT and cvtpd_ps. There
+ * are no streaming stores (NEON has no non-temporal store intrinsic):
+ * stores are plain, which changes no value.
+ */
+#include "../internal.h"
+
+#if defined(__aarch64__)
+#include "angle.h"
+#include "vecmath.h"
+
+#include <arm_neon.h>
+#include <math.h>
+#include <string.h>
+
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#define D_(x) vdupq_n_f64(x)
+
+/* x86 FMA forms on NEON, each one rounding of the same exact value. */
+ALWAYS_INLINE float64x2_t fmadd(float64x2_t a, float64x2_t b, float64x2_t c) {
+    return vfmaq_f64(c, a, b); /* a b + c */
+}
+ALWAYS_INLINE float64x2_t fmsub(float64x2_t a, float64x2_t b, float64x2_t c) {
+    return vfmaq_f64(vnegq_f64(c), a, b); /* a b - c */
+}
+ALWAYS_INLINE float64x2_t fnmadd(float64x2_t a, float64x2_t b, float64x2_t c) {
+    return vfmsq_f64(c, a, b); /* c - a b */
+}
+
+/* ------------------------------------------------------------ cos / sin */
+
+/* As quadrant() in avx2.c: k mod 4 in the low bits of kd; odd quadrants
+ * swap sin and cos, signs from bit 1 of k (sin) and of k + 1 (cos). */
+ALWAYS_INLINE void quadrant(float64x2_t kd, float64x2_t sr, float64x2_t cr, float64x2_t *sn,
+                            float64x2_t *cs) {
+    const uint64x2_t q = vreinterpretq_u64_f64(kd);
+    const uint64x2_t swap = vtstq_u64(q, vdupq_n_u64(1));
+    const uint64x2_t two = vdupq_n_u64(2);
+    const uint64x2_t sflip = vshlq_n_u64(vandq_u64(q, two), 62);
+    const uint64x2_t cflip = vshlq_n_u64(vandq_u64(vaddq_u64(q, vdupq_n_u64(1)), two), 62);
+    *sn = vreinterpretq_f64_u64(veorq_u64(vreinterpretq_u64_f64(vbslq_f64(swap, cr, sr)), sflip));
+    *cs = vreinterpretq_f64_u64(veorq_u64(vreinterpretq_u64_f64(vbslq_f64(swap, sr, cr)), cflip));
+}
+
+/* Lane bitmask of lanes with |xh| >= limit or NaN (x86 _CMP_NLT_UQ). */
+ALWAYS_INLINE int bad_lanes(float64x2_t xh) {
+    const uint64x2_t lt = vcltq_f64(vabsq_f64(xh), D_(PE_VM_LIMIT));
+    return (vgetq_lane_u64(lt, 0) ? 0 : 1) | (vgetq_lane_u64(lt, 1) ? 0 : 2);
+}
+
+/* sin and cos of p (w + wl), 2 lanes: sincos4 of avx2.c. */
+ALWAYS_INLINE int sincos2(float64x2_t P, float64x2_t w, float64x2_t wl, float64x2_t *sn,
+                          float64x2_t *cs) {
+    const float64x2_t xh = vmulq_f64(P, w);
+    float64x2_t xl = fmsub(P, w, xh);
+    xl = fmadd(P, wl, xl);
+    const int bad = bad_lanes(xh);
+    const float64x2_t kd = fmadd(xh, D_(PE_VM_TWO_OVER_PI), D_(PE_VM_ROUND_MAGIC));
+    const float64x2_t k = vsubq_f64(kd, D_(PE_VM_ROUND_MAGIC));
+    const float64x2_t r1 = fnmadd(k, D_(PE_VM_PIO2_1), xh);
+    float64x2_t t = fnmadd(k, D_(PE_VM_PIO2_2), xl);
+    t = fnmadd(k, D_(PE_VM_PIO2_3), t);
+    const float64x2_t rh = vaddq_f64(r1, t), bb = vsubq_f64(rh, r1);
+    const float64x2_t rl = vaddq_f64(vsubq_f64(r1, vsubq_f64(rh, bb)), vsubq_f64(t, bb));
+    const float64x2_t z = vmulq_f64(rh, rh), z2 = vmulq_f64(z, z), z4 = vmulq_f64(z2, z2);
+    const float64x2_t zl = fmsub(rh, rh, z);
+    const float64x2_t hz = vmulq_f64(D_(0.5), z);
+    const float64x2_t s01 = fmadd(D_(PE_VM_S2), z, D_(PE_VM_S1));
+    const float64x2_t s23 = fmadd(D_(PE_VM_S4), z, D_(PE_VM_S3));
+    const float64x2_t s45 = fmadd(D_(PE_VM_S6), z, D_(PE_VM_S5));
+    const float64x2_t s67 = fmadd(D_(PE_VM_S8), z, D_(PE_VM_S7));
+    const float64x2_t ps = fmadd(fmadd(s67, z2, s45), z4, fmadd(s23, z2, s01));
+    const float64x2_t sr = vaddq_f64(rh, fmadd(vmulq_f64(rh, z), ps, fnmadd(hz, rl, rl)));
+    const float64x2_t c23 = fmadd(D_(PE_VM_C3), z, D_(PE_VM_C2));
+    const float64x2_t c45 = fmadd(D_(PE_VM_C5), z, D_(PE_VM_C4));
+    const float64x2_t c67 = fmadd(D_(PE_VM_C7), z, D_(PE_VM_C6));
+    const float64x2_t pc = fmadd(fmadd(D_(PE_VM_C8), z2, c67), z4, fmadd(c45, z2, c23));
+    const float64x2_t one = D_(1.0);
+    const float64x2_t hw = vsubq_f64(one, hz);
+    float64x2_t e = vsubq_f64(vsubq_f64(one, hw), hz);
+    e = fnmadd(D_(0.5), zl, fnmadd(rh, rl, e));
+    const float64x2_t cr = vaddq_f64(hw, fmadd(z2, pc, e));
+    quadrant(kd, sr, cr, sn, cs);
+    return bad;
+}
+
+/* Lanes i, i+1 of a, zero-padded past n. */
+ALWAYS_INLINE float64x2_t load2(const double *a, int64_t i, int64_t n) {
+    if (n - i >= 2) return vld1q_f64(a + i);
+    double b[2] = {a[i], 0};
+    return vld1q_f64(b);
+}
+
+/* Both outputs: double (c64/s64) or float (c32/s32), whichever is given. */
+static void cos_sin_any(int64_t p, const double *w, const double *wl, int64_t n, double *c64,
+                        double *s64, float *c32, float *s32) {
+    if (p > PE_VM_MAX_POSITION || p < -PE_VM_MAX_POSITION) {
+        if (c64) pe__kernels_scalar.cos_sin(p, w, wl, n, c64, s64);
+        else pe__kernels_scalar.cos_sin_f32(p, w, wl, n, c32, s32);
+        return;
+    }
+    const float64x2_t P = vdupq_n_f64((double)p);
+    for (int64_t i = 0; i < n; i += 2) {
+        const int64_t m = n - i < 2 ? n - i : 2;
+        float64x2_t sn, cs;
+        const int bad = sincos2(P, load2(w, i, n), load2(wl, i, n), &sn, &cs) & ((1 << m) - 1);
+        if (c64) {
+            double bc[2], bs[2];
+            vst1q_f64(bc, cs);
+            vst1q_f64(bs, sn);
+            memcpy(c64 + i, bc, sizeof(double) * (size_t)m);
+            memcpy(s64 + i, bs, sizeof(double) * (size_t)m);
+        } else {
+            float bc[2], bs[2];
+            vst1_f32(bc, vcvt_f32_f64(cs));
+            vst1_f32(bs, vcvt_f32_f64(sn));
+            memcpy(c32 + i, bc, sizeof(float) * (size_t)m);
+            memcpy(s32 + i, bs, sizeof(float) * (size_t)m);
+        }
+        for (int64_t l = 0; bad && l < m; l++) /* rare: redo those lanes exactly */
+            if (bad & (1 << l)) {
+                if (c64) pe__kernels_scalar.cos_sin(p, w + i + l, wl + i + l, 1, c64 + i + l, s64 + i + l);
+                else pe__kernels_scalar.cos_sin_f32(p, w + i + l, wl + i + l, 1, c32 + i + l, s32 + i + l);
+            }
+    }
+}
+
+static void neon_cos_sin(int64_t p, const double *w, const double *wl, int64_t n, double *c,
+                         double *s) {
+    cos_sin_any(p, w, wl, n, c, s, NULL, NULL);
+}
+
+static void neon_cos_sin_f32(int64_t p, const double *w, const double *wl, int64_t n, float *c,
+                             float *s) {
+    cos_sin_any(p, w, wl, n, NULL, NULL, c, s);
+}
+
+/* ------------------------------------------------------------ rotation */
+
+/* cos and sin for rotation tables: sincos4_rot of avx2.c. */
+ALWAYS_INLINE int sincos2_rot(float64x2_t P, float64x2_t w, float64x2_t wl, float64x2_t *sn,
+                              float64x2_t *cs) {
+    const float64x2_t xh = vmulq_f64(P, w);
+    const float64x2_t xl = fmadd(P, wl, fmsub(P, w, xh));
+    const int bad = bad_lanes(xh);
+    const float64x2_t kd = fmadd(xh, D_(PE_VM_TWO_OVER_PI), D_(PE_VM_ROUND_MAGIC));
+    const float64x2_t k = vsubq_f64(kd, D_(PE_VM_ROUND_MAGIC));
+    const float64x2_t r1 = fnmadd(k, D_(PE_VM_PIO2_1), xh);
+    const float64x2_t r = vaddq_f64(r1, fnmadd(k, D_(PE_VM_PIO2_2), xl));
+    const float64x2_t z = vmulq_f64(r, r);
+    float64x2_t ps = fmadd(D_(PE_VM_S5), z, D_(PE_VM_S4));
+    ps = fmadd(ps, z, D_(PE_VM_S3));
+    ps = fmadd(ps, z, D_(PE_VM_S2));
+    ps = fmadd(ps, z, D_(PE_VM_S1));
+    const float64x2_t sr = fmadd(vmulq_f64(r, z), ps, r);
+    float64x2_t pc = fmadd(D_(PE_VM_C6), z, D_(PE_VM_C5));
+    pc = fmadd(pc, z, D_(PE_VM_C4));
+    pc = fmadd(pc, z, D_(PE_VM_C3));
+    pc = fmadd(pc, z, D_(PE_VM_C2));
+    pc = fmadd(pc, z, D_(-0.5));
+    const float64x2_t cr = fmadd(pc, z, D_(1.0));
+    quadrant(kd, sr, cr, sn, cs);
+    return bad;
+}
+
+/* Pairs i..min(i+2, m) of a token's tables from C = A cos, S = +-A sin:
+ * half-split ch[m] sh[m]; interleaved CH[2m] SH[2m], SH negated at even
+ * elements (as in avx2.c). */
+ALWAYS_INLINE void store_tables(float64x2_t C, float64x2_t S, int64_t i, int64_t m,
+                                pe_rope_layout layout, float *tab) {
+    const size_t k = m - i >= 2 ? 2 : 1;
+    const float32x2_t ch = vcvt_f32_f64(C), sh = vcvt_f32_f64(S);
+    if (layout == PE_ROPE_HALF) {
+        float b[2][2];
+        vst1_f32(b[0], ch);
+        vst1_f32(b[1], sh);
+        memcpy(tab + i, b[0], sizeof(float) * k);
+        memcpy(tab + m + i, b[1], sizeof(float) * k);
+        return;
+    }
+    const float32x4_t CH = vcombine_f32(vdup_lane_f32(ch, 0), vdup_lane_f32(ch, 1));
+    const uint32x4_t alt = {0x80000000u, 0, 0x80000000u, 0};
+    const float32x4_t SH = vreinterpretq_f32_u32(veorq_u32(
+        alt, vreinterpretq_u32_f32(vcombine_f32(vdup_lane_f32(sh, 0), vdup_lane_f32(sh, 1)))));
+    float b[2][4];
+    vst1q_f32(b[0], CH);
+    vst1q_f32(b[1], SH);
+    memcpy(tab + 2 * i, b[0], sizeof(float) * 2 * k);
+    memcpy(tab + 2 * m + 2 * i, b[1], sizeof(float) * 2 * k);
+}
+
+static void neon_rope_prepare_cs(const double *c, const double *s, int64_t n,
+                                 pe_rope_layout layout, int negate, pe__rope_trig *t) {
+    const float64x2_t mc = vdupq_n_f64(t->magnitude);
+    const float64x2_t ms = vdupq_n_f64(negate ? -t->magnitude : t->magnitude);
+    for (int64_t i = 0; i < n; i += 2)
+        store_tables(vmulq_f64(mc, load2(c, i, n)), vmulq_f64(ms, load2(s, i, n)), i, n, layout,
+                     t->tab);
+}
+
+/* One token's tables, stepped from the previous position or fresh (P):
+ * token_blocks of avx2.c. For A = 1 the sine's sign is flipped by the
+ * sign bit of ms (the same bits as the product). */
+static int neon_rope_tables(int step, int64_t p, const double *w, const double *wl, int64_t n,
+                            pe_rope_layout layout, int negate, pe__rope_trig *t) {
+    if (!step && (p > PE_VM_MAX_POSITION || p < -PE_VM_MAX_POSITION)) return 1;
+    const float64x2_t mc = vdupq_n_f64(t->magnitude);
+    const float64x2_t ms = vdupq_n_f64(negate ? -t->magnitude : t->magnitude);
+    const uint64x2_t ms_sign = vandq_u64(vreinterpretq_u64_f64(ms), vdupq_n_u64(1ull << 63));
+    const int unit = t->magnitude == 1.0;
+    const float64x2_t P = vdupq_n_f64((double)p);
+    double *const c = t->c, *const s = t->s;
+    const double *const c1 = t->c1, *const s1 = t->s1;
+    float *const tab = t->tab;
+    int bad = 0;
+    for (int64_t i = 0; i < n; i += 2) {
+        const int full = n - i >= 2;
+        float64x2_t cs, sn;
+        if (step) {
+            const float64x2_t C = load2(c, i, n), S = load2(s, i, n);
+            const float64x2_t C1 = load2(c1, i, n), S1 = load2(s1, i, n);
+            cs = fmsub(C, C1, vmulq_f64(S, S1));
+            sn = fmadd(S, C1, vmulq_f64(C, S1));
+        } else {
+            bad |= sincos2_rot(P, load2(w, i, n), load2(wl, i, n), &sn, &cs) & (full ? 3 : 1);
+        }
+        if (full) {
+            vst1q_f64(c + i, cs);
+            vst1q_f64(s + i, sn);
+        } else {
+            c[i] = vgetq_lane_f64(cs, 0);
+            s[i] = vgetq_lane_f64(sn, 0);
+        }
+        if (unit)
+            store_tables(cs, vreinterpretq_f64_u64(veorq_u64(vreinterpretq_u64_f64(sn), ms_sign)),
+                         i, n, layout, tab);
+        else
+            store_tables(vmulq_f64(mc, cs), vmulq_f64(ms, sn), i, n, layout, tab);
+    }
+    return bad != 0;
+}
+
+/* 4 elements of storage type dt at base + i. */
+ALWAYS_INLINE float32x4_t ld(const void *base, int64_t i, pe_dtype dt) {
+    if (dt == PE_F32) return vld1q_f32((const float *)base + i);
+    const uint16x4_t h = vld1_u16((const uint16_t *)base + i);
+    if (dt == PE_F16) return vcvt_f32_f16(vreinterpret_f16_u16(h));
+    return vreinterpretq_f32_u32(vshll_n_u16(h, 16));
+}
+
+/* float -> bf16 rounded to nearest even; NaN stays a quiet NaN (to_bf16
+ * of avx2.c). */
+ALWAYS_INLINE uint16x4_t to_bf16(float32x4_t v) {
+    const uint32x4_t u = vreinterpretq_u32_f32(v);
+    const uint32x4_t hi = vshrq_n_u32(u, 16);
+    const uint32x4_t lsb = vandq_u32(hi, vdupq_n_u32(1));
+    const uint32x4_t r = vshrq_n_u32(vaddq_u32(u, vaddq_u32(vdupq_n_u32(0x7FFF), lsb)), 16);
+    const uint32x4_t qnan = vorrq_u32(hi, vdupq_n_u32(0x40));
+    const uint32x4_t ordered = vceqq_f32(v, v);
+    return vmovn_u32(vbslq_u32(ordered, r, qnan));
+}
+
+ALWAYS_INLINE void st(void *base, int64_t i, float32x4_t v, pe_dtype dt) {
+    if (dt == PE_F32) {
+        vst1q_f32((float *)base + i, v);
+        return;
+    }
+    const uint16x4_t h = dt == PE_F16 ? vreinterpret_u16_f16(vcvt_f16_f32(v)) : to_bf16(v);
+    vst1_u16((uint16_t *)base + i, h);
+}
+
+/* k <= 4 elements, zero padded, through a stack buffer for a tail. */
+ALWAYS_INLINE float32x4_t ld_part(const void *base, int64_t i, pe_dtype dt, int k) {
+    if (k == 4) return ld(base, i, dt);
+    const size_t esz = dt == PE_F32 ? 4 : 2;
+    unsigned char b[16] = {0};
+    memcpy(b, (const char *)base + (size_t)i * esz, (size_t)k * esz);
+    return ld(b, 0, dt);
+}
+
+ALWAYS_INLINE void st_part(void *base, int64_t i, float32x4_t v, pe_dtype dt, int k) {
+    if (k == 4) {
+        st(base, i, v, dt);
+        return;
+    }
+    const size_t esz = dt == PE_F32 ? 4 : 2;
+    unsigned char b[16];
+    st(b, 0, v, dt);
+    memcpy((char *)base + (size_t)i * esz, b, (size_t)k * esz);
+}
+
+ALWAYS_INLINE float32x4_t ld_tab(const float *tab, int64_t j, int k) {
+    if (k == 4) return vld1q_f32(tab + j);
+    float b[4] = {0, 0, 0, 0};
+    memcpy(b, tab + j, sizeof(float) * (size_t)k);
+    return vld1q_f32(b);
+}
+
+/*
+ * Every head of one token, 4 lanes at a time: half-split, a at pair p and
+ * b at m + p with tables tab[p], tab[m + p]; interleaved, elements e with
+ * tables tab[e], tab[2m + e] and the partner element from a swap within
+ * pairs. Both elements are read before either is written (in place safe).
+ */
+ALWAYS_INLINE void rows(const pe__rope_rows *r, const float *tab, int half, pe_dtype dt) {
+    const size_t esz = dt == PE_F32 ? 4 : 2;
+    const int64_t m = r->d / 2, sh_at = half ? m : 2 * m, len = half ? m : r->d;
+    const size_t is = (size_t)r->in_head_stride * esz, os = (size_t)r->out_head_stride * esz;
+    const size_t row_bytes = (size_t)r->head_dim * esz;
+    const char *const in0 = r->in;
+    char *const out0 = r->out;
+    for (int64_t h = 0; h < r->heads; h++) {
+        const char *const in = in0 + (size_t)h * is;
+        char *const out = out0 + (size_t)h * os;
+        if (r->prefetch)
+            for (size_t b = 0; b < row_bytes; b += 64)
+                __builtin_prefetch(in + PE__PREFETCH_BYTES + b);
+        for (int64_t j = 0; j < len; j += 4) {
+            const int k = len - j >= 4 ? 4 : (int)(len - j);
+            const float32x4_t C = ld_tab(tab, j, k), S = ld_tab(tab + sh_at, j, k);
+            if (half) {
+                const float32x4_t a = ld_part(in, j, dt, k), b = ld_part(in, m + j, dt, k);
+                st_part(out, j, vfmaq_f32(vnegq_f32(vmulq_f32(b, S)), a, C), dt, k);
+                st_part(out, m + j, vfmaq_f32(vmulq_f32(a, S), b, C), dt, k);
+            } else {
+                const float32x4_t x = ld_part(in, j, dt, k);
+                const float32x4_t xs = vrev64q_f32(x);
+                st_part(out, j, vfmaq_f32(vmulq_f32(xs, S), x, C), dt, k);
+            }
+        }
+    }
+}
+
+static void rows_half_f32(const pe__rope_rows *r, const float *t) { rows(r, t, 1, PE_F32); }
+static void rows_half_f16(const pe__rope_rows *r, const float *t) { rows(r, t, 1, PE_F16); }
+static void rows_half_bf16(const pe__rope_rows *r, const float *t) { rows(r, t, 1, PE_BF16); }
+static void rows_inter_f32(const pe__rope_rows *r, const float *t) { rows(r, t, 0, PE_F32); }
+static void rows_inter_f16(const pe__rope_rows *r, const float *t) { rows(r, t, 0, PE_F16); }
+static void rows_inter_bf16(const pe__rope_rows *r, const float *t) { rows(r, t, 0, PE_BF16); }
+
+static void neon_rope_token(const pe__rope_rows *r, const pe__rope_trig *t) {
+    const int half = r->layout == PE_ROPE_HALF;
+    if (r->dtype == PE_F16) (half ? rows_half_f16 : rows_inter_f16)(r, t->tab);
+    else if (r->dtype == PE_BF16) (half ? rows_half_bf16 : rows_inter_bf16)(r, t->tab);
+    else (half ? rows_half_f32 : rows_inter_f32)(r, t->tab);
+}
+
+/* A yes/no test of every frequency (NaN fails each comparison), 2 lanes. */
+static int neon_freqs_ok(const double *w, const double *w_lo, int64_t n) {
+    const float64x2_t big = vdupq_n_f64(PE_MAX_INV_FREQ), zero = vdupq_n_f64(0.0);
+    const float64x2_t eps = vdupq_n_f64(0x1p-52);
+    int64_t i = 0;
+    for (; i + 2 <= n; i += 2) {
+        const float64x2_t W = vld1q_f64(w + i), L = vabsq_f64(vld1q_f64(w_lo + i));
+        const uint64x2_t good = vandq_u64(vandq_u64(vcgeq_f64(W, zero), vcleq_f64(W, big)),
+                                          vcleq_f64(L, vmulq_f64(W, eps)));
+        if ((vgetq_lane_u64(good, 0) & vgetq_lane_u64(good, 1)) == 0) return 0;
+    }
+    for (; i < n; i++)
+        if (!((w[i] >= 0.0) & (w[i] <= PE_MAX_INV_FREQ) & (fabs(w_lo[i]) <= w[i] * 0x1p-52)))
+            return 0;
+    return 1;
+}
+
+/* 2 keys per step, as avx2_alibi_row; the tail through the scalar set. */
+static void neon_alibi_row(double m, int64_t qpos, int64_t n, int causal, void *out,
+                           pe_dtype dtype) {
+    const float64x2_t neg_m = vdupq_n_f64(-m), zero = vdupq_n_f64(0.0);
+    const float64x2_t ninf = vdupq_n_f64(-INFINITY);
+    const float64x2_t iota = {0.0, 1.0};
+    int64_t j = 0;
+    for (; j + 2 <= n; j += 2) {
+        const float64x2_t D = vsubq_f64(vdupq_n_f64((double)(qpos - j)), iota);
+        float64x2_t v = vaddq_f64(vmulq_f64(neg_m, vabsq_f64(D)), zero);
+        if (causal) v = vbslq_f64(vcltq_f64(D, zero), ninf, v);
+        if (dtype == PE_F32) vst1_f32((float *)out + j, vcvt_f32_f64(v));
+        else vst1q_f64((double *)out + j, v);
+    }
+    if (j < n)
+        pe__kernels_scalar.alibi_row(m, qpos - j, n - j, causal,
+                                     (char *)out + (size_t)j * pe__dtype_size(dtype), dtype);
+}
+
+static void neon_scatter_add_f32(float *table, int64_t dim, const int64_t *pos, int64_t n,
+                                 const float *grad) {
+    for (int64_t r = 0; r < n; r++) {
+        float *dst = table + pos[r] * dim;
+        const float *src = grad + r * dim;
+        int64_t j = 0;
+        for (; j + 4 <= dim; j += 4)
+            vst1q_f32(dst + j, vaddq_f32(vld1q_f32(dst + j), vld1q_f32(src + j)));
+        for (; j < dim; j++) dst[j] += src[j];
+    }
+}
+
+const pe_kernel_table pe__kernels_neon = {
+    .name = "neon",
+    .cos_sin = neon_cos_sin,
+    .cos_sin_f32 = neon_cos_sin_f32,
+    .steps = 1,
+    .rope_tables = neon_rope_tables,
+    .rope_prepare_cs = neon_rope_prepare_cs,
+    .rope_token = neon_rope_token,
+    .freqs_ok = neon_freqs_ok,
+    .alibi_row = neon_alibi_row,
+    .scatter_add_f32 = neon_scatter_add_f32,
+};
+
+#else
+/* Not AArch64: this set does not exist (dispatch.c never names it). */
+typedef int pe__neon_unavailable;
+#endif
