@@ -182,22 +182,17 @@ static int rope_options(int threads, pe_rope_options *o) {
     return 0;
 }
 
-static PyObject *py_rope_apply(PyObject *self, PyObject *args, PyObject *kw) {
-    (void)self;
-    static char *kwlist[] = {"x", "freqs", "layout", "start", "positions", "direction", "out", "threads",
-                             "token_axis", NULL};
-    PyObject *x_o, *fr_o, *pos_o = Py_None, *out_o = Py_None, *axis_o = Py_None;
-    const char *layout_s = "half", *dir_s = "forward";
-    long long start = 0;
-    int threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$sLOsOiO:rope_apply", kwlist, &x_o, &fr_o, &layout_s,
-                                     &start, &pos_o, &dir_s, &out_o, &threads, &axis_o))
-        return NULL;
-    const pe_freqs *f = py_freqs_arg(fr_o, "freqs");
+/* One positioned rotation of x into out: rope_apply (new_freqs NULL) or
+ * rope_rebase (freqs -> new_freqs), with positions tiled over folded batch
+ * axes; both share the view, position and error handling. */
+typedef struct {
+    const pe_freqs *freqs, *new_freqs;
     pe_rope_layout layout;
-    int dir;
-    if (f == NULL || py_layout(layout_s, &layout) || py_choice(dir_s, "direction", directions, &dir))
-        return NULL;
+    pe_rope_direction direction;
+} rope_call;
+
+static PyObject *rope_run_positioned(PyObject *x_o, PyObject *out_o, PyObject *axis_o, PyObject *pos_o,
+                                     long long start, int threads, const rope_call *c) {
     pya x, out;
     PyObject *result;
     pe_tensor tin, tout;
@@ -218,7 +213,8 @@ static PyObject *py_rope_apply(PyObject *self, PyObject *args, PyObject *kw) {
             pe_rope_options opt;
             rope_options(threads, &opt);
             int st;
-            PY_CALL(x.size, st = pe_rope_apply_ex(f, layout, &pos, &tin, &tout, (pe_rope_direction)dir, &opt));
+            PY_CALL(x.size, st = c->new_freqs ? pe_rope_rebase(c->freqs, c->new_freqs, c->layout, &pos, &tin, &tout, &opt)
+                                 : pe_rope_apply_ex(c->freqs, c->layout, &pos, &tin, &tout, c->direction, &opt));
             if (st != PE_OK) {
                 Py_CLEAR(result);
                 py_raise(st);
@@ -230,6 +226,26 @@ static PyObject *py_rope_apply(PyObject *self, PyObject *args, PyObject *kw) {
     pya_release(&x);
     pya_release(&out);
     return result;
+}
+
+static PyObject *py_rope_apply(PyObject *self, PyObject *args, PyObject *kw) {
+    (void)self;
+    static char *kwlist[] = {"x", "freqs", "layout", "start", "positions", "direction", "out", "threads",
+                             "token_axis", NULL};
+    PyObject *x_o, *fr_o, *pos_o = Py_None, *out_o = Py_None, *axis_o = Py_None;
+    const char *layout_s = "half", *dir_s = "forward";
+    long long start = 0;
+    int threads = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$sLOsOiO:rope_apply", kwlist, &x_o, &fr_o, &layout_s,
+                                     &start, &pos_o, &dir_s, &out_o, &threads, &axis_o))
+        return NULL;
+    const pe_freqs *f = py_freqs_arg(fr_o, "freqs");
+    pe_rope_layout layout;
+    int dir;
+    if (f == NULL || py_layout(layout_s, &layout) || py_choice(dir_s, "direction", directions, &dir))
+        return NULL;
+    const rope_call c = {f, NULL, layout, (pe_rope_direction)dir};
+    return rope_run_positioned(x_o, out_o, axis_o, pos_o, start, threads, &c);
 }
 
 static PyObject *py_rope_apply_qk(PyObject *self, PyObject *args, PyObject *kw) {
@@ -395,38 +411,8 @@ static PyObject *py_rope_rebase(PyObject *self, PyObject *args, PyObject *kw) {
     const pe_freqs *f1 = f0 ? py_freqs_arg(f1_o, "new_freqs") : NULL;
     pe_rope_layout layout;
     if (f0 == NULL || f1 == NULL || py_layout(layout_s, &layout)) return NULL;
-    pya x, out;
-    PyObject *result;
-    pe_tensor tin, tout;
-    int64_t repeat = 1;
-    if (rope_views(x_o, out_o, axis_o, PYA_MAX_DIMS, -1, "x", "out", &x, &out, &result, &tin, &tout, &repeat) != 0)
-        return NULL;
-    pypos p;
-    int64_t *tiled = NULL;
-    if (pypos_get(pos_o, start, tin.tokens / repeat, "positions", &p) != 0) {
-        Py_CLEAR(result);
-    } else {
-        pe_positions pos = p.pos;
-        if (repeat > 1 && (tiled = tile_positions(&p, tin.tokens / repeat, repeat)) != NULL)
-            pos = pe_positions_list(tiled);
-        if (repeat > 1 && tiled == NULL) {
-            Py_CLEAR(result);
-        } else {
-            pe_rope_options opt;
-            rope_options(threads, &opt);
-            int st;
-            PY_CALL(x.size, st = pe_rope_rebase(f0, f1, layout, &pos, &tin, &tout, &opt));
-            if (st != PE_OK) {
-                Py_CLEAR(result);
-                py_raise(st);
-            }
-        }
-        PyMem_Free(tiled);
-        pypos_release(&p);
-    }
-    pya_release(&x);
-    pya_release(&out);
-    return result;
+    const rope_call c = {f0, f1, layout, PE_ROPE_FORWARD};
+    return rope_run_positioned(x_o, out_o, axis_o, pos_o, start, threads, &c);
 }
 
 static int cos_sin_out(pe_dtype dtype, int64_t count, int64_t pairs, pya *c, pya *s, PyObject **rc,
