@@ -465,38 +465,39 @@ typedef struct {
     long double (*pair)(const ctx *c, int64_t i, double *weight); /* w'_i */
     void (*magnitude)(const ctx *c, long double *amp, long double *softmax_mult); /* NULL: 1, 1 */
     bool whole_head;    /* out->rotary_dim = head_dim (pairs past d/2 are 0) */
+    bool hf_rope_type;  /* config.json names it in rope_type */
 } scheme;
 
 static const scheme schemes[] = {
     [PE_SCALING_DEFAULT] = {"w_i = b^(-2i/d), A = 1", 0, 0, NAN, 0, default_check, NULL,
-                            plain_pair, NULL, false},
+                            plain_pair, NULL, false, true},
     [PE_SCALING_LINEAR] = {"w_i / f (position interpolation)", BIT(P_FACTOR), BIT(P_FACTOR), 1.0, 0,
-                           linear_check, NULL, linear_pair, NULL, false},
+                           linear_check, NULL, linear_pair, NULL, false, true},
     [PE_SCALING_NTK] = {"base b f^(d/(d-2))", BIT(P_FACTOR), BIT(P_FACTOR), 1.0, 0, ntk_check,
-                        ntk_prepare, plain_pair, NULL, false},
+                        ntk_prepare, plain_pair, NULL, false, true},
     [PE_SCALING_DYNAMIC] = {"s > L: base b (f s/L - (f-1))^(d/(d-2))",
                             BIT(P_FACTOR) | BIT(P_L) | BIT(P_SEQ_LEN), BIT(P_FACTOR), 1.0, 0,
-                            dynamic_check, dynamic_prepare, plain_pair, NULL, false},
+                            dynamic_check, dynamic_prepare, plain_pair, NULL, false, true},
     [PE_SCALING_YARN] = {"ramp between w/f and w; A from mscale",
                          BIT(P_FACTOR) | BIT(P_L0) | BIT(P_L) | BIT(P_BETA_FAST) |
                              BIT(P_BETA_SLOW) | BIT(P_TRUNCATE) | BIT(P_MSCALE) |
                              BIT(P_MSCALE_ALL_DIM) | BIT(P_ATTENTION_FACTOR),
                          BIT(P_FACTOR), NAN, 0, yarn_check, yarn_prepare, yarn_pair,
-                         yarn_magnitude, false},
+                         yarn_magnitude, false, true},
     [PE_SCALING_LLAMA3] = {"wavelength bands around L0/h .. L0/l",
                            BIT(P_FACTOR) | BIT(P_L0) | BIT(P_LOW_FREQ) | BIT(P_HIGH_FREQ),
                            BIT(P_FACTOR) | BIT(P_LOW_FREQ) | BIT(P_HIGH_FREQ), 8.0, 8192,
-                           llama3_check, NULL, llama3_pair, NULL, false},
+                           llama3_check, NULL, llama3_pair, NULL, false, true},
     [PE_SCALING_LONGROPE] = {"w_i / e_i, e = long (s > L0) or short",
                              BIT(P_FACTOR) | BIT(P_L0) | BIT(P_L) | BIT(P_SEQ_LEN) |
                                  BIT(P_ATTENTION_FACTOR) | BIT(P_SHORT) | BIT(P_LONG),
                              BIT(P_SHORT) | BIT(P_LONG), NAN, 0, longrope_check,
-                             longrope_prepare, longrope_pair, longrope_magnitude, false},
+                             longrope_prepare, longrope_pair, longrope_magnitude, false, true},
     [PE_SCALING_PROPORTIONAL] = {"exponent 2i/head_dim; pairs past d/2 are 0", BIT(P_FACTOR), 0,
                                  NAN, 0, proportional_check, NULL, proportional_pair, NULL,
-                                 true},
+                                 true, true},
     [PE_SCALING_EXPLICIT] = {"w_i / c_i, caller's per-pair divisors", BIT(P_DIVISORS), 0, NAN, 0,
-                             explicit_check, NULL, explicit_pair, NULL, false},
+                             explicit_check, NULL, explicit_pair, NULL, false, false},
 };
 #define N_SCHEMES ((int)(sizeof schemes / sizeof schemes[0]))
 
@@ -633,6 +634,10 @@ static int validate_scaling(const pe_rope_scaling *s, long double *f) {
     PE_TRY(check_rotary(s->rotary_dim, s->head_dim));
     PE_TRY(check_base(s->base));
     return schemes[s->type].check(s, f);
+}
+
+bool pe__scaling_hf_rope_type(pe_scaling_type type) {
+    return known(type) && schemes[type].hf_rope_type;
 }
 
 int pe__scaling_validate(const pe_rope_scaling *s) {

@@ -14,6 +14,9 @@
 /* Whether a config.json block of scheme type must state parameter i (its
  * pe_scaling_param.config_key). */
 bool pe__scaling_config_requires(pe_scaling_type type, int i);
+/* Whether config.json files name scheme type in rope_type (EXPLICIT, the
+ * caller's own divisors, is not a Hugging Face type). */
+bool pe__scaling_hf_rope_type(pe_scaling_type type);
 /* Every check pe_freqs_from_scaling makes before computing (PE_ERR_* with
  * the library's message naming the field). */
 int pe__scaling_validate(const pe_rope_scaling *s);
