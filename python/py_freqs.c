@@ -316,6 +316,30 @@ static PyObject *py_freqs_from_scaling(PyObject *self, PyObject *args, PyObject 
     return r;
 }
 
+/* The library's scheme table: [{"name", "help", "params": [keyword, ...]}]
+ * in enum order, so callers (and the tests) need no list of their own. */
+static PyObject *py_scaling_schemes(PyObject *self, PyObject *args) {
+    (void)self;
+    (void)args;
+    PyObject *out = PyList_New(0);
+    for (int t = 0; out != NULL && t < pe_scaling_count(); t++) {
+        PyObject *names = PyList_New(0), *row = NULL;
+        for (int i = 0; names != NULL && i < pe_scaling_num_params(); i++) {
+            if (!pe_scaling_reads((pe_scaling_type)t, i)) continue;
+            PyObject *n = PyUnicode_FromString(pe_scaling_param_get(i)->name);
+            if (n == NULL || PyList_Append(names, n) != 0) Py_CLEAR(names);
+            Py_XDECREF(n);
+        }
+        if (names != NULL)
+            row = Py_BuildValue("{s:s,s:s,s:O}", "name", pe_scaling_name((pe_scaling_type)t), "help",
+                                pe_scaling_help((pe_scaling_type)t), "params", names);
+        Py_XDECREF(names);
+        if (row == NULL || PyList_Append(out, row) != 0) Py_CLEAR(out);
+        Py_XDECREF(row);
+    }
+    return out;
+}
+
 static PyObject *py_yarn_correction_range(PyObject *self, PyObject *args, PyObject *kw) {
     (void)self;
     static char *kwlist[] = {"rotary_dim", "base", "original_max_position", "beta_fast", "beta_slow",
@@ -457,6 +481,9 @@ static PyMethodDef methods[] = {
      "freqs_default(rotary_dim, base=10000.0) -> Freqs\n\n"
      "Default RoPE frequencies w_i = base^(-2i/d) (double-double), A = 1."},
     {"freqs_from_scaling", KW(py_freqs_from_scaling), NULL /* freqs_from_scaling_doc() */},
+    {"scaling_schemes", (PyCFunction)(void (*)(void))py_scaling_schemes, METH_NOARGS,
+     "scaling_schemes() -> list of {'name', 'help', 'params'}: every scheme the library\n"
+     "knows, in the order of its enum, with the freqs_from_scaling keywords it reads."},
     {"yarn_correction_range", KW(py_yarn_correction_range),
      "yarn_correction_range(rotary_dim, base, original_max_position, beta_fast=32.0,\n"
      "    beta_slow=1.0, truncate=True) -> (low, high)"},
