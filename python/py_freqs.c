@@ -340,6 +340,23 @@ static PyObject *py_scaling_schemes(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* The parameter rows: [{"name", "kind", "help", "config_key"}]. */
+static PyObject *py_scaling_params(PyObject *self, PyObject *args) {
+    (void)self;
+    (void)args;
+    static const char *const kinds[] = {"real", "int", "bool", "list"};
+    PyObject *out = PyList_New(0);
+    for (int i = 0; out != NULL && i < pe_scaling_num_params(); i++) {
+        const pe_scaling_param *p = pe_scaling_param_get(i);
+        PyObject *row = Py_BuildValue("{s:s,s:s,s:s,s:z}", "name", p->name, "kind",
+                                      kinds[(unsigned)p->kind < 4 ? p->kind : 0], "help", p->help,
+                                      "config_key", p->config_key);
+        if (row == NULL || PyList_Append(out, row) != 0) Py_CLEAR(out);
+        Py_XDECREF(row);
+    }
+    return out;
+}
+
 static PyObject *py_yarn_correction_range(PyObject *self, PyObject *args, PyObject *kw) {
     (void)self;
     static char *kwlist[] = {"rotary_dim", "base", "original_max_position", "beta_fast", "beta_slow",
@@ -484,6 +501,9 @@ static PyMethodDef methods[] = {
     {"scaling_schemes", (PyCFunction)(void (*)(void))py_scaling_schemes, METH_NOARGS,
      "scaling_schemes() -> list of {'name', 'help', 'params'}: every scheme the library\n"
      "knows, in the order of its enum, with the freqs_from_scaling keywords it reads."},
+    {"scaling_params", (PyCFunction)(void (*)(void))py_scaling_params, METH_NOARGS,
+     "scaling_params() -> list of {'name', 'kind', 'help', 'config_key'}: every keyword of\n"
+     "freqs_from_scaling beyond rotary_dim and base ('real', 'int', 'bool' or 'list')."},
     {"yarn_correction_range", KW(py_yarn_correction_range),
      "yarn_correction_range(rotary_dim, base, original_max_position, beta_fast=32.0,\n"
      "    beta_slow=1.0, truncate=True) -> (low, high)"},

