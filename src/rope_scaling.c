@@ -40,9 +40,10 @@ static int check_rotary(int64_t d, int64_t head_dim) {
     return PE_OK;
 }
 
-static int check_factor(double f) {
+/* name: the scheme's word for its factor (its parameter row's name). */
+static int check_factor(double f, const char *name) {
     if (!(f > 0.0) || !isfinite(f))
-        return pe__fail(PE_ERR_PARAM, "factor=%g must be finite and > 0", f);
+        return pe__fail(PE_ERR_PARAM, "%s=%g must be finite and > 0", name, f);
     return PE_OK;
 }
 
@@ -232,7 +233,7 @@ static int resolve_factor(const pe_rope_scaling *s, nan_rule rule, long double *
         *f = (long double)s->max_position / (long double)s->original_max_position;
         return PE_OK;
     }
-    PE_TRY(check_factor(s->factor));
+    PE_TRY(check_factor(s->factor, "factor"));
     *f = (long double)s->factor;
     return PE_OK;
 }
