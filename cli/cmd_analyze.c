@@ -21,7 +21,7 @@ static const analysis_entry analyses[] = {
     {"similarity", "PE.PE^T or RoPE score matrix over a range of positions", analyze_similarity},
 };
 
-static const cli_opt opts[] = {
+static const cli_opt own_opts[] = {
     {"format", "table|csv|json", "output format (default table)"},
     {"dim", "D", "model/encoding dimension (logit-terms, toy, similarity; default 8 or 64)"},
     {"seed", "S", "seed of random Q, K, embeddings or q, k vectors (default 1)"},
@@ -45,9 +45,10 @@ static const cli_opt opts[] = {
     {"min-offset", "N", "collisions: smallest offset (default 100: skip the near neighbourhood)"},
     {"top", "N", "collisions: how many offsets to report (default 10)"},
     {"layout", "interleaved|half", "relativity, similarity: RoPE pair layout (default half)"},
-    FREQ_OPTS,
     {NULL, NULL, NULL},
 };
+/* own_opts and the frequency options (cli_freq_opts, before parsing). */
+static cli_opt opts[CLI_MAX_OPTS + 1];
 
 static char description[2048];
 
@@ -79,6 +80,7 @@ int cmd_analyze(const cli_spec *spec, int argc, char **argv) {
                      "--scheme rope) are those of `posenc freqs`; --head-dim defaults to 128.");
     }
     cli_args a;
+    cli_freq_opts(opts, own_opts);
     int rc = cli_parse(spec, argc, argv, &a);
     if (rc != CLI_OK) return rc;
     static const char *const formats[] = {"table", "csv", "json", NULL};

@@ -5,19 +5,20 @@
 #include "output.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-static const cli_opt opts[] = {
-    FREQ_OPTS,
+static const cli_opt own_opts[] = {
     {"format", "table|json", "output format (default table)"},
     {NULL, NULL, NULL},
 };
-
-const cli_spec cmd_freqs_spec = {
-    "freqs",
-    "(--head-dim D [--rotary-dim d] [--base B] [--scaling TYPE ...] | --config config.json)\n"
-    "                    [--seq-len S] [--format table|json]",
-    "RoPE frequencies of any scaling scheme or model config",
+/* own_opts and the frequency options, generated from the library's scheme
+ * table before parsing (cli_freq_opts). */
+static cli_opt opts[CLI_MAX_OPTS + 1];
+/* The description, its last paragraph (the schemes) generated likewise. */
+static char description[4096];
+static const char intro[] =
     "Prints, per rotated pair i, the default frequency w_i = base^(-2i/d), the scaled w'_i the\n"
     "rotation uses, the wavelength 2 pi / w'_i in tokens and the interpolation weight of the\n"
     "unscaled frequency (YaRN's ramp, Llama 3's t; '-' where the scheme has none), plus the\n"
@@ -26,11 +27,14 @@ const cli_spec cmd_freqs_spec = {
     "head_dim, model-specific keys) and the pair layout is reported when the model type tells it.\n"
     "JSON: {\"rope_type\", \"head_dim\", \"rotary_dim\", \"inv_freq\": [...], \"attention_factor\",\n"
     "\"softmax_scale_multiplier\", \"layout\" (with --config when known)}, 17 significant digits.\n"
-    "Scaling parameters: linear f; ntk f; dynamic f, --max-position L, --seq-len S; yarn f, L0,\n"
-    "beta-fast/slow, --no-truncate, mscale, mscale-all-dim, attention-factor; llama3 f, L0,\n"
-    "low/high-freq-factor; longrope --short-factor/--long-factor, L0, --max-position or f,\n"
-    "--seq-len; proportional (exponent over head_dim, pairs past rotary_dim/2 are 0);\n"
-    "explicit --divisors. docs/SCALING.md has the formulas.",
+    "Schemes (--scaling; docs/SCALING.md has the formulas):\n";
+
+const cli_spec cmd_freqs_spec = {
+    "freqs",
+    "(--head-dim D [--rotary-dim d] [--base B] [--scaling TYPE ...] | --config config.json)\n"
+    "                    [--seq-len S] [--format table|json]",
+    "RoPE frequencies of any scaling scheme or model config",
+    description,
     opts,
     0,
     0,
@@ -42,6 +46,14 @@ const cli_spec cmd_freqs_spec = {
 };
 
 int cmd_freqs(const cli_spec *spec, int argc, char **argv) {
+    cli_freq_opts(opts, own_opts);
+    if (!description[0]) {
+        snprintf(description, sizeof description, "%s", intro);
+        size_t len = strlen(description);
+        cli_freq_schemes_text(description + len, sizeof description - len);
+        len = strlen(description);
+        if (len && description[len - 1] == '\n') description[len - 1] = '\0';
+    }
     cli_args a;
     int rc = cli_parse(spec, argc, argv, &a);
     if (rc != CLI_OK) return rc;

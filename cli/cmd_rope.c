@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const cli_opt opts[] = {
+static const cli_opt own_opts[] = {
     {"in", "X.npy", "input: float32, C order, (tokens, D) or (tokens, heads, D)"},
     {"out", "Y.npy", "output: same shape and dtype"},
     {"layout", "interleaved|half",
@@ -13,9 +13,10 @@ static const cli_opt opts[] = {
     {"start", "P", "token t sits at position P + t"},
     {"positions", "P.npy", "int64 .npy of one position per token"},
     {"inverse", NULL, "undo a rotation (angle -theta, magnitude 1/A)"},
-    FREQ_OPTS,
     {NULL, NULL, NULL},
 };
+/* own_opts and the frequency options (cli_freq_opts, before parsing). */
+static cli_opt opts[CLI_MAX_OPTS + 1];
 
 const cli_spec cmd_rope_spec = {
     "rope",
@@ -67,6 +68,7 @@ static int dtype_error(const cli_spec *spec, const char *flag, const char *path,
 
 int cmd_rope(const cli_spec *spec, int argc, char **argv) {
     cli_args a;
+    cli_freq_opts(opts, own_opts);
     int rc = cli_parse(spec, argc, argv, &a);
     if (rc != CLI_OK) return rc;
     static const char *const layouts[] = {"interleaved", "half", NULL};

@@ -10,66 +10,117 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The library's field names and the flag that sets each. */
+/* The frequency options that are not scheme parameters. */
+static const cli_opt fixed_opts[] = {
+    {"head-dim", "D", "head dimension"},
+    {"rotary-dim", "d", "rotated slice, even, <= D (default D)"},
+    {"partial-rotary-factor", "F", "rotary_dim = int(D * F) (instead of --rotary-dim)"},
+    {"base", "B", "RoPE base theta (default 10000)"},
+    {"config", "config.json", "read everything from a Hugging Face config.json"},
+    {"layer", "N", "with --config: the decoder layer whose RoPE to use (needed when layers differ)"},
+    {"scaling", "TYPE", NULL /* the scheme names, generated */},
+    {NULL, NULL, NULL},
+};
+
+/* Append to a bounded string. */
+static void put(char *buf, size_t cap, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void put(char *buf, size_t cap, const char *fmt, ...) {
+    size_t len = strlen(buf);
+    if (len + 1 >= cap) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + len, cap - len, fmt, ap);
+    va_end(ap);
+}
+
+/* "default|linear|...": every scheme the linked library knows. */
+static const char *scheme_choices(void) {
+    static char buf[512];
+    if (buf[0]) return buf;
+    for (int t = 0; t < pe_scaling_count(); t++)
+        put(buf, sizeof buf, "%s%s", t ? "|" : "", pe_scaling_name((pe_scaling_type)t));
+    return buf;
+}
+
+void cli_freq_opts(cli_opt *table, const cli_opt *own) {
+    int n = 0;
+    const int cap = CLI_MAX_OPTS;
+    for (int i = 0; own && own[i].name; i++)
+        if (n < cap) table[n++] = own[i];
+    for (int i = 0; fixed_opts[i].name; i++)
+        if (n < cap) {
+            table[n] = fixed_opts[i];
+            if (strcmp(table[n].name, "scaling") == 0) table[n].help = scheme_choices();
+            n++;
+        }
+    for (int i = 0; i < pe_scaling_num_params(); i++) {
+        const pe_scaling_param *p = pe_scaling_param_get(i);
+        if (n < cap) table[n++] = (cli_opt){p->flag, p->metavar, p->help};
+    }
+    if (n == cap) { /* a programming error: raise CLI_MAX_OPTS */
+        fprintf(stderr, "posenc: more than %d options; raise CLI_MAX_OPTS\n", cap);
+        abort();
+    }
+    table[n] = (cli_opt){NULL, NULL, NULL};
+}
+
+void cli_freq_schemes_text(char *buf, size_t cap) {
+    buf[0] = '\0';
+    for (int t = 0; t < pe_scaling_count(); t++) {
+        put(buf, cap, "  %-13s %s\n", pe_scaling_name((pe_scaling_type)t),
+            pe_scaling_help((pe_scaling_type)t));
+        size_t col = 0; /* width of the current "reads" line */
+        for (int i = 0; i < pe_scaling_num_params(); i++) {
+            if (!pe_scaling_reads((pe_scaling_type)t, i)) continue;
+            const char *flag = pe_scaling_param_get(i)->flag;
+            if (col == 0 || col + strlen(flag) + 4 > 92) {
+                put(buf, cap, "%s%16s%s", col ? ",\n" : "", "", col ? "" : "reads ");
+                col = col ? 16 : 22;
+            } else {
+                put(buf, cap, ", ");
+                col += 2;
+            }
+            put(buf, cap, "--%s", flag);
+            col += strlen(flag) + 2;
+        }
+        if (col) put(buf, cap, "\n");
+    }
+}
+
+/* The library's field name a scheme parameter or fixed option stands for,
+ * and its flag: index < 0 is one of the fixed three. */
 static const struct {
     const char *field, *flag;
-} field_flags[] = {
+} fixed_fields[] = {
     {"rotary_dim", "rotary-dim"},
     {"head_dim", "head-dim"},
     {"base", "base"},
-    {"factor", "factor"},
-    {"original_max_position", "original-max-position"},
-    {"max_position", "max-position"},
-    {"seq_len", "seq-len"},
-    {"beta_fast", "beta-fast"},
-    {"beta_slow", "beta-slow"},
-    {"mscale_all_dim", "mscale-all-dim"},
-    {"mscale", "mscale"},
-    {"attention_factor", "attention-factor"},
-    {"low_freq_factor", "low-freq-factor"},
-    {"high_freq_factor", "high-freq-factor"},
-    {"short_factor", "short-factor"},
-    {"long_factor", "long-factor"},
-    {"divisors", "divisors"},
-    {NULL, NULL},
 };
+#define N_FIXED_FIELDS ((int)(sizeof fixed_fields / sizeof fixed_fields[0]))
 
-/* Which schemes read each scheme parameter (bit 1 << pe_scaling_type); an
- * option given to a scheme that ignores it is refused, not dropped. */
-#define SCHEMES(x) (1u << PE_SCALING_##x)
-static const struct {
-    const char *flag;
-    unsigned schemes;
-} scheme_params[] = {
-    {"factor", SCHEMES(LINEAR) | SCHEMES(NTK) | SCHEMES(DYNAMIC) | SCHEMES(YARN) | SCHEMES(LLAMA3) |
-                   SCHEMES(LONGROPE) | SCHEMES(PROPORTIONAL)},
-    {"original-max-position", SCHEMES(YARN) | SCHEMES(LLAMA3) | SCHEMES(LONGROPE)},
-    {"max-position", SCHEMES(DYNAMIC) | SCHEMES(YARN) | SCHEMES(LONGROPE)},
-    {"seq-len", SCHEMES(DYNAMIC) | SCHEMES(LONGROPE)},
-    {"beta-fast", SCHEMES(YARN)},
-    {"beta-slow", SCHEMES(YARN)},
-    {"no-truncate", SCHEMES(YARN)},
-    {"mscale", SCHEMES(YARN)},
-    {"mscale-all-dim", SCHEMES(YARN)},
-    {"attention-factor", SCHEMES(YARN) | SCHEMES(LONGROPE)},
-    {"low-freq-factor", SCHEMES(LLAMA3)},
-    {"high-freq-factor", SCHEMES(LLAMA3)},
-    {"short-factor", SCHEMES(LONGROPE)},
-    {"long-factor", SCHEMES(LONGROPE)},
-    {"divisors", SCHEMES(EXPLICIT)},
-    {NULL, 0},
-};
+static const char *field_name(int k) {
+    return k < N_FIXED_FIELDS ? fixed_fields[k].field : pe_scaling_param_get(k - N_FIXED_FIELDS)->name;
+}
 
+static const char *field_flag(int k) {
+    return k < N_FIXED_FIELDS ? fixed_fields[k].flag : pe_scaling_param_get(k - N_FIXED_FIELDS)->flag;
+}
+
+static int n_fields(void) { return N_FIXED_FIELDS + pe_scaling_num_params(); }
+
+/* An option given to a scheme that ignores it is refused, not dropped. */
 static int refuse_ignored(const cli_args *a, pe_scaling_type type) {
-    for (int i = 0; scheme_params[i].flag; i++) {
-        const char *flag = scheme_params[i].flag;
-        if (!cli_has(a, flag) || (scheme_params[i].schemes & (1u << type))) continue;
-        char users[160] = "";
-        for (int t = 0; t <= PE_SCALING_EXPLICIT; t++)
-            if (scheme_params[i].schemes & (1u << t)) {
-                strncat(users, users[0] ? ", " : "", sizeof users - strlen(users) - 1);
-                strncat(users, pe_scaling_name((pe_scaling_type)t), sizeof users - strlen(users) - 1);
-            }
+    for (int i = 0; i < pe_scaling_num_params(); i++) {
+        const char *flag = pe_scaling_param_get(i)->flag;
+        if (!cli_has(a, flag) || pe_scaling_reads(type, i)) continue;
+        char users[256] = "";
+        for (int t = 0; t < pe_scaling_count(); t++)
+            if (pe_scaling_reads((pe_scaling_type)t, i))
+                put(users, sizeof users, "%s%s", users[0] ? ", " : "", pe_scaling_name((pe_scaling_type)t));
         const char *v = cli_get(a, flag);
         if (!cli_has(a, "scaling"))
             return cli_usage_error(a->spec, "--%s%s%s has no effect without --scaling (it is read by %s)",
@@ -90,21 +141,6 @@ static const cli_opt *find_opt(const cli_spec *spec, const char *name) {
     for (int i = 0; spec->opts && spec->opts[i].name; i++)
         if (strcmp(spec->opts[i].name, name) == 0) return &spec->opts[i];
     return NULL;
-}
-
-/* Append to a bounded string. */
-static void put(char *buf, size_t cap, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static void put(char *buf, size_t cap, const char *fmt, ...) {
-    size_t len = strlen(buf);
-    if (len + 1 >= cap) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + len, cap - len, fmt, ap);
-    va_end(ap);
 }
 
 /* Where the head dimension came from when --head-dim was not typed. */
@@ -137,15 +173,14 @@ int cli_freq_error(const cli_args *a, int status, const char *dim_source) {
     const char *detail = pe_last_error();
     char msg[1024] = "";
     /* A parameter the scheme needs and the user did not give: say so. */
-    for (int i = 0; field_flags[i].field; i++) {
-        size_t n = strlen(field_flags[i].field);
-        if (strncmp(detail, field_flags[i].field, n) == 0 && detail[n] == '=' &&
-            !cli_has(a, field_flags[i].flag) && cli_has(a, "scaling") &&
-            strcmp(field_flags[i].field, "rotary_dim") != 0 &&
-            strcmp(field_flags[i].field, "head_dim") != 0) {
-            const cli_opt *o = find_opt(a->spec, field_flags[i].flag);
+    for (int i = 0; i < n_fields(); i++) {
+        const char *field = field_name(i), *flag = field_flag(i);
+        size_t n = strlen(field);
+        if (strncmp(detail, field, n) == 0 && detail[n] == '=' && !cli_has(a, flag) &&
+            cli_has(a, "scaling") && strcmp(field, "rotary_dim") != 0 && strcmp(field, "head_dim") != 0) {
+            const cli_opt *o = find_opt(a->spec, flag);
             fprintf(stderr, "posenc %s: error: --scaling %s needs --%s %s (%s) [%s]\n", a->spec->command,
-                    cli_get(a, "scaling"), field_flags[i].flag, o && o->metavar ? o->metavar : "",
+                    cli_get(a, "scaling"), flag, o && o->metavar ? o->metavar : "",
                     o ? o->help : "", detail);
             return CLI_RUNTIME;
         }
@@ -154,9 +189,10 @@ int cli_freq_error(const cli_args *a, int status, const char *dim_source) {
     for (const char *p = detail; *p;) {
         int matched = 0;
         if (p == detail || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) {
-            for (int i = 0; field_flags[i].field && !matched; i++) {
-                size_t n = strlen(field_flags[i].field);
-                if (strncmp(p, field_flags[i].field, n) != 0) continue;
+            for (int i = 0; i < n_fields() && !matched; i++) {
+                const char *field = field_name(i), *flag = field_flag(i);
+                size_t n = strlen(field);
+                if (strncmp(p, field, n) != 0) continue;
                 char next = p[n];
                 if (isalnum((unsigned char)next) || next == '_' || next == '/') continue;
                 char value[64] = "";
@@ -169,8 +205,7 @@ int cli_freq_error(const cli_args *a, int status, const char *dim_source) {
                         value[k++] = *q;
                     value[k] = '\0';
                 }
-                field_words(a, dim_source, field_flags[i].field, field_flags[i].flag, value, msg,
-                            sizeof msg);
+                field_words(a, dim_source, field, flag, value, msg, sizeof msg);
                 p = q;
                 matched = 1;
             }
@@ -181,12 +216,20 @@ int cli_freq_error(const cli_args *a, int status, const char *dim_source) {
     return CLI_RUNTIME;
 }
 
-/* Options that describe a scheme by hand and so conflict with --config. */
-static const char *const manual_opts[] = {
-    "head-dim", "rotary-dim", "partial-rotary-factor", "base", "scaling", "factor",
-    "original-max-position", "max-position", "beta-fast", "beta-slow", "no-truncate",
-    "mscale", "mscale-all-dim", "attention-factor", "low-freq-factor", "high-freq-factor",
-    "short-factor", "long-factor", "divisors", NULL};
+/* Options that describe a scheme by hand and so conflict with --config:
+ * the dimensions, --base, --scaling and every scheme parameter except
+ * --seq-len, which --config reads too. */
+static const char *manual_opt(const cli_args *a) {
+    static const char *const dims[] = {"head-dim", "rotary-dim", "partial-rotary-factor", "base",
+                                       "scaling", NULL};
+    for (int i = 0; dims[i]; i++)
+        if (cli_has(a, dims[i])) return dims[i];
+    for (int i = 0; i < pe_scaling_num_params(); i++) {
+        const char *flag = pe_scaling_param_get(i)->flag;
+        if (strcmp(flag, "seq-len") != 0 && cli_has(a, flag)) return flag;
+    }
+    return NULL;
+}
 
 /* --config with --layer N: that layer of the per-layer plan. */
 static int from_plan_layer(const cli_args *a, int64_t seq_len, cli_freq_setup *out) {
@@ -225,10 +268,8 @@ static int from_plan_layer(const cli_args *a, int64_t seq_len, cli_freq_setup *o
 }
 
 static int from_config(const cli_args *a, int64_t seq_len, cli_freq_setup *out) {
-    for (int i = 0; manual_opts[i]; i++)
-        if (cli_has(a, manual_opts[i]))
-            return cli_usage_error(a->spec, "--config gives the frequencies; drop --%s",
-                                   manual_opts[i]);
+    const char *manual = manual_opt(a);
+    if (manual) return cli_usage_error(a->spec, "--config gives the frequencies; drop --%s", manual);
     if (cli_has(a, "layer")) return from_plan_layer(a, seq_len, out);
     pe_rope_config *cfg = malloc(sizeof *cfg);
     if (cfg == NULL) return cli_runtime_error(a->spec, "out of memory");
@@ -275,9 +316,7 @@ int cli_freq_setup_resolve_from(const cli_args *a, int64_t default_head_dim, con
     pe_scaling_type type = PE_SCALING_DEFAULT;
     const char *name = cli_get(a, "scaling");
     if (name && pe_scaling_from_name(name, &type) != PE_OK)
-        return cli_usage_error(a->spec,
-                               "--scaling: '%s' is not one of default|linear|ntk|dynamic|yarn|"
-                               "llama3|longrope|proportional|explicit", name);
+        return cli_usage_error(a->spec, "--scaling: '%s' is not one of %s", name, scheme_choices());
     int64_t head_dim = default_head_dim;
     if ((rc = cli_get_int64(a, "head-dim", &head_dim))) return rc;
     if (!cli_has(a, "head-dim") && default_head_dim <= 0)
@@ -285,23 +324,36 @@ int cli_freq_setup_resolve_from(const cli_args *a, int64_t default_head_dim, con
     if ((rc = refuse_ignored(a, type))) return rc;
     pe_rope_scaling s = pe_rope_scaling_defaults(type, head_dim);
     double prf = NAN;
-    double *shorts = NULL, *longs = NULL, *divs = NULL;
+    double *lists[32] = {NULL}; /* LIST parameters' arrays, freed at the end */
     if ((rc = cli_get_int64(a, "rotary-dim", &s.rotary_dim)) ||
         (rc = cli_get_double(a, "partial-rotary-factor", &prf)) ||
-        (rc = cli_get_double(a, "base", &s.base)) || (rc = cli_get_double(a, "factor", &s.factor)) ||
-        (rc = cli_get_int64(a, "original-max-position", &s.original_max_position)) ||
-        (rc = cli_get_int64(a, "max-position", &s.max_position)) ||
-        (rc = cli_get_double(a, "beta-fast", &s.beta_fast)) ||
-        (rc = cli_get_double(a, "beta-slow", &s.beta_slow)) ||
-        (rc = cli_get_double(a, "mscale", &s.mscale)) ||
-        (rc = cli_get_double(a, "mscale-all-dim", &s.mscale_all_dim)) ||
-        (rc = cli_get_double(a, "attention-factor", &s.attention_factor)) ||
-        (rc = cli_get_double(a, "low-freq-factor", &s.low_freq_factor)) ||
-        (rc = cli_get_double(a, "high-freq-factor", &s.high_freq_factor)) ||
-        (rc = cli_get_double_list(a, "short-factor", &shorts, &s.n_short_factor)) ||
-        (rc = cli_get_double_list(a, "long-factor", &longs, &s.n_long_factor)) ||
-        (rc = cli_get_double_list(a, "divisors", &divs, &s.n_divisors)))
+        (rc = cli_get_double(a, "base", &s.base)))
         goto done;
+    /* Every scheme parameter given (refuse_ignored let through only the
+     * ones this scheme reads), in the table's order. */
+    for (int i = 0; i < pe_scaling_num_params() && i < 32; i++) {
+        const pe_scaling_param *p = pe_scaling_param_get(i);
+        if (!cli_has(a, p->flag)) continue;
+        double v;
+        int64_t iv, n;
+        switch (p->kind) {
+        case PE_SCALING_PARAM_REAL:
+            if ((rc = cli_get_double(a, p->flag, &v))) goto done;
+            pe_scaling_set_real(&s, i, v);
+            break;
+        case PE_SCALING_PARAM_INT:
+            if ((rc = cli_get_int64(a, p->flag, &iv))) goto done;
+            pe_scaling_set_int(&s, i, iv);
+            break;
+        case PE_SCALING_PARAM_BOOL: /* the flag turns it off */
+            pe_scaling_set_int(&s, i, 0);
+            break;
+        case PE_SCALING_PARAM_LIST:
+            if ((rc = cli_get_double_list(a, p->flag, &lists[i], &n))) goto done;
+            pe_scaling_set_list(&s, i, lists[i], n);
+            break;
+        }
+    }
     if (cli_has(a, "partial-rotary-factor")) {
         if (cli_has(a, "rotary-dim")) {
             rc = cli_usage_error(a->spec, "give --rotary-dim or --partial-rotary-factor, not both");
@@ -313,11 +365,7 @@ int cli_freq_setup_resolve_from(const cli_args *a, int64_t default_head_dim, con
         }
         s.rotary_dim = (int64_t)((double)head_dim * prf); /* int(), as Hugging Face does */
     }
-    s.truncate = !cli_has(a, "no-truncate");
     s.seq_len = seq_len;
-    s.short_factor = shorts;
-    s.long_factor = longs;
-    s.divisors = divs;
     int st = pe_freqs_from_scaling(&s, &out->freqs, out->interp);
     if (st == PE_OK) {
         pe_rope_scaling plain = pe_rope_scaling_defaults(PE_SCALING_DEFAULT, head_dim);
@@ -332,8 +380,6 @@ int cli_freq_setup_resolve_from(const cli_args *a, int64_t default_head_dim, con
     out->type = type;
     out->head_dim = head_dim;
 done:
-    free(shorts);
-    free(longs);
-    free(divs);
+    for (int i = 0; i < 32; i++) free(lists[i]);
     return rc;
 }

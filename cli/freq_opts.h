@@ -9,31 +9,17 @@
 
 #include "args.h"
 
-/* Option table entries; put FREQ_OPTS inside a command's cli_opt array. */
-#define FREQ_OPTS                                                                              \
-    {"head-dim", "D", "head dimension"},                                                       \
-    {"rotary-dim", "d", "rotated slice, even, <= D (default D)"},                              \
-    {"partial-rotary-factor", "F", "rotary_dim = int(D * F) (instead of --rotary-dim)"},       \
-    {"base", "B", "RoPE base theta (default 10000)"},                                          \
-    {"config", "config.json", "read everything from a Hugging Face config.json"},              \
-    {"layer", "N", "with --config: the decoder layer whose RoPE to use (needed when layers differ)"}, \
-    {"scaling", "TYPE",                                                                        \
-     "default|linear|ntk|dynamic|yarn|llama3|longrope|proportional|explicit"},                 \
-    {"factor", "F", "scaling factor f"},                                                       \
-    {"original-max-position", "N", "L0, the original training context"},                       \
-    {"max-position", "N", "max_position_embeddings L"},                                        \
-    {"seq-len", "S", "current sequence length (dynamic, longrope; with --config too)"},        \
-    {"beta-fast", "B", "yarn beta_fast (default 32)"},                                         \
-    {"beta-slow", "B", "yarn beta_slow (default 1)"},                                          \
-    {"no-truncate", NULL, "yarn: do not floor/ceil the correction range"},                     \
-    {"mscale", "M", "yarn mscale"},                                                            \
-    {"mscale-all-dim", "M", "yarn mscale_all_dim (DeepSeek)"},                                 \
-    {"attention-factor", "A", "magnitude A applied to rotated pairs (yarn, longrope)"},        \
-    {"low-freq-factor", "L", "llama3 low_freq_factor (default 1)"},                            \
-    {"high-freq-factor", "H", "llama3 high_freq_factor (default 4)"},                          \
-    {"short-factor", "LIST", "longrope short_factor, rotary_dim/2 numbers"},                   \
-    {"long-factor", "LIST", "longrope long_factor, rotary_dim/2 numbers"},                     \
-    {"divisors", "LIST", "explicit per-pair divisors c_i (w' = w / c_i)"}
+/* A command's option table: its own options (NULL-terminated) followed by
+ * the frequency options: the dimensions, --base, --config, --layer,
+ * --scaling (its choices) and every scheme parameter, generated from the
+ * library's scheme table (pe_scaling_param_get), so a scheme or parameter
+ * added to the library appears here without an edit. table holds
+ * CLI_MAX_OPTS + 1 entries; call before cli_parse (filling twice is
+ * harmless). */
+void cli_freq_opts(cli_opt *table, const cli_opt *own);
+/* One line per scheme for --help: its name, what it does and the options
+ * it reads, from the same table. */
+void cli_freq_schemes_text(char *buf, size_t cap);
 
 /* What the options resolved to. Large (inline frequency arrays): allocate it. */
 typedef struct {

@@ -47,8 +47,10 @@ int main(int argc, char **argv) {
         if (strcmp(cmd, "help") == 0 && argc > 2) {
             for (size_t i = 0; i < n_commands; i++)
                 if (strcmp(argv[2], commands[i].spec->command) == 0) {
-                    cli_print_help(commands[i].spec, stdout);
-                    return CLI_OK;
+                    /* through the command: some build their options first */
+                    char help[] = "--help", *hargv[] = {help, NULL};
+                    int rc = commands[i].run(commands[i].spec, 1, hargv);
+                    return rc == CLI_HELP_SHOWN ? CLI_OK : rc;
                 }
             fprintf(stderr, "posenc: no command '%s'\nTry 'posenc --help'.\n", argv[2]);
             return CLI_USAGE;

@@ -478,16 +478,34 @@ int pe_attention_rope(const pe_attention_params *params, const pe_freqs *freqs,
  * Names match Hugging Face's rope_type strings. docs/SCALING.md has the
  * formulas, defaults and traps.
  */
+/* X(NAME, value, "name"): generates pe_scaling_type, pe_scaling_name() and
+ * pe_scaling_from_name(). Values are stable and append-only; never
+ * renumber. Each row has one descriptor in rope_scaling.c (defaults,
+ * validation, frequencies, magnitude, parameters, config keys, help).
+ *   DEFAULT       w_i = b^(-2i/d), A = 1
+ *   LINEAR        w_i / f (position interpolation)
+ *   NTK           base b f^(d/(d-2))
+ *   DYNAMIC       s > L: base b (f s/L - (f-1))^(d/(d-2))
+ *   YARN          ramp between w/f and w; A from mscale
+ *   LLAMA3        wavelength bands around L0/h .. L0/l
+ *   LONGROPE      w_i / e_i, e = long (s > L0) or short
+ *   PROPORTIONAL  exponent 2i/head_dim; pairs past d/2 are 0
+ *   EXPLICIT      w_i / c_i, caller's per-pair divisors */
+#define PE_SCALING_MAP(X)                                                    \
+    X(DEFAULT, 0, "default")                                                 \
+    X(LINEAR, 1, "linear")                                                   \
+    X(NTK, 2, "ntk")                                                         \
+    X(DYNAMIC, 3, "dynamic")                                                 \
+    X(YARN, 4, "yarn")                                                       \
+    X(LLAMA3, 5, "llama3")                                                   \
+    X(LONGROPE, 6, "longrope")                                               \
+    X(PROPORTIONAL, 7, "proportional")                                       \
+    X(EXPLICIT, 8, "explicit")
+
 typedef enum {
-    PE_SCALING_DEFAULT = 0,     /* w_i = b^(-2i/d), A = 1 */
-    PE_SCALING_LINEAR = 1,      /* w_i / f (position interpolation) */
-    PE_SCALING_NTK = 2,         /* base b f^(d/(d-2)) */
-    PE_SCALING_DYNAMIC = 3,     /* s > L: base b (f s/L - (f-1))^(d/(d-2)) */
-    PE_SCALING_YARN = 4,        /* ramp between w/f and w; A from mscale */
-    PE_SCALING_LLAMA3 = 5,      /* wavelength bands around L0/h .. L0/l */
-    PE_SCALING_LONGROPE = 6,    /* w_i / e_i, e = long (s > L0) or short */
-    PE_SCALING_PROPORTIONAL = 7, /* exponent 2i/head_dim; pairs past d/2 are 0 */
-    PE_SCALING_EXPLICIT = 8     /* w_i / c_i, caller's per-pair divisors */
+#define PE_SCALING_ENUM_(name, value, str) PE_SCALING_##name = value,
+    PE_SCALING_MAP(PE_SCALING_ENUM_)
+#undef PE_SCALING_ENUM_
 } pe_scaling_type;
 
 /*
@@ -550,12 +568,53 @@ int pe_yarn_correction_range(int64_t rotary_dim, double base,
                              double beta_slow, int truncate, double *low,
                              double *high);
 
-/* "default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope",
- * "proportional", "explicit"; "?" for an unknown value. */
+/* The scheme's name (the third column of PE_SCALING_MAP, Hugging Face's
+ * rope_type string); "?" for an unknown value. */
 const char *pe_scaling_name(pe_scaling_type type);
 /* Inverse of pe_scaling_name, also accepting "su" (LongRoPE's first name in
  * Phi-3 configs). Case-sensitive, as in config files. */
 int pe_scaling_from_name(const char *name, pe_scaling_type *out);
+
+/*
+ * The scheme table, for front ends that generate their choices, options and
+ * help from it (the CLI's --scaling and its flags, Python's keywords), so a
+ * scheme added to the library needs no edit there. Schemes are the values
+ * 0 .. pe_scaling_count() - 1; parameters are 0 .. pe_scaling_num_params() - 1,
+ * each a field of pe_rope_scaling that one or more schemes read (head_dim,
+ * rotary_dim and base, read by every scheme, are not in this table).
+ */
+typedef enum {
+    PE_SCALING_PARAM_REAL = 0, /* double */
+    PE_SCALING_PARAM_INT = 1,  /* int64_t */
+    PE_SCALING_PARAM_BOOL = 2, /* int, default 1; the CLI flag sets it to 0 */
+    PE_SCALING_PARAM_LIST = 3  /* rotary_dim/2 doubles (pointer and count) */
+} pe_scaling_param_kind;
+
+typedef struct {
+    const char *name;       /* Python keyword and the library's word ("beta_fast") */
+    const char *flag;       /* CLI option without "--" ("beta-fast", "no-truncate") */
+    const char *metavar;    /* CLI value placeholder; NULL for a BOOL flag */
+    const char *help;       /* one line */
+    const char *config_key; /* key of a config.json scaling block; NULL: none */
+    pe_scaling_param_kind kind;
+} pe_scaling_param;
+
+/* Number of schemes this library knows (may exceed the header's map when a
+ * newer shared library is linked). */
+int pe_scaling_count(void);
+/* One line describing the scheme; "?" for an unknown value. */
+const char *pe_scaling_help(pe_scaling_type type);
+int pe_scaling_num_params(void);
+/* Parameter i, NULL outside [0, pe_scaling_num_params()). */
+const pe_scaling_param *pe_scaling_param_get(int i);
+/* 1 if scheme type reads parameter i, else 0 (also for unknown values). */
+int pe_scaling_reads(pe_scaling_type type, int i);
+/* Set parameter i of *s (its kind: REAL; INT or BOOL; LIST, whose array is
+ * referenced, not copied). PE_ERR_NULL, PE_ERR_PARAM for an unknown i or a
+ * kind mismatch; values are checked later by pe_freqs_from_scaling. */
+int pe_scaling_set_real(pe_rope_scaling *s, int i, double value);
+int pe_scaling_set_int(pe_rope_scaling *s, int i, int64_t value);
+int pe_scaling_set_list(pe_rope_scaling *s, int i, const double *values, int64_t n);
 
 /*
  * A model's RoPE as its Hugging Face config.json describes it, read the way

@@ -151,33 +151,6 @@ static PyObject *py_freqs_default(PyObject *self, PyObject *args, PyObject *kw) 
     return r;
 }
 
-/* A list of positive doubles (LongRoPE factors, divisors) into a copy the
- * scaling struct points at while the generator runs. */
-static int f64_list(PyObject *obj, const char *name, PyObject **owner, pya *a, const double **ptr,
-                    int64_t *n) {
-    if (obj == NULL || obj == Py_None) return 0;
-    if (py_f64_array(obj, name, 1, 1, owner, a) != 0) return -1;
-    *ptr = (const double *)a->view.buf;
-    *n = a->shape[0];
-    return 0;
-}
-
-static int opt_double(PyObject *o, double *out) {
-    if (o == NULL || o == Py_None) return 0;
-    double v = PyFloat_AsDouble(o);
-    if (v == -1.0 && PyErr_Occurred()) return -1;
-    *out = v;
-    return 0;
-}
-
-static int opt_int(PyObject *o, int64_t *out) {
-    if (o == NULL || o == Py_None) return 0;
-    long long v = PyLong_AsLongLong(o);
-    if (v == -1 && PyErr_Occurred()) return -1;
-    *out = v;
-    return 0;
-}
-
 static PyObject *scaling_dict(const pe_rope_scaling *s) {
     PyObject *d = Py_BuildValue(
         "{s:s,s:L,s:L,s:d,s:d,s:L,s:L,s:L,s:d,s:d,s:O,s:d,s:d,s:d,s:d,s:d}", "rope_type",
@@ -228,53 +201,160 @@ done:
     return r;
 }
 
+/* One scheme parameter given as keyword i into *s (kind from the
+ * library's table). Every keyword is converted, so a wrong type raises even
+ * for a scheme that ignores it; only the scheme's own are stored. The list
+ * owners stay alive in own[] / lists[] until the generator has run. */
+static int set_param(pe_rope_scaling *s, int i, PyObject *v, PyObject **own, pya *list) {
+    const pe_scaling_param *p = pe_scaling_param_get(i);
+    const int stores = pe_scaling_reads(s->type, i);
+    if (v == Py_None) return 0; /* None keeps the library's default */
+    switch (p->kind) {
+    case PE_SCALING_PARAM_REAL: {
+        double d = PyFloat_AsDouble(v);
+        if (d == -1.0 && PyErr_Occurred()) return -1;
+        if (stores) pe_scaling_set_real(s, i, d);
+        return 0;
+    }
+    case PE_SCALING_PARAM_INT: {
+        long long n = PyLong_AsLongLong(v);
+        if (n == -1 && PyErr_Occurred()) return -1;
+        if (stores) pe_scaling_set_int(s, i, n);
+        return 0;
+    }
+    case PE_SCALING_PARAM_BOOL: {
+        int b = PyObject_IsTrue(v);
+        if (b < 0) return -1;
+        if (stores) pe_scaling_set_int(s, i, b);
+        return 0;
+    }
+    case PE_SCALING_PARAM_LIST:
+        if (py_f64_array(v, p->name, 1, 1, own, list) != 0) return -1;
+        if (stores) pe_scaling_set_list(s, i, (const double *)list->view.buf, list->shape[0]);
+        return 0;
+    }
+    return 0;
+}
+
+#define MAX_SCALING_PARAMS 32
+
+/* freqs_from_scaling(rope_type, head_dim, *, rotary_dim, base, <every scheme
+ * parameter of the library's table>): the keywords are the table's names,
+ * so a scheme or parameter added to the library needs no edit here. */
 static PyObject *py_freqs_from_scaling(PyObject *self, PyObject *args, PyObject *kw) {
     (void)self;
-    static char *kwlist[] = {"rope_type", "head_dim", "rotary_dim", "base", "factor",
-                             "original_max_position", "max_position", "seq_len", "beta_fast",
-                             "beta_slow", "truncate", "mscale", "mscale_all_dim",
-                             "attention_factor", "low_freq_factor", "high_freq_factor",
-                             "short_factor", "long_factor", "divisors", NULL};
+    static char *kwlist[] = {"rope_type", "head_dim", "rotary_dim", "base", NULL};
     const char *type_name;
     long long head_dim;
-    PyObject *o[17] = {NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "sL|$OOOOOOOOOOOOOOOOO:freqs_from_scaling", kwlist,
-                                     &type_name, &head_dim, &o[0], &o[1], &o[2], &o[3], &o[4], &o[5],
-                                     &o[6], &o[7], &o[8], &o[9], &o[10], &o[11], &o[12], &o[13],
-                                     &o[14], &o[15], &o[16]))
-        return NULL;
+    PyObject *rot = NULL, *base = NULL, *fixed_kw = NULL;
+    const int np = pe_scaling_num_params() < MAX_SCALING_PARAMS ? pe_scaling_num_params()
+                                                                : MAX_SCALING_PARAMS;
+    PyObject *given[MAX_SCALING_PARAMS] = {NULL};
+    /* Split the keywords: the fixed four go to the ordinary parser, the
+     * rest must be names of the table. */
+    if (kw != NULL) {
+        fixed_kw = PyDict_New();
+        if (fixed_kw == NULL) return NULL;
+        PyObject *key, *value;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(kw, &pos, &key, &value)) {
+            const char *k = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+            if (k == NULL) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "keywords must be strings");
+                Py_DECREF(fixed_kw);
+                return NULL;
+            }
+            int found = -1;
+            for (int i = 0; i < np && found < 0; i++)
+                if (strcmp(k, pe_scaling_param_get(i)->name) == 0) found = i;
+            if (found >= 0) {
+                given[found] = value; /* borrowed from kw, alive for the call */
+            } else if (PyDict_SetItem(fixed_kw, key, value) != 0) {
+                Py_DECREF(fixed_kw);
+                return NULL;
+            }
+        }
+    }
+    int ok = PyArg_ParseTupleAndKeywords(args, fixed_kw, "sL|$OO:freqs_from_scaling", kwlist,
+                                         &type_name, &head_dim, &rot, &base);
+    Py_XDECREF(fixed_kw);
+    if (!ok) return NULL;
     pe_scaling_type type;
     if (pe_scaling_from_name(type_name, &type) != PE_OK) {
-        PyErr_Format(PyExc_ValueError,
-                     "rope_type='%s' is not one of default, linear, ntk, dynamic, yarn, llama3, "
-                     "longrope, proportional, explicit",
-                     type_name);
+        char names[512] = "";
+        for (int t = 0; t < pe_scaling_count(); t++) {
+            size_t len = strlen(names);
+            snprintf(names + len, sizeof names - len, "%s%s", t ? ", " : "",
+                     pe_scaling_name((pe_scaling_type)t));
+        }
+        PyErr_Format(PyExc_ValueError, "rope_type='%s' is not one of %s", type_name, names);
         return NULL;
     }
     /* Library defaults first; only the keywords given override them. */
     pe_rope_scaling s = pe_rope_scaling_defaults(type, head_dim);
-    int trunc = -1;
-    if (opt_int(o[0], &s.rotary_dim) || opt_double(o[1], &s.base) || opt_double(o[2], &s.factor) ||
-        opt_int(o[3], &s.original_max_position) || opt_int(o[4], &s.max_position) ||
-        opt_int(o[5], &s.seq_len) || opt_double(o[6], &s.beta_fast) || opt_double(o[7], &s.beta_slow) ||
-        (o[8] && o[8] != Py_None && (trunc = PyObject_IsTrue(o[8])) < 0) ||
-        opt_double(o[9], &s.mscale) || opt_double(o[10], &s.mscale_all_dim) ||
-        opt_double(o[11], &s.attention_factor) || opt_double(o[12], &s.low_freq_factor) ||
-        opt_double(o[13], &s.high_freq_factor))
-        return NULL;
-    if (trunc >= 0) s.truncate = trunc;
-    PyObject *own[3] = {NULL, NULL, NULL}, *r = NULL;
-    pya lists[3];
+    if (rot != NULL && rot != Py_None) {
+        long long d = PyLong_AsLongLong(rot);
+        if (d == -1 && PyErr_Occurred()) return NULL;
+        s.rotary_dim = d;
+    }
+    if (base != NULL && base != Py_None) {
+        double b = PyFloat_AsDouble(base);
+        if (b == -1.0 && PyErr_Occurred()) return NULL;
+        s.base = b;
+    }
+    PyObject *own[MAX_SCALING_PARAMS] = {NULL}, *r = NULL;
+    pya lists[MAX_SCALING_PARAMS];
     memset(lists, 0, sizeof lists);
-    if (f64_list(o[14], "short_factor", &own[0], &lists[0], &s.short_factor, &s.n_short_factor) == 0 &&
-        f64_list(o[15], "long_factor", &own[1], &lists[1], &s.long_factor, &s.n_long_factor) == 0 &&
-        f64_list(o[16], "divisors", &own[2], &lists[2], &s.divisors, &s.n_divisors) == 0)
-        r = freqs_from(&s, 0, NULL);
-    for (int i = 0; i < 3; i++) {
-        pya_release(&lists[i]);
-        Py_XDECREF(own[i]);
+    int i = 0;
+    for (; i < np; i++)
+        if (given[i] != NULL && set_param(&s, i, given[i], &own[i], &lists[i]) != 0) break;
+    if (i == np) r = freqs_from(&s, 0, NULL);
+    for (int k = 0; k < np; k++) {
+        pya_release(&lists[k]);
+        Py_XDECREF(own[k]);
     }
     return r;
+}
+
+/* The library's scheme table: [{"name", "help", "params": [keyword, ...]}]
+ * in enum order, so callers (and the tests) need no list of their own. */
+static PyObject *py_scaling_schemes(PyObject *self, PyObject *args) {
+    (void)self;
+    (void)args;
+    PyObject *out = PyList_New(0);
+    for (int t = 0; out != NULL && t < pe_scaling_count(); t++) {
+        PyObject *names = PyList_New(0), *row = NULL;
+        for (int i = 0; names != NULL && i < pe_scaling_num_params(); i++) {
+            if (!pe_scaling_reads((pe_scaling_type)t, i)) continue;
+            PyObject *n = PyUnicode_FromString(pe_scaling_param_get(i)->name);
+            if (n == NULL || PyList_Append(names, n) != 0) Py_CLEAR(names);
+            Py_XDECREF(n);
+        }
+        if (names != NULL)
+            row = Py_BuildValue("{s:s,s:s,s:O}", "name", pe_scaling_name((pe_scaling_type)t), "help",
+                                pe_scaling_help((pe_scaling_type)t), "params", names);
+        Py_XDECREF(names);
+        if (row == NULL || PyList_Append(out, row) != 0) Py_CLEAR(out);
+        Py_XDECREF(row);
+    }
+    return out;
+}
+
+/* The parameter rows: [{"name", "kind", "help", "config_key"}]. */
+static PyObject *py_scaling_params(PyObject *self, PyObject *args) {
+    (void)self;
+    (void)args;
+    static const char *const kinds[] = {"real", "int", "bool", "list"};
+    PyObject *out = PyList_New(0);
+    for (int i = 0; out != NULL && i < pe_scaling_num_params(); i++) {
+        const pe_scaling_param *p = pe_scaling_param_get(i);
+        PyObject *row = Py_BuildValue("{s:s,s:s,s:s,s:z}", "name", p->name, "kind",
+                                      kinds[(unsigned)p->kind < 4 ? p->kind : 0], "help", p->help,
+                                      "config_key", p->config_key);
+        if (row == NULL || PyList_Append(out, row) != 0) Py_CLEAR(out);
+        Py_XDECREF(row);
+    }
+    return out;
 }
 
 static PyObject *py_yarn_correction_range(PyObject *self, PyObject *args, PyObject *kw) {
@@ -417,16 +497,13 @@ static PyMethodDef methods[] = {
     {"freqs_default", KW(py_freqs_default),
      "freqs_default(rotary_dim, base=10000.0) -> Freqs\n\n"
      "Default RoPE frequencies w_i = base^(-2i/d) (double-double), A = 1."},
-    {"freqs_from_scaling", KW(py_freqs_from_scaling),
-     "freqs_from_scaling(rope_type, head_dim, *, rotary_dim=None, base=None, factor=None,\n"
-     "    original_max_position=None, max_position=None, seq_len=None, beta_fast=None,\n"
-     "    beta_slow=None, truncate=None, mscale=None, mscale_all_dim=None,\n"
-     "    attention_factor=None, low_freq_factor=None, high_freq_factor=None,\n"
-     "    short_factor=None, long_factor=None, divisors=None) -> Freqs\n\n"
-     "Frequencies of a scaling scheme ('default', 'linear', 'ntk', 'dynamic', 'yarn',\n"
-     "'llama3', 'longrope', 'proportional', 'explicit'; names as Hugging Face's rope_type).\n"
-     "Keywords left at None keep the library's defaults (docs/SCALING.md). The result's\n"
-     "interp_weight holds YaRN's / Llama 3's per-pair ramp."},
+    {"freqs_from_scaling", KW(py_freqs_from_scaling), NULL /* freqs_from_scaling_doc() */},
+    {"scaling_schemes", (PyCFunction)(void (*)(void))py_scaling_schemes, METH_NOARGS,
+     "scaling_schemes() -> list of {'name', 'help', 'params'}: every scheme the library\n"
+     "knows, in the order of its enum, with the freqs_from_scaling keywords it reads."},
+    {"scaling_params", (PyCFunction)(void (*)(void))py_scaling_params, METH_NOARGS,
+     "scaling_params() -> list of {'name', 'kind', 'help', 'config_key'}: every keyword of\n"
+     "freqs_from_scaling beyond rotary_dim and base ('real', 'int', 'bool' or 'list')."},
     {"yarn_correction_range", KW(py_yarn_correction_range),
      "yarn_correction_range(rotary_dim, base, original_max_position, beta_fast=32.0,\n"
      "    beta_slow=1.0, truncate=True) -> (low, high)"},
@@ -437,7 +514,36 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* freqs_from_scaling's docstring, its keywords and schemes generated from
+ * the library's scheme table. Built once; the module keeps it. */
+static const char *freqs_from_scaling_doc(void) {
+    static char doc[4096];
+    if (doc[0]) return doc;
+    size_t n = 0;
+#define ADD(...) (n += (size_t)snprintf(doc + n, n < sizeof doc ? sizeof doc - n : 0, __VA_ARGS__))
+    ADD("freqs_from_scaling(rope_type, head_dim, *, rotary_dim=None, base=None");
+    for (int i = 0; i < pe_scaling_num_params(); i++) ADD(", %s=None", pe_scaling_param_get(i)->name);
+    ADD(") -> Freqs\n\nFrequencies of a scaling scheme (names as Hugging Face's rope_type):\n");
+    for (int t = 0; t < pe_scaling_count(); t++) {
+        ADD("  '%s': %s", pe_scaling_name((pe_scaling_type)t), pe_scaling_help((pe_scaling_type)t));
+        const char *sep = "; reads ";
+        for (int i = 0; i < pe_scaling_num_params(); i++)
+            if (pe_scaling_reads((pe_scaling_type)t, i)) {
+                ADD("%s%s", sep, pe_scaling_param_get(i)->name);
+                sep = ", ";
+            }
+        ADD("\n");
+    }
+    ADD("Keywords left at None keep the library's defaults (docs/SCALING.md); a keyword the\n"
+        "scheme does not read is ignored. The result's interp_weight holds YaRN's / Llama 3's\n"
+        "per-pair ramp.");
+#undef ADD
+    return doc;
+}
+
 int py_init_freqs(PyObject *m) {
+    for (PyMethodDef *d = methods; d->ml_name; d++)
+        if (strcmp(d->ml_name, "freqs_from_scaling") == 0) d->ml_doc = freqs_from_scaling_doc();
     if (PyType_Ready(&PyFreqs_Type) != 0 || PyType_Ready(&PyRopeConfig_Type) != 0) return -1;
     Py_INCREF(&PyFreqs_Type);
     if (PyModule_AddObject(m, "Freqs", (PyObject *)&PyFreqs_Type) != 0) return -1;

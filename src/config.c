@@ -7,26 +7,105 @@
  * naming the layer types, instead of answering for one of them.
  */
 #include "plan_internal.h"
+#include "scaling_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Keys of a scaling block the reader understands (the rest are listed as
- * warnings by the plan). */
+/* Keys of a scaling block the reader understands besides the schemes'
+ * parameters (whose keys come from the scheme table, pe_scaling_param);
+ * the rest are listed as warnings by the plan. */
 static const char *const known_block_keys[] = {
-    "rope_type", "type", "rope_theta", "factor", "original_max_position_embeddings",
-    "attention_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "truncate",
-    "low_freq_factor", "high_freq_factor", "short_factor", "long_factor",
-    "partial_rotary_factor", "mrope_section", "mrope_interleaved", "short_mscale",
-    "long_mscale", "alpha", "llama_4_scaling_beta",
+    "rope_type", "type", "rope_theta", "partial_rotary_factor", "mrope_section",
+    "mrope_interleaved", "short_mscale", "long_mscale", "alpha", "llama_4_scaling_beta",
 };
 
 bool pe__rope_key_known(const char *key) {
     for (size_t i = 0; i < sizeof known_block_keys / sizeof *known_block_keys; i++)
         if (strcmp(key, known_block_keys[i]) == 0) return true;
+    for (int i = 0; i < pe_scaling_num_params(); i++) {
+        const char *k = pe_scaling_param_get(i)->config_key;
+        if (k != NULL && strcmp(key, k) == 0) return true;
+    }
     return false;
+}
+
+/* The keys a block of scheme type must state (the scheme table's
+ * config_required), in one message: the factor alone (factor_group) or the
+ * rest together ("'<block>.short_factor' and 'long_factor' are required"). */
+static int require_keys(pe__scope block, pe_scaling_type type, bool factor_group) {
+    const char *keys[8];
+    int n = 0;
+    bool missing = false;
+    for (int i = 0; i < pe_scaling_num_params() && n < 8; i++) {
+        const pe_scaling_param *p = pe_scaling_param_get(i);
+        if (!pe__scaling_config_requires(type, i) || p->config_key == NULL ||
+            (strcmp(p->name, "factor") == 0) != factor_group)
+            continue;
+        const cJSON *j;
+        PE_TRY(pe__json_find(block, p->config_key, &j));
+        missing = missing || j == NULL;
+        keys[n++] = p->config_key;
+    }
+    if (!missing) return PE_OK;
+    char list[256] = "";
+    for (int i = 0; i < n; i++) {
+        size_t len = strlen(list);
+        snprintf(list + len, sizeof list - len, i == 0 ? "'%s%s'" : " and '%s%s'",
+                 i == 0 ? block.prefix : "", keys[i]);
+    }
+    return pe__fail(PE_ERR_FORMAT, "%s %s required for rope_type '%s'", list,
+                    n > 1 ? "are" : "is", pe_scaling_name(type));
+}
+
+/* The config key (with its block prefix where it lives in the block) that
+ * sets the field a library message names first ("beta_fast=1 must be ..."). */
+static void key_of_message(const char *msg, pe__scope block, const char *head_from,
+                           const char *rot_from, char *key, size_t cap) {
+    static const char *const fixed[][2] = {
+        {"max_position", "max_position_embeddings"},
+        {"original_max_position", "original_max_position_embeddings"},
+        {"base", "rope_theta"},
+    };
+    size_t len = 0;
+    while (msg[len] && msg[len] != '=' && msg[len] != ' ' && msg[len] != '[') len++;
+    snprintf(key, cap, "%.*s", (int)len, msg);
+    if (len == strlen("rotary_dim") && strncmp(msg, "rotary_dim", len) == 0) {
+        snprintf(key, cap, "%s", rot_from);
+        return;
+    }
+    if (len == strlen("head_dim") && strncmp(msg, "head_dim", len) == 0) {
+        snprintf(key, cap, "%s", head_from);
+        return;
+    }
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        if (strlen(fixed[i][0]) == len && strncmp(msg, fixed[i][0], len) == 0) {
+            snprintf(key, cap, "%s", fixed[i][1]);
+            return;
+        }
+    for (int i = 0; i < pe_scaling_num_params(); i++) {
+        const pe_scaling_param *p = pe_scaling_param_get(i);
+        if (p->config_key != NULL && strlen(p->name) == len && strncmp(msg, p->name, len) == 0) {
+            snprintf(key, cap, "%s%s", block.prefix, p->config_key);
+            return;
+        }
+    }
+}
+
+/* The scheme's own checks (rope_scaling.c) on what the config stated, as a
+ * config error naming the key: PE_ERR_DIM stays, the rest is FORMAT. */
+static int check_scheme(const pe_rope_config *c, pe__scope block, const char *head_from,
+                        const char *rot_from) {
+    pe_rope_scaling s;
+    PE_TRY(pe_config_scaling(c, 0, &s));
+    int st = pe__scaling_validate(&s);
+    if (st == PE_OK) return PE_OK;
+    char detail[512], key[160];
+    snprintf(detail, sizeof detail, "%s", pe_last_error());
+    key_of_message(detail, block, head_from, rot_from, key, sizeof key);
+    return pe__fail(st == PE_ERR_DIM ? PE_ERR_DIM : PE_ERR_FORMAT, "'%s': %s", key, detail);
 }
 
 static int read_type(pe__scope block, pe_scaling_type *type) {
@@ -41,7 +120,7 @@ static int read_type(pe__scope block, pe_scaling_type *type) {
     /* Qwen2-VL writes "mrope": HF rewrites it to "default" (the sections
      * change which position each pair uses, not the frequencies). */
     if (name == NULL || strcmp(name, "mrope") == 0) return PE_OK;
-    if (pe_scaling_from_name(name, type) != PE_OK || *type == PE_SCALING_EXPLICIT)
+    if (pe_scaling_from_name(name, type) != PE_OK || !pe__scaling_hf_rope_type(*type))
         return pe__fail(PE_ERR_FORMAT, "'%s%s'='%.40s' is not a known RoPE type",
                         block.prefix, rope_type != NULL ? "rope_type" : "type", name);
     return PE_OK;
@@ -299,11 +378,7 @@ int pe__read_rope(const pe__rope_source *src, pe_rope_config *c, pe__rope_extras
     bool has_factor;
     double factor = NAN;
     PE_TRY(pe__json_number(scaling, "factor", &factor, &has_factor));
-    if (!has_factor && (type == PE_SCALING_LINEAR || type == PE_SCALING_NTK ||
-                        type == PE_SCALING_DYNAMIC || type == PE_SCALING_LLAMA3 ||
-                        type == PE_SCALING_YARN))
-        return pe__fail(PE_ERR_FORMAT, "'%sfactor' is required for rope_type '%s'",
-                        scaling.prefix, pe_scaling_name(type));
+    PE_TRY(require_keys(scaling, type, true));
     if (!has_factor && type == PE_SCALING_LONGROPE && !has_max)
         return pe__fail(PE_ERR_FORMAT, "'%sfactor' is missing and "
                         "max_position_embeddings is absent to derive it", scaling.prefix);
@@ -342,9 +417,7 @@ int pe__read_rope(const pe__rope_source *src, pe_rope_config *c, pe__rope_extras
     bool has_low, has_high;
     PE_TRY(pe__json_number(scaling, "low_freq_factor", &s->low_freq_factor, &has_low));
     PE_TRY(pe__json_number(scaling, "high_freq_factor", &s->high_freq_factor, &has_high));
-    if (type == PE_SCALING_LLAMA3 && (!has_low || !has_high))
-        return pe__fail(PE_ERR_FORMAT, "'%slow_freq_factor' and 'high_freq_factor' are "
-                        "required for rope_type 'llama3'", scaling.prefix);
+    PE_TRY(require_keys(scaling, type, false));
     if (type == PE_SCALING_LLAMA3 &&
         !(s->low_freq_factor > 0.0 && s->low_freq_factor < s->high_freq_factor))
         return pe__fail(PE_ERR_FORMAT, "%slow_freq_factor=%g must be > 0 and < "
@@ -357,9 +430,6 @@ int pe__read_rope(const pe__rope_source *src, pe_rope_config *c, pe__rope_extras
     PE_TRY(pe__json_list(scaling, "long_factor", c->long_factor, &s->n_long_factor,
                          &has_long));
     if (type == PE_SCALING_LONGROPE) {
-        if (!has_short || !has_long)
-            return pe__fail(PE_ERR_FORMAT, "'%sshort_factor' and 'long_factor' are "
-                            "required for rope_type 'longrope'", scaling.prefix);
         const int64_t half = s->rotary_dim / 2;
         if (s->n_short_factor != half || s->n_long_factor != half)
             return pe__fail(PE_ERR_FORMAT, "'%sshort_factor' (%lld) and 'long_factor' "
@@ -399,6 +469,7 @@ int pe__read_rope(const pe__rope_source *src, pe_rope_config *c, pe__rope_extras
             x->alpha = alpha;
         }
     }
+    PE_TRY(check_scheme(c, scaling, head_from, rot_from));
     PE_TRY(read_extras(src, scaling, s, x));
     c->layout = fam != NULL ? fam->layout : PE_ROPE_HALF;
     c->layout_known = (flags & PE__FAM_LAYOUT_KNOWN) ? 1 : 0;

@@ -130,6 +130,22 @@ TEST(errors_scaling) {
     EXPECT("SCL-1", PE_ERR_NULL, "high must not be NULL", pe_yarn_correction_range(64, 1e4, 4096, 32, 1, 1, lh, NULL));
     EXPECT("SCL-22", PE_ERR_PARAM, "scaling name 'YaRN' is not one of default, linear",
            pe_scaling_from_name("YaRN", OUT));
+    {
+        pe_rope_scaling s2 = pe_rope_scaling_defaults(PE_SCALING_YARN, 8), keep;
+        memcpy(&keep, &s2, sizeof s2);
+        const int np = pe_scaling_num_params();
+        EXPECT("SCL-23", PE_ERR_PARAM, "is not a scaling parameter (0 to ", pe_scaling_set_real(&s2, np, 1.0));
+        EXPECT("SCL-23", PE_ERR_PARAM, "i=-1 is not a scaling parameter", pe_scaling_set_int(&s2, -1, 1));
+        int real = -1, list = -1;
+        for (int i = 0; i < np; i++) {
+            if (pe_scaling_param_get(i)->kind == PE_SCALING_PARAM_REAL && real < 0) real = i;
+            if (pe_scaling_param_get(i)->kind == PE_SCALING_PARAM_LIST && list < 0) list = i;
+        }
+        EXPECT("SCL-23", PE_ERR_PARAM, "is not of this kind", pe_scaling_set_list(&s2, real, NULL, 0));
+        EXPECT("SCL-23", PE_ERR_PARAM, "is not of this kind", pe_scaling_set_real(&s2, list, 1.0));
+        EXPECT("SCL-24", PE_ERR_NULL, "s must not be NULL", pe_scaling_set_real(NULL, real, 1.0));
+        CHECK(memcmp(&s2, &keep, sizeof s2) == 0); /* refused calls wrote nothing */
+    }
     EXPECT("SCL-1", PE_ERR_NULL, "name must not be NULL", pe_scaling_from_name(NULL, OUT));
 }
 
@@ -292,6 +308,11 @@ TEST(errors_config_parse) {
     EXPECT("CFG-39", PE_ERR_FORMAT, "'rope_scaling.short_factor'/'long_factor'[2] must be > 0",
            cfg("{\"head_dim\":8,\"max_position_embeddings\":8192,\"rope_scaling\":{\"type\":\"longrope\","
                "\"short_factor\":[1,1,1,1],\"long_factor\":[1,1,0,1]}}"));
+    /* what only the scheme's own check sees, named by the key */
+    EXPECT("CFG-54", PE_ERR_FORMAT, "'original_max_position_embeddings': original_max_position=1: "
+           "LongRoPE's attention factor divides by ln(L0)",
+           cfg("{\"head_dim\":4,\"max_position_embeddings\":4,\"original_max_position_embeddings\":1,"
+               "\"rope_scaling\":{\"type\":\"longrope\",\"short_factor\":[1,1],\"long_factor\":[1,1]}}"));
     EXPECT("CFG-40", PE_ERR_FORMAT, "config text is empty", pe_config_parse("{}", 0, OUT));
     EXPECT("CFG-41", PE_ERR_FORMAT, "config is not valid JSON (error near byte 13)", cfg("{\"head_dim\": }"));
     EXPECT("CFG-42", PE_ERR_FORMAT, "trailing data after the JSON value at byte 3", cfg("{} x"));

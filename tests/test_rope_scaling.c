@@ -5,9 +5,11 @@
 #include "runner.h"
 
 #include <float.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The library and this reference evaluate the same closed forms in long
  * double by different routes (expl(x ln b) vs powl, rearranged blends), so
@@ -187,6 +189,115 @@ TEST(scaling_names_round_trip) {
     CHECK_ERROR(pe_scaling_from_name("Linear", &t), PE_ERR_PARAM, "'Linear'");
     CHECK_ERROR(pe_scaling_from_name(NULL, &t), PE_ERR_NULL, "name");
     CHECK_ERROR(pe_scaling_from_name("yarn", NULL), PE_ERR_NULL, "out");
+}
+
+/* The scheme table (rope_scaling.c) is what the CLI, Python and config.c
+ * generate their choices, options and keys from: every row complete. */
+TEST(scaling_table_every_scheme_and_parameter_is_a_complete_row) {
+    const int n = pe_scaling_count(), np = pe_scaling_num_params();
+    CHECK(n >= PE_SCALING_EXPLICIT + 1);
+    for (int t = 0; t < n; t++) {
+        const char *name = pe_scaling_name((pe_scaling_type)t), *help = pe_scaling_help((pe_scaling_type)t);
+        CHECK_MSG(name[0] && strcmp(name, "?") != 0, "scheme %d has no name", t);
+        CHECK_MSG(help[0] && strcmp(help, "?") != 0, "scheme %s has no help", name);
+        pe_scaling_type back = PE_SCALING_DEFAULT;
+        CHECK_OK(pe_scaling_from_name(name, &back));
+        CHECK(back == (pe_scaling_type)t);
+        for (int u = 0; u < t; u++) CHECK(strcmp(name, pe_scaling_name((pe_scaling_type)u)) != 0);
+    }
+    CHECK(strcmp(pe_scaling_name((pe_scaling_type)n), "?") == 0);
+    CHECK(strcmp(pe_scaling_help((pe_scaling_type)n), "?") == 0);
+    CHECK(np > 0 && np <= 32);
+    CHECK(pe_scaling_param_get(np) == NULL && pe_scaling_param_get(-1) == NULL);
+    CHECK(pe_scaling_reads((pe_scaling_type)n, 0) == 0 && pe_scaling_reads(PE_SCALING_YARN, np) == 0);
+    for (int i = 0; i < np; i++) {
+        const pe_scaling_param *p = pe_scaling_param_get(i);
+        CHECK(p != NULL && p->name && p->name[0] && p->flag && p->help && p->help[0]);
+        if (p == NULL) continue;
+        /* the CLI's flag is the keyword with '-' for '_' ("no-" + it for a BOOL) */
+        char want[64];
+        snprintf(want, sizeof want, "%s%s", p->kind == PE_SCALING_PARAM_BOOL ? "no-" : "", p->name);
+        for (char *c = want; *c; c++) *c = *c == '_' ? '-' : *c;
+        CHECK_MSG(strcmp(p->flag, want) == 0, "flag %s for %s", p->flag, p->name);
+        CHECK((p->metavar == NULL) == (p->kind == PE_SCALING_PARAM_BOOL));
+        CHECK(p->kind >= PE_SCALING_PARAM_REAL && p->kind <= PE_SCALING_PARAM_LIST);
+        int readers = 0;
+        for (int t = 0; t < n; t++) readers += pe_scaling_reads((pe_scaling_type)t, i);
+        CHECK_MSG(readers > 0, "parameter %s is read by no scheme", p->name);
+        for (int j = 0; j < i; j++) CHECK(strcmp(p->name, pe_scaling_param_get(j)->name) != 0);
+    }
+    /* what SPEC §2.1 says each scheme reads, spot-checked by name */
+    static const struct { pe_scaling_type t; const char *param; int reads; } facts[] = {
+        {PE_SCALING_DEFAULT, "factor", 0}, {PE_SCALING_LINEAR, "factor", 1},
+        {PE_SCALING_YARN, "beta_fast", 1}, {PE_SCALING_LLAMA3, "beta_fast", 0},
+        {PE_SCALING_LLAMA3, "high_freq_factor", 1}, {PE_SCALING_LONGROPE, "long_factor", 1},
+        {PE_SCALING_DYNAMIC, "seq_len", 1}, {PE_SCALING_EXPLICIT, "divisors", 1},
+        {PE_SCALING_EXPLICIT, "factor", 0},
+    };
+    for (size_t k = 0; k < sizeof facts / sizeof facts[0]; k++) {
+        int found = 0;
+        for (int i = 0; i < np; i++)
+            if (strcmp(pe_scaling_param_get(i)->name, facts[k].param) == 0) {
+                found = 1;
+                CHECK_MSG(pe_scaling_reads(facts[k].t, i) == facts[k].reads, "%s reads %s: %d",
+                          pe_scaling_name(facts[k].t), facts[k].param, facts[k].reads);
+            }
+        CHECK(found);
+    }
+}
+
+/* Each parameter row sets the field its name says (the front ends set
+ * fields only through these rows). The field table is written here. */
+TEST(scaling_table_setters_write_the_named_field) {
+    static const struct { const char *name; size_t off, n_off; } fields[] = {
+        {"factor", offsetof(pe_rope_scaling, factor), 0},
+        {"original_max_position", offsetof(pe_rope_scaling, original_max_position), 0},
+        {"max_position", offsetof(pe_rope_scaling, max_position), 0},
+        {"seq_len", offsetof(pe_rope_scaling, seq_len), 0},
+        {"beta_fast", offsetof(pe_rope_scaling, beta_fast), 0},
+        {"beta_slow", offsetof(pe_rope_scaling, beta_slow), 0},
+        {"truncate", offsetof(pe_rope_scaling, truncate), 0},
+        {"mscale", offsetof(pe_rope_scaling, mscale), 0},
+        {"mscale_all_dim", offsetof(pe_rope_scaling, mscale_all_dim), 0},
+        {"attention_factor", offsetof(pe_rope_scaling, attention_factor), 0},
+        {"low_freq_factor", offsetof(pe_rope_scaling, low_freq_factor), 0},
+        {"high_freq_factor", offsetof(pe_rope_scaling, high_freq_factor), 0},
+        {"short_factor", offsetof(pe_rope_scaling, short_factor), offsetof(pe_rope_scaling, n_short_factor)},
+        {"long_factor", offsetof(pe_rope_scaling, long_factor), offsetof(pe_rope_scaling, n_long_factor)},
+        {"divisors", offsetof(pe_rope_scaling, divisors), offsetof(pe_rope_scaling, n_divisors)},
+    };
+    static const double list[3] = {1, 2, 3};
+    for (int i = 0; i < pe_scaling_num_params(); i++) {
+        const pe_scaling_param *p = pe_scaling_param_get(i);
+        size_t k = 0;
+        while (k < sizeof fields / sizeof fields[0] && strcmp(fields[k].name, p->name) != 0) k++;
+        CHECK_MSG(k < sizeof fields / sizeof fields[0], "parameter %s not in this test's table", p->name);
+        if (k == sizeof fields / sizeof fields[0]) continue;
+        pe_rope_scaling s, want;
+        memset(&s, 0, sizeof s);
+        memset(&want, 0, sizeof want);
+        char *w = (char *)&want;
+        if (p->kind == PE_SCALING_PARAM_REAL) {
+            const double v = 0.75 + i;
+            memcpy(w + fields[k].off, &v, sizeof v);
+            CHECK_OK(pe_scaling_set_real(&s, i, v));
+        } else if (p->kind == PE_SCALING_PARAM_INT) {
+            const int64_t v = 1000 + i;
+            memcpy(w + fields[k].off, &v, sizeof v);
+            CHECK_OK(pe_scaling_set_int(&s, i, v));
+        } else if (p->kind == PE_SCALING_PARAM_BOOL) {
+            const int v = 1;
+            memcpy(w + fields[k].off, &v, sizeof v);
+            CHECK_OK(pe_scaling_set_int(&s, i, 7));
+        } else {
+            const double *v = list;
+            const int64_t n = 3;
+            memcpy(w + fields[k].off, &v, sizeof v);
+            memcpy(w + fields[k].n_off, &n, sizeof n);
+            CHECK_OK(pe_scaling_set_list(&s, i, list, 3));
+        }
+        CHECK_MSG(memcmp(&s, &want, sizeof s) == 0, "setting %s wrote elsewhere", p->name);
+    }
 }
 
 TEST(scaling_defaults_documented_values) {

@@ -162,3 +162,43 @@ def test_config_layouts_and_errors(tmp_path):
     cfg["rope_scaling"]["rope_type"] = "mystery"
     with pytest.raises(posenc.FormatError, match="mystery"):
         posenc.parse_config(json.dumps(cfg))
+
+
+# A valid value per scheme parameter, written here (not read from the
+# library); a parameter added to the table later gets one by its kind.
+VALID_PARAMS = dict(factor=2.0, original_max_position=64, max_position=256, seq_len=100,
+                    beta_fast=16.0, beta_slow=2.0, truncate=False, mscale=1.0, mscale_all_dim=0.5,
+                    attention_factor=1.25, low_freq_factor=1.0, high_freq_factor=4.0,
+                    short_factor=[1.0] * 8, long_factor=[2.0] * 8, divisors=[3.0] * 8)
+
+
+def test_every_scheme_takes_every_parameter_it_reads():
+    schemes = posenc.scaling_schemes()
+    names = [s["name"] for s in schemes]
+    assert len(set(names)) == len(names) and {"default", "yarn", "llama3", "longrope"} <= set(names)
+    doc = posenc.freqs_from_scaling.__doc__
+    kinds = {p["name"]: p["kind"] for p in posenc.scaling_params()}
+    by_kind = dict(real=2.0, int=64, bool=True, list=[1.5] * 8)
+    assert set(VALID_PARAMS) <= set(kinds)
+    for s in schemes:
+        assert s["help"] and f"'{s['name']}'" in doc
+        for p in s["params"]:
+            VALID_PARAMS.setdefault(p, by_kind[kinds[p]])
+            assert f"{p}=None" in doc
+        kw = {p: VALID_PARAMS[p] for p in s["params"]}
+        f = posenc.freqs_from_scaling(s["name"], 16, **kw)
+        assert f.rotary_dim == 16 and np.all(np.isfinite(f.inv_freq))
+        # each one alone is a keyword the binding knows (a library refusal is
+        # fine: some need the others; an unknown keyword would be TypeError)
+        for p in s["params"]:
+            try:
+                posenc.freqs_from_scaling(s["name"], 16, **{p: VALID_PARAMS[p]})
+            except posenc.Error:
+                pass
+    with pytest.raises(TypeError, match="invalid keyword"):
+        posenc.freqs_from_scaling("yarn", 16, beta_fastest=1.0)
+    # the keyword is stored: llama3's bands move with high_freq_factor
+    a = posenc.freqs_from_scaling("llama3", 128, factor=8.0, original_max_position=8192)
+    b = posenc.freqs_from_scaling("llama3", 128, factor=8.0, original_max_position=8192,
+                                  high_freq_factor=2.0)
+    assert not np.array_equal(a.inv_freq, b.inv_freq)

@@ -127,8 +127,7 @@ def test_hand_made_freqs_are_refused_or_give_finite_angles(inv, amp):
         assert np.all(np.isfinite(posenc.rope_apply(x, f, start=INT64_MAX - 3, direction=direction)))
 
 
-@given(st.sampled_from(["default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope",
-                        "proportional", "explicit"]),
+@given(st.sampled_from([s["name"] for s in posenc.scaling_schemes()]),
        st.integers(1, 16), floats_any, floats_any, st.integers(-2, 10 ** 6),
        st.integers(-2, 10 ** 6), floats_any, floats_any)
 def test_scaling_parameters_are_refused_or_give_finite_frequencies(

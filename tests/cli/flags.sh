@@ -115,5 +115,34 @@ expect rope_partial 0 '' -- "${ROPE[@]}" --in "$TMP/q.npy" --start 0 --rotary-di
 expect yarn_derived_factor 0 'rope_type yarn' -- freqs --head-dim 16 --scaling yarn --original-max-position 100 --max-position 400
 expect dynamic_seq_len 0 'rope_type dynamic' -- freqs --head-dim 16 --scaling dynamic --factor 2 --max-position 64 --seq-len 128
 
+# --- the scheme choices, options and help come from the library's scheme
+# table: every row of PE_SCALING_MAP (read from the header here, not from the
+# CLI) is a --scaling choice listed in freqs --help with what it does, and
+# every option a scheme's help line says it reads is an option of freqs,
+# rope and analyze.
+HEADER="$(dirname "$0")/../../include/posenc.h"
+schemes=$(sed -n '/^#define PE_SCALING_MAP/,/[^\\]$/p' "$HEADER" |
+          sed -n 's/^ *X([A-Z0-9_]*, [0-9]*, "\([a-z0-9_]*\)").*/\1/p')
+help=$("$POSENC" freqs --help)
+[ "$(wc -w <<<"$schemes")" -ge 9 ] && ok scheme_map_read || bad scheme_map_read "found: $schemes"
+for s in $schemes; do
+    if ! grep -Eq "^  $s +[^ ]" <<<"$help"; then bad "help_lists_$s" "freqs --help has no line for $s"
+    elif ! grep -Fq -- "--scaling TYPE" <<<"$help" || ! grep -E -- "--scaling TYPE" <<<"$help" | grep -Eq "(^|[ |])$s(\||$)"; then
+        bad "choice_$s" "--scaling's help does not offer $s"
+    else
+        out=$("$POSENC" freqs --head-dim 16 --scaling "$s" 2>&1)
+        if grep -Fq "is not one of" <<<"$out"; then bad "choice_$s" "$out"; else ok "scheme_$s"; fi
+    fi
+done
+# the options the scheme lines name ("reads --a, --b"), each an option of the three commands
+reads=$(sed -n '/^Schemes/,/^Options/p' <<<"$help" | grep -o -- '--[a-z][a-z-]*' | sort -u)
+[ -n "$reads" ] && ok scheme_reads_listed || bad scheme_reads_listed "no 'reads --x' in freqs --help"
+for cmd in freqs rope analyze; do
+    opts=$("$POSENC" "$cmd" --help | sed -n '/^Options/,$p')
+    missing=""
+    for f in $reads; do grep -Eq -- "^  $f( |$)" <<<"$opts" || missing="$missing $f"; done
+    [ -z "$missing" ] && ok "options_of_$cmd" || bad "options_of_$cmd" "missing:$missing"
+done
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
