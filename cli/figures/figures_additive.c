@@ -3,7 +3,7 @@
  * similarity of codes. Each uses its claim's parameters and marks the
  * claim's number (the four-term bars are in figures_toy.c). */
 #include "figures_internal.h"
-#include "random.h"
+#include "../random.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #define PE_CLI_FIGURES_INTERNAL_H
 
 #include "figures.h"
-#include "plot.h"
+#include "../plot/plot.h"
 
 #include <math.h>
 

@@ -1,7 +1,7 @@
-/* tour_inputs.c — the claims' fixed inputs (see tour_inputs.h). */
-#include "tour_inputs.h"
+/* inputs.c — the tour claims' fixed inputs, shared with their figures (see inputs.h). */
+#include "inputs.h"
 
-#include "random.h"
+#include "../random.h"
 
 #include <math.h>
 

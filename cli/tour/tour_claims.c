@@ -6,7 +6,7 @@
  * a test may perturb them), judges them, and says what they show.
  */
 #include "tour.h"
-#include "tour_inputs.h"
+#include "../figures/inputs.h"
 
 #include "posenc.h"
 

@@ -1,9 +1,9 @@
 /* figures_toy.c — figures of the designs before the sinusoids: attention
  * as a bag of words, the toy design's four terms and drift, normalized and
  * binary positions, and the learned table that ends. Each uses its claim's
- * inputs (tour_inputs.h) and marks the claim's number. */
+ * inputs (inputs.h) and marks the claim's number. */
 #include "figures_internal.h"
-#include "tour_inputs.h"
+#include "inputs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
