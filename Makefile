@@ -337,7 +337,7 @@ python: $(PY_EXT) | deps
 $(BUILD)/src/io/safetensors.o $(BUILD)/src/io/safetensors_write.o: src/io/safetensors_internal.h
 $(BUILD)/src/io/gguf.o $(BUILD)/tests/test_gguf.o $(BUILD)/fuzz/fuzz_gguf.o: src/io/gguf.h
 
-$(BUILD)/python/obj/%.o: python/%.c python/posenc_py.h include/posenc.h
+$(BUILD)/python/obj/%.o: python/%.c $(wildcard python/*.h) include/posenc.h
 	@mkdir -p $(dir $@)
 	$(Q)$(call say,CC,$<)$(CC) $(PY_CFLAGS) -c $< -o $@
 

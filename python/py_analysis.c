@@ -3,6 +3,7 @@
  * call: float64 inputs (lists or arrays; converted once), numpy results.
  */
 #include "posenc_py.h"
+#include "py_init.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * pairs' aliasing, near-collisions, and the scaling schemes (plus the
  * wavelengths per base, for `posenc plot`). Each uses its claim's inputs
  * (inputs.h) and marks the claim's number. */
-#include "figures_internal.h"
+#include "figures_common.h"
 #include "../random.h"
 #include "inputs.h"
 

@@ -2,7 +2,7 @@
  * as a bag of words, the toy design's four terms and drift, normalized and
  * binary positions, and the learned table that ends. Each uses its claim's
  * inputs (inputs.h) and marks the claim's number. */
-#include "figures_internal.h"
+#include "figures_common.h"
 #include "inputs.h"
 
 #include <stdio.h>
