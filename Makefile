@@ -41,7 +41,7 @@ THREADFLAGS := -pthread
 ALL_CFLAGS = $(WARNFLAGS) $(FPFLAGS) $(PE_CPPFLAGS) $(THREADFLAGS) $(CPPFLAGS) $(CFLAGS) \
              $(EXTRA_CFLAGS) $(ISAFLAGS)
 LDLIBS_LIB := -lcjson -lm
-# cairo draws the CLI's figures (cli/plot*.c): its flags go to the CLI's
+# cairo draws the CLI's figures (cli/plot/): its flags go to the CLI's
 # objects and links only, never to the library. Deferred (=) so pkg-config
 # runs after setup-deps.sh has installed it.
 CAIRO_CFLAGS = $(shell pkg-config --cflags cairo)
@@ -56,7 +56,9 @@ VERSION := $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_PATCH)
 SONAME := libposenc.so.$(VERSION_MAJOR)
 
 LIB_SRC := $(wildcard src/*.c src/io/*.c src/kernels/*.c)
-CLI_SRC := $(wildcard cli/*.c bench/*.c)
+# cli/ holds the thin commands; cli/plot/ the plotting layer, cli/figures/
+# the named figures above it and cli/tour/ the tour above both.
+CLI_SRC := $(wildcard cli/*.c cli/plot/*.c cli/figures/*.c cli/tour/*.c bench/*.c)
 TEST_SRC := $(wildcard tests/*.c)
 
 # Per-file instruction sets: only the vector kernel files (and the bench
@@ -73,7 +75,9 @@ $(BUILD)/src/kernels/avx512.o $(BUILD)/bench/base_avx512.o: ISAFLAGS = $(ISA_AVX
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
-PLOT_OBJ := $(filter $(BUILD)/cli/plot%.o,$(CLI_OBJ))
+PLOT_OBJ := $(filter $(BUILD)/cli/plot/%.o,$(CLI_OBJ))
+FIGURES_OBJ := $(filter $(BUILD)/cli/figures/%.o,$(CLI_OBJ))
+TOUR_OBJ := $(filter $(BUILD)/cli/tour/%.o,$(CLI_OBJ))
 PLOT_TEST_OBJ := $(BUILD)/tests/plot/test_plot.o
 # `posenc experiment` (experiment/): the trainer, a client of the public API,
 # linked into the CLI and into its own test binary, never into the library.
@@ -115,7 +119,7 @@ $(DEPS_STAMP): scripts/setup-deps.sh scripts/setup-python.sh
 	@touch $@
 
 # Objects are position-independent so one set serves both libraries.
-$(BUILD)/%.o: %.c $(wildcard include/*.h src/*.h src/kernels/*.h cli/*.h tests/*.h bench/*.h)
+$(BUILD)/%.o: %.c $(wildcard include/*.h src/*.h src/kernels/*.h cli/*.h cli/*/*.h tests/*.h bench/*.h)
 	@mkdir -p $(dir $@)
 	$(Q)$(call say,CC,$<)$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
 
@@ -333,7 +337,7 @@ python: $(PY_EXT) | deps
 $(BUILD)/src/io/safetensors.o $(BUILD)/src/io/safetensors_write.o: src/io/safetensors_internal.h
 $(BUILD)/src/io/gguf.o $(BUILD)/tests/test_gguf.o $(BUILD)/fuzz/fuzz_gguf.o: src/io/gguf.h
 
-$(BUILD)/python/obj/%.o: python/%.c python/posenc_py.h include/posenc.h
+$(BUILD)/python/obj/%.o: python/%.c $(wildcard python/*.h) include/posenc.h
 	@mkdir -p $(dir $@)
 	$(Q)$(call say,CC,$<)$(CC) $(PY_CFLAGS) -c $< -o $@
 
@@ -444,12 +448,11 @@ clean:
 # (tests/cli/test_tour.c): the tour's, figures' and plot objects, no main.
 TOUR_TEST_BIN := $(BUILD)/tour_tests
 TOUR_TEST_OBJ := $(BUILD)/tests/cli/test_tour.o
-$(BUILD)/cli/tour_experiment.o $(TOUR_TEST_OBJ): $(wildcard experiment/*.h)
-$(TOUR_TEST_BIN): $(TOUR_TEST_OBJ) $(BUILD)/tests/runner.o $(STATIC_LIB) $(EXP_OBJ) \
-  $(filter $(BUILD)/cli/tour%.o $(BUILD)/cli/figures%.o $(BUILD)/cli/plot%.o $(BUILD)/cli/random.o $(BUILD)/cli/atomic_file.o,$(CLI_OBJ))
+TOUR_TEST_CLI_OBJ := $(TOUR_OBJ) $(FIGURES_OBJ) $(PLOT_OBJ) $(BUILD)/cli/random.o $(BUILD)/cli/atomic_file.o
+$(BUILD)/cli/tour/tour_experiment.o $(TOUR_TEST_OBJ): $(wildcard experiment/*.h)
+$(TOUR_TEST_BIN): $(TOUR_TEST_OBJ) $(BUILD)/tests/runner.o $(STATIC_LIB) $(EXP_OBJ) $(TOUR_TEST_CLI_OBJ)
 	$(Q)$(call say,LD,$@)$(CC) $(ALL_CFLAGS) -o $@ $(TOUR_TEST_OBJ) $(BUILD)/tests/runner.o \
-	  $(filter $(BUILD)/cli/tour%.o $(BUILD)/cli/figures%.o $(BUILD)/cli/plot%.o $(BUILD)/cli/random.o $(BUILD)/cli/atomic_file.o,$(CLI_OBJ)) \
-	  $(EXP_OBJ) $(STATIC_LIB) $(LDLIBS_LIB) $(CAIRO_LIBS) $(EXP_LIBS) $(LDFLAGS)
+	  $(TOUR_TEST_CLI_OBJ) $(EXP_OBJ) $(STATIC_LIB) $(LDLIBS_LIB) $(CAIRO_LIBS) $(EXP_LIBS) $(LDFLAGS)
 .PHONY: test-tour
 test-tour: $(TOUR_TEST_BIN)
 	$(TOUR_TEST_BIN)

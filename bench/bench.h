@@ -44,7 +44,7 @@ int bench_run(const bench_opts *opts, FILE *out);
 typedef void (*bench_fn)(void *ctx);
 
 /* Median seconds per call of a and of b, measured alternately after a
- * warm-up (bench.c), and the baseline's spread (IQR / median). A case whose
+ * warm-up (measure.c), and the baseline's spread (IQR / median). A case whose
  * baseline varied by more than BENCH_STEADY, or whose ratio is past
  * `target` (> 0), is measured again with more samples (up to three rounds
  * in all), so one busy moment neither fails nor passes it. */

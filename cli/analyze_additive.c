@@ -73,16 +73,6 @@ int analyze_logit_terms(const cli_spec *spec, const cli_args *a, int format) {
     return CLI_OK;
 }
 
-/* Subtract each row's mean so that M 1 = 0. */
-static void zero_row_sums(double *M, int64_t D) {
-    for (int64_t r = 0; r < D; r++) {
-        double mean = 0;
-        for (int64_t c = 0; c < D; c++) mean += M[r * D + c];
-        mean /= (double)D;
-        for (int64_t c = 0; c < D; c++) M[r * D + c] -= mean;
-    }
-}
-
 int analyze_toy(const cli_spec *spec, const cli_args *a, int format) {
     int64_t D, seed = 1, m = 7, nkeys = 16;
     double tol = 1e-9;
@@ -102,11 +92,12 @@ int analyze_toy(const cli_spec *spec, const cli_args *a, int format) {
     double *Q = buf, *K = Q + D * D, *em = K + D * D, *keys = em + D;
     cli_fill_uniform(Q, 2 * D * D + D + nkeys * D, (uint64_t)seed);
     for (int64_t i = 0; i < 2 * D * D; i++) Q[i] /= sqrt((double)D);
-    if (cli_has(a, "zero-q1")) zero_row_sums(Q, D);
-    if (cli_has(a, "zero-k1")) zero_row_sums(K, D);
+    int st = PE_OK;
+    if (cli_has(a, "zero-q1")) st = pe_zero_row_sums(Q, D, D);
+    if (st == PE_OK && cli_has(a, "zero-k1")) st = pe_zero_row_sums(K, D, D);
     for (int64_t n = 0; n < nkeys; n++) pos[n] = n;
     pe_toy_report r;
-    int st = pe_toy_analyze(D, Q, K, em, m, keys, pos, nkeys, tol, &r);
+    if (st == PE_OK) st = pe_toy_analyze(D, Q, K, em, m, keys, pos, nkeys, tol, &r);
     free(buf);
     free(pos);
     if (st != PE_OK) return cli_opts_error(a, st);

@@ -79,28 +79,29 @@ static int run_scheme(const attn_setup *s, const float *q, const float *k, const
     return st;
 }
 
-/* max |attn(reversed x)[t] - attn(x)[T-1-t]| */
+/* max |attn(reversed x)[t] - attn(x)[T-1-t]| (pe_permutation_gap) */
 static int permutation_gap(const attn_setup *s, const float *q, const float *k, const float *v,
                            double *gap) {
     size_t nq = (size_t)(s->T * s->D), nv = (size_t)(s->T * s->Dv);
     float *buf = malloc(sizeof(float) * (2 * nq + 3 * nv));
-    if (buf == NULL) return PE_ERR_NOMEM;
+    int64_t *rev = malloc(sizeof(int64_t) * (size_t)s->T);
+    if (buf == NULL || rev == NULL) {
+        free(buf);
+        free(rev);
+        return PE_ERR_NOMEM;
+    }
     float *qp = buf, *kp = qp + nq, *vp = kp + nq, *o = vp + nv, *op = o + nv;
     for (int64_t t = 0; t < s->T; t++) {
-        int64_t src = s->T - 1 - t;
+        int64_t src = rev[t] = s->T - 1 - t;
         memcpy(qp + t * s->D, q + src * s->D, sizeof(float) * (size_t)s->D);
         memcpy(kp + t * s->D, k + src * s->D, sizeof(float) * (size_t)s->D);
         memcpy(vp + t * s->Dv, v + src * s->Dv, sizeof(float) * (size_t)s->Dv);
     }
     int st = run_scheme(s, q, k, v, o);
     if (st == PE_OK) st = run_scheme(s, qp, kp, vp, op);
-    *gap = 0;
-    for (int64_t t = 0; st == PE_OK && t < s->T; t++)
-        for (int64_t e = 0; e < s->Dv; e++) {
-            double g = fabs((double)op[t * s->Dv + e] - (double)o[(s->T - 1 - t) * s->Dv + e]);
-            if (g > *gap) *gap = g;
-        }
+    if (st == PE_OK) st = pe_permutation_gap(o, op, rev, s->T, s->Dv, gap);
     free(buf);
+    free(rev);
     return st;
 }
 

@@ -4,7 +4,7 @@
  * (pe_check_rotation / pe_check_cos_sin). Exit 0 agree, 1 disagree. */
 #include "commands.h"
 #include "output.h"
-#include "plot.h"
+#include "plot/plot.h"
 
 #include <math.h>
 #include <stdbool.h>

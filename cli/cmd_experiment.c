@@ -2,7 +2,7 @@
  * options, runs experiment/ (the trainer, a client of the library), prints
  * the table, CSV or JSON, and draws the exact-match plot. */
 #include "commands.h"
-#include "plot.h"
+#include "plot/plot.h"
 
 #include "../experiment/experiment.h"
 

@@ -1,6 +1,6 @@
 /* cmd_plot.c — `posenc plot NAME -o FILE.png|FILE.svg`: draw one figure. */
 #include "commands.h"
-#include "figures.h"
+#include "figures/figures.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* cmd_tour.c — `posenc tour [--out DIR]`: the main job (`make run`). */
 #include "commands.h"
-#include "tour.h"
+#include "tour/tour.h"
 
 #include <errno.h>
 #include <stdlib.h>

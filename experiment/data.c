@@ -1,6 +1,7 @@
 /* data.c — the copy/reverse tasks and their packed batches. */
 #include "data.h"
-#include "model.h"
+
+#include "posenc.h" /* status codes */
 
 #include <math.h>
 #include <stdlib.h>

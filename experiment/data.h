@@ -16,6 +16,12 @@
 
 #include <stdint.h>
 
+/* Tokens: 64 symbols, then BOS and SEP. */
+enum { EX_SYMBOLS = 64, EX_BOS = 64, EX_SEP = 65, EX_VOCAB = 66 };
+
+/* Tokens an example of n symbols feeds the model: BOS x1..xn SEP y1..y(n-1). */
+static inline int ex_seq_len(int n) { return 2 * n + 1; }
+
 typedef enum { EX_TASK_COPY = 0, EX_TASK_REVERSE = 1 } ex_task;
 /* "copy", "reverse"; NULL out of range. */
 const char *ex_task_name(ex_task t);

@@ -1,6 +1,6 @@
 /* hooks.c — the experiment as other commands use it: `posenc bench`'s
  * train_step measurement (the tour runs and judges the experiment itself,
- * cli/tour_experiment.c). */
+ * cli/tour/tour_experiment.c). */
 #include "experiment.h"
 
 

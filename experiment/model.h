@@ -4,11 +4,14 @@
  *
  * Precision-independent: the float32 net that trains (net_f32.c) and the
  * float64 net the gradient checks use (tests/experiment/net_f64.c) share all
- * of this and differ only in their element type.
+ * of this and differ only in their element type. The tokens it reads (the
+ * vocabulary, the length of an example) are the tasks' (data.h): the model
+ * sits above the data, which knows nothing of it.
  */
 #ifndef PE_EXPERIMENT_MODEL_H
 #define PE_EXPERIMENT_MODEL_H
 
+#include "data.h"
 #include "posenc.h"
 
 #include <stddef.h>
@@ -42,8 +45,6 @@ ex_scheme ex_scheme_trained(ex_scheme s);
 /* One line on how the scheme reaches the model, for reports. */
 const char *ex_scheme_note(ex_scheme s);
 
-/* Tokens: 64 symbols, then BOS and SEP. */
-enum { EX_SYMBOLS = 64, EX_BOS = 64, EX_SEP = 65, EX_VOCAB = 66 };
 enum { EX_MAX_LAYERS = 8 };
 
 /* Where each tensor of one layer starts in the flat parameter array. All
@@ -83,9 +84,6 @@ int ex_arch_init(ex_arch *a, ex_scheme scheme, int dim, int heads, int ffn, int 
                  int train_max);
 /* The experiment's default shape: D 64, 4 heads, FFN 256, 3 layers. */
 int ex_arch_default(ex_arch *a, ex_scheme scheme, int train_max);
-
-/* Tokens an example of n symbols feeds the model: BOS x1..xn SEP y1..y(n-1). */
-static inline int ex_seq_len(int n) { return 2 * n + 1; }
 
 /*
  * RoPE frequencies for an evaluation of the trained RoPE model on sequences

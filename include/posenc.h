@@ -1113,6 +1113,27 @@ int pe_similarity_rope(const pe_freqs *freqs, pe_rope_layout layout,
                        int64_t head_dim, const double *q, const double *k_vec,
                        const pe_positions *positions, int64_t count, double *out);
 
+/* Permutation equivariance, the bag-of-words check: y = f(x) and y_perm =
+ * f(P x), (rows, cols) f32 row-major, where row t of P x is row perm[t] of
+ * x. *gap = max over t, e of |y_perm[t, e] - y[perm[t], e]| (in double). A
+ * gap of 0 up to rounding says f only reordered its outputs as its inputs
+ * were reordered (attention without positions); positions make it large.
+ * perm: (rows,) entries in [0, rows). */
+int pe_permutation_gap(const float *y, const float *y_perm, const int64_t *perm,
+                       int64_t rows, int64_t cols, double *gap);
+
+/* The projection onto Q 1 = 0, in place: each row of the (rows, cols)
+ * row-major matrix m minus its mean (sum of the row / cols), so every row
+ * sums to 0 up to rounding. The toy design's regime ii (pe_toy_analyze)
+ * is a Q so centred. */
+int pe_zero_row_sums(double *m, int64_t rows, int64_t cols);
+
+/* out = softmax(x), (n,) f64: exp(x_i - max x) / sum_j exp(x_j - max x),
+ * so no entry overflows. -inf entries get weight 0 (masked); all -inf gives
+ * all zeros; NaN and +inf are refused. out may be x (in place) but must not
+ * otherwise overlap it. */
+int pe_softmax(const double *x, int64_t n, double *out);
+
 /* ---------------------------------------------------------------- .npy I/O */
 
 #define PE_NPY_MAX_DIMS 8

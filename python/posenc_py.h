@@ -1,5 +1,6 @@
 /*
- * posenc_py.h — what the binding's files share: array arguments through the
+ * posenc_py.h — what the binding's files share (posenc_py.c, and the
+ * Freqs type of py_freqs.c): array arguments through the
  * buffer protocol, outputs allocated by numpy, positions, enums by name, and
  * the mapping of pe_status to Python exceptions. The binding is thin: it
  * checks what Python callers get wrong (dtype, contiguity, shape), hands the
@@ -128,13 +129,8 @@ typedef struct {
 const pe_freqs *py_freqs_arg(PyObject *obj, const char *name);
 PyObject *py_freqs_wrap(const pe_freqs *f, PyObject *interp);
 
-/* Per-area registration (each returns 0 or -1 with an exception set). */
-int py_init_freqs(PyObject *m);
-int py_init_rope(PyObject *m);
-int py_init_encode(PyObject *m);
-int py_init_bias(PyObject *m);
-int py_init_analysis(PyObject *m);
-int py_init_io(PyObject *m);
-int py_init_plan(PyObject *m);
+/* The exceptions (posenc.Error and its subclasses) and the _Buffer type,
+ * added to the module m by PyInit_posenc before any area; 0 or -1. */
+int py_init_shared(PyObject *m);
 
 #endif

@@ -3,6 +3,7 @@
  * call: float64 inputs (lists or arrays; converted once), numpy results.
  */
 #include "posenc_py.h"
+#include "py_init.h"
 
 #include <string.h>
 
@@ -298,6 +299,72 @@ static PyObject *py_similarity_rope(PyObject *self, PyObject *args, PyObject *kw
     return r;
 }
 
+static PyObject *py_permutation_gap(PyObject *self, PyObject *args, PyObject *kw) {
+    (void)self;
+    static char *kwlist[] = {"y", "y_perm", "perm", NULL};
+    PyObject *yo, *ypo, *po, *own = NULL, *r = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO:permutation_gap", kwlist, &yo, &ypo, &po)) return NULL;
+    pya y = {0}, yp = {0}, perm = {0};
+    if (pya_get(yo, "y", PYA_F32, 0, PYA_CONTIG, 2, 2, &y) == 0 &&
+        pya_get(ypo, "y_perm", PYA_F32, 0, PYA_CONTIG, 2, 2, &yp) == 0 &&
+        pya_check_shape(&yp, "y_perm", 2, y.shape) == 0 &&
+        py_int64_array(po, "perm", 1, 1, &own, &perm) == 0 && pya_check_shape(&perm, "perm", 1, y.shape) == 0) {
+        double gap;
+        int st = pe_permutation_gap(y.view.buf, yp.view.buf, perm.view.buf, y.shape[0], y.shape[1], &gap);
+        r = st == PE_OK ? PyFloat_FromDouble(gap) : py_raise(st);
+    }
+    pya_release(&y);
+    pya_release(&yp);
+    pya_release(&perm);
+    Py_XDECREF(own);
+    return r;
+}
+
+static PyObject *py_zero_row_sums(PyObject *self, PyObject *args, PyObject *kw) {
+    (void)self;
+    static char *kwlist[] = {"m", NULL};
+    PyObject *mo, *res = NULL, *r = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O:zero_row_sums", kwlist, &mo)) return NULL;
+    f64_args s = {0};
+    const double *m = f64_arg(&s, mo, "m", 2, NULL);
+    double *out;
+    if (m && (res = new_f64(2, s.a[0].shape, &out))) {
+        memcpy(out, m, sizeof(double) * (size_t)s.a[0].size);
+        int st = pe_zero_row_sums(out, s.a[0].shape[0], s.a[0].shape[1]);
+        if (st == PE_OK) {
+            r = res;
+            res = NULL;
+        } else {
+            py_raise(st);
+        }
+    }
+    Py_XDECREF(res);
+    f64_release(&s);
+    return r;
+}
+
+static PyObject *py_softmax(PyObject *self, PyObject *args, PyObject *kw) {
+    (void)self;
+    static char *kwlist[] = {"x", NULL};
+    PyObject *xo, *res = NULL, *r = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O:softmax", kwlist, &xo)) return NULL;
+    f64_args s = {0};
+    const double *x = f64_arg(&s, xo, "x", 1, NULL);
+    double *out;
+    if (x && (res = new_f64(1, s.a[0].shape, &out))) {
+        int st = pe_softmax(x, s.a[0].shape[0], out);
+        if (st == PE_OK) {
+            r = res;
+            res = NULL;
+        } else {
+            py_raise(st);
+        }
+    }
+    Py_XDECREF(res);
+    f64_release(&s);
+    return r;
+}
+
 #define KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
 static PyMethodDef methods[] = {
     {"logit_terms", KW(py_logit_terms),
@@ -329,6 +396,15 @@ static PyMethodDef methods[] = {
     {"similarity_rope", KW(py_similarity_rope),
      "similarity_rope(freqs, q, k, positions, *, layout='half') -> float64 (n, n):\n"
      "<R(p_i) q, R(p_j) k>."},
+    {"permutation_gap", KW(py_permutation_gap),
+     "permutation_gap(y, y_perm, perm) -> float\n\n"
+     "max |y_perm[t] - y[perm[t]]| over float32 (rows, cols) outputs y = f(x), y_perm = f(x[perm]):\n"
+     "0 up to rounding when f is permutation-equivariant (attention without positions)."},
+    {"zero_row_sums", KW(py_zero_row_sums),
+     "zero_row_sums(m) -> float64 (rows, cols): each row minus its mean, so m @ 1 = 0\n"
+     "(the toy design's regime ii)."},
+    {"softmax", KW(py_softmax),
+     "softmax(x) -> float64 (n,): exp(x - max x) / sum; -inf entries get weight 0."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -3,6 +3,7 @@
  * bias matrices) and the reference attention, plain and with RoPE.
  */
 #include "posenc_py.h"
+#include "py_init.h"
 
 #include <string.h>
 

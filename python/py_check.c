@@ -5,6 +5,7 @@
  * path, or a Freqs with its layout. Thin: every rule lives in src/check.c.
  */
 #include "posenc_py.h"
+#include "py_init.h"
 
 #include <string.h>
 
@@ -225,5 +226,4 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-int py_init_check(PyObject *m); /* called by module.c */
 int py_init_check(PyObject *m) { return PyModule_AddFunctions(m, methods); }

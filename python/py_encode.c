@@ -4,6 +4,7 @@
  * weights numpy sees without a copy).
  */
 #include "posenc_py.h"
+#include "py_init.h"
 
 #include <string.h>
 

@@ -4,6 +4,7 @@
  * (the RopeConfig type).
  */
 #include "posenc_py.h"
+#include "py_init.h"
 
 #include <math.h>
 #include <string.h>

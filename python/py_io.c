@@ -4,6 +4,7 @@
  * numpy views of the library's own buffers: no copy after the read.
  */
 #include "posenc_py.h"
+#include "py_init.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,6 +4,7 @@
  * read by the same parser). Thin: every rule lives in src/plan.c.
  */
 #include "posenc_py.h"
+#include "py_init.h"
 
 typedef struct {
     PyObject_HEAD

@@ -4,6 +4,7 @@
  * permutation, and M-RoPE.
  */
 #include "posenc_py.h"
+#include "py_init.h"
 
 #include <string.h>
 

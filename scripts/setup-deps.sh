@@ -6,7 +6,7 @@
 set -euo pipefail
 
 # libcjson-dev: the model config.json reader (no hand-written JSON parser).
-# libcairo2-dev: the CLI's PNG/SVG figures (cli/plot*.c only; never the library).
+# libcairo2-dev: the CLI's PNG/SVG figures (cli/plot/ only; never the library).
 packages=(libcjson-dev libcairo2-dev)
 # Packages a make target asks for on top of the build's own, as arguments
 # (make fuzz: clang libclang-rt-14-dev; make valgrind: valgrind). --web: the

@@ -355,3 +355,81 @@ int pe_similarity_rope(const pe_freqs *freqs, pe_rope_layout layout, int64_t hea
     free(buf);
     return PE_OK;
 }
+
+/* ---- checks and small transforms the CLI, the tour and Python share */
+
+/* rows, cols >= 1 and rows x cols elements of `elem` bytes fit size_t. */
+static int check_matrix(int64_t rows, int64_t cols, size_t elem, size_t *bytes) {
+    if (rows < 1 || cols < 1)
+        return pe__fail(PE_ERR_SHAPE, "rows=%lld and cols=%lld must be >= 1", (long long)rows,
+                        (long long)cols);
+    if (pe__bytes("matrix", rows, cols, elem, bytes) != PE_OK)
+        return pe__fail(PE_ERR_OVERFLOW, "rows=%lld x cols=%lld overflows size_t", (long long)rows,
+                        (long long)cols);
+    return PE_OK;
+}
+
+int pe_permutation_gap(const float *y, const float *y_perm, const int64_t *perm, int64_t rows,
+                       int64_t cols, double *gap) {
+    PE_CHECK_NULL(y);
+    PE_CHECK_NULL(y_perm);
+    PE_CHECK_NULL(perm);
+    PE_CHECK_NULL(gap);
+    size_t bytes;
+    PE_TRY(check_matrix(rows, cols, sizeof(float), &bytes));
+    for (int64_t t = 0; t < rows; t++)
+        if (perm[t] < 0 || perm[t] >= rows)
+            return pe__fail(PE_ERR_RANGE, "perm[%lld]=%lld outside [0, rows=%lld)", (long long)t,
+                            (long long)perm[t], (long long)rows);
+    /* Differences in double: exact for two floats of like magnitude, so a
+     * gap of 0 means the rows are equal bit for bit. */
+    double g = 0;
+    for (int64_t t = 0; t < rows; t++) {
+        const float *a = y_perm + t * cols, *b = y + perm[t] * cols;
+        for (int64_t e = 0; e < cols; e++) {
+            double d = fabs((double)a[e] - (double)b[e]);
+            if (d > g) g = d;
+        }
+    }
+    *gap = g;
+    return PE_OK;
+}
+
+int pe_zero_row_sums(double *m, int64_t rows, int64_t cols) {
+    PE_CHECK_NULL(m);
+    size_t bytes;
+    PE_TRY(check_matrix(rows, cols, sizeof(double), &bytes));
+    for (int64_t r = 0; r < rows; r++) {
+        double *row = m + r * cols, mean = 0;
+        for (int64_t c = 0; c < cols; c++) mean += row[c];
+        mean /= (double)cols;
+        for (int64_t c = 0; c < cols; c++) row[c] -= mean;
+    }
+    return PE_OK;
+}
+
+int pe_softmax(const double *x, int64_t n, double *out) {
+    PE_CHECK_NULL(x);
+    PE_CHECK_NULL(out);
+    size_t bytes;
+    if (n < 1) return pe__fail(PE_ERR_SHAPE, "n=%lld must be >= 1", (long long)n);
+    if (pe__bytes("softmax", n, 1, sizeof(double), &bytes) != PE_OK)
+        return pe__fail(PE_ERR_OVERFLOW, "n=%lld doubles overflow size_t", (long long)n);
+    if (out != x) PE_TRY(pe__check_bytes_apart(out, bytes, "out", x, bytes, "x"));
+    double mx = -INFINITY;
+    for (int64_t i = 0; i < n; i++) {
+        if (isnan(x[i]) || x[i] == INFINITY)
+            return pe__fail(PE_ERR_PARAM, "x[%lld]=%g must be a number below +inf", (long long)i, x[i]);
+        mx = fmax(mx, x[i]);
+    }
+    if (mx == -INFINITY) { /* every entry masked out: no weight anywhere */
+        for (int64_t i = 0; i < n; i++) out[i] = 0;
+        return PE_OK;
+    }
+    /* The largest entry becomes exp(0) = 1: nothing overflows, and the sum
+     * is at least 1, so nothing divides by a tiny number. */
+    double sum = 0;
+    for (int64_t i = 0; i < n; i++) sum += (out[i] = exp(x[i] - mx));
+    for (int64_t i = 0; i < n; i++) out[i] /= sum;
+    return PE_OK;
+}

@@ -199,3 +199,113 @@ TEST(analysis_similarity_matrices) {
     CHECK(fabs(S[0 * 5 + 2] - S[2 * 5 + 0]) > 1e-6); /* not symmetric: direction */
     CHECK_ERROR(pe_similarity_rope(&f, PE_ROPE_HALF, 8, q, k, &pos, 5, S), PE_ERR_DIM, "head_dim=8");
 }
+
+/* The permutation gap against a long double restatement, on outputs that
+ * differ from a row permutation by a known amount; then the property it
+ * exists for: attention alone is equivariant, RoPE is not. */
+TEST(analysis_permutation_gap) {
+    pe_rng rng = {pe_test_seed()};
+    enum { T = 7, C = 5 };
+    float y[T * C], yp[T * C];
+    int64_t perm[T];
+    for (int t = 0; t < T; t++) perm[t] = (t * 3 + 2) % T; /* 3 is coprime to 7: a permutation */
+    for (int i = 0; i < T * C; i++) y[i] = (float)pe_rng_uniform(&rng, -2, 2);
+    for (int t = 0; t < T; t++) memcpy(yp + t * C, y + perm[t] * C, sizeof(float) * C);
+    double gap = -1;
+    CHECK_OK(pe_permutation_gap(y, yp, perm, T, C, &gap));
+    CHECK(gap == 0); /* exactly permuted rows */
+    yp[3 * C + 2] += 0.25f;
+    yp[5 * C + 0] -= 0.5f;
+    long double want = 0;
+    for (int t = 0; t < T; t++)
+        for (int e = 0; e < C; e++) {
+            long double d = fabsl((long double)yp[t * C + e] - (long double)y[perm[t] * C + e]);
+            if (d > want) want = d;
+        }
+    CHECK_OK(pe_permutation_gap(y, yp, perm, T, C, &gap));
+    /* a difference of two floats is exact in double: equal to the reference */
+    CHECK(gap == (double)want);
+    CHECK(gap >= 0.49 && gap <= 0.51);
+
+    /* attention: reversing the tokens without positions reverses the outputs */
+    enum { N = 6, D = 8 };
+    float x[N * D], xr[N * D], o[N * D], orr[N * D];
+    int64_t rev[N];
+    for (int i = 0; i < N * D; i++) x[i] = (float)pe_rng_uniform(&rng, -1, 1);
+    for (int t = 0; t < N; t++) {
+        rev[t] = N - 1 - t;
+        memcpy(xr + t * D, x + rev[t] * D, sizeof(float) * D);
+    }
+    pe_attention_params p = {N, N, D, D, 0.0, 0, NULL};
+    CHECK_OK(pe_attention(&p, x, x, x, o));
+    CHECK_OK(pe_attention(&p, xr, xr, xr, orr));
+    CHECK_OK(pe_permutation_gap(o, orr, rev, N, D, &gap));
+    CHECK_MSG(gap <= 1e-6, "gap without positions %g", gap); /* f32 rounding of reordered sums */
+    pe_freqs f;
+    pe_positions pos = pe_positions_range(0);
+    CHECK_OK(pe_freqs_default(D, 1e4, &f));
+    CHECK_OK(pe_attention_rope(&p, &f, PE_ROPE_HALF, &pos, &pos, x, x, x, o));
+    CHECK_OK(pe_attention_rope(&p, &f, PE_ROPE_HALF, &pos, &pos, xr, xr, xr, orr));
+    CHECK_OK(pe_permutation_gap(o, orr, rev, N, D, &gap));
+    CHECK_MSG(gap > 1e-3, "gap with RoPE %g", gap);
+}
+
+/* Q 1 = 0: each row minus its mean, against long double means. */
+TEST(analysis_zero_row_sums) {
+    pe_rng rng = {pe_test_seed()};
+    enum { R = 5, C = 9 };
+    double m[R * C], orig[R * C];
+    for (int i = 0; i < R * C; i++) orig[i] = m[i] = pe_rng_uniform(&rng, -3, 5);
+    CHECK_OK(pe_zero_row_sums(m, R, C));
+    const double eps = 2.220446049250313e-16;
+    for (int r = 0; r < R; r++) {
+        long double mean = 0, sum = 0, big = 0;
+        for (int c = 0; c < C; c++) mean += orig[r * C + c];
+        mean /= C;
+        for (int c = 0; c < C; c++) {
+            /* the mean carries up to C roundings of values <= 5, the
+             * subtraction one more: (C + 2) eps 5 bounds the difference */
+            CHECK_NEAR(m[r * C + c], (double)(orig[r * C + c] - mean), (C + 2) * eps * 5);
+            sum += m[r * C + c];
+            big = fmaxl(big, fabsl((long double)m[r * C + c]));
+        }
+        CHECK_MSG(fabsl(sum) <= 2 * C * (C + 2) * eps * 5, "row %d sums to %Lg", r, sum);
+    }
+    /* a row that already sums to 0 in binary stays as it is */
+    double z[4] = {1.5, -0.5, -2, 1};
+    CHECK_OK(pe_zero_row_sums(z, 1, 4));
+    CHECK(z[0] == 1.5 && z[1] == -0.5 && z[2] == -2 && z[3] == 1);
+}
+
+/* softmax against expl in long double; large, masked and in-place inputs. */
+TEST(analysis_softmax) {
+    pe_rng rng = {pe_test_seed()};
+    enum { N = 40 };
+    double x[N], w[N];
+    for (int i = 0; i < N; i++) x[i] = pe_rng_uniform(&rng, -20, 20);
+    CHECK_OK(pe_softmax(x, N, w));
+    long double mx = -INFINITY, s = 0;
+    for (int i = 0; i < N; i++) mx = fmaxl(mx, x[i]);
+    for (int i = 0; i < N; i++) s += expl((long double)x[i] - mx);
+    double total = 0;
+    for (int i = 0; i < N; i++) {
+        long double want = expl((long double)x[i] - mx) / s;
+        /* exp's last-bit error, N roundings in the sum, one in the division */
+        CHECK_NEAR(w[i], (double)want, (N + 4) * 2.220446049250313e-16 * (double)want + 1e-300);
+        total += w[i];
+    }
+    CHECK_NEAR(total, 1.0, N * 2.220446049250313e-16);
+    /* shifting every logit changes nothing; huge logits do not overflow */
+    double big[3] = {1000, 1001, 999}, small[3] = {0, 1, -1}, wb[3], ws[3];
+    CHECK_OK(pe_softmax(big, 3, wb));
+    CHECK_OK(pe_softmax(small, 3, ws));
+    for (int i = 0; i < 3; i++) CHECK(wb[i] == ws[i] && isfinite(wb[i]));
+    CHECK_NEAR(ws[1], 1 / (1 + exp(-1.0) + exp(-2.0)), 4e-16);
+    /* -inf is masked; all -inf gives zeros; in place is allowed */
+    double masked[3] = {0, -INFINITY, 0};
+    CHECK_OK(pe_softmax(masked, 3, masked));
+    CHECK(masked[0] == 0.5 && masked[1] == 0 && masked[2] == 0.5);
+    double none[2] = {-INFINITY, -INFINITY};
+    CHECK_OK(pe_softmax(none, 2, none));
+    CHECK(none[0] == 0 && none[1] == 0);
+}

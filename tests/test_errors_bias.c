@@ -111,4 +111,22 @@ TEST(errors_analysis) {
     EXPECT("ADD-5", PE_ERR_DIM, "dim=5 must be even for sinusoidal", pe_similarity_additive(&p, &r0, 2, OUTD));
     EXPECT("COM-3", PE_ERR_RANGE, "overflow int64",
            pe_similarity_rope(&f, PE_ROPE_HALF, N, v, v, &(pe_positions){INT64_MAX, NULL}, 2, OUTD));
+    const int64_t big = (int64_t)1 << 62;
+    static const float y[2 * 3];
+    static const int64_t rev[2] = {1, 0}, bad_perm[2] = {1, 2};
+    EXPECT("ANA-2", PE_ERR_NULL, "y_perm must not be NULL", pe_permutation_gap(y, NULL, rev, 2, 3, OUTD));
+    EXPECT("ANA-2", PE_ERR_NULL, "gap must not be NULL", pe_permutation_gap(y, y, rev, 2, 3, NULL));
+    EXPECT("ANA-19", PE_ERR_SHAPE, "rows=0 and cols=3 must be >= 1", pe_permutation_gap(y, y, rev, 0, 3, OUTD));
+    EXPECT("ANA-19", PE_ERR_SHAPE, "rows=2 and cols=-1 must be >= 1", pe_zero_row_sums(OUTD, 2, -1));
+    EXPECT("ANA-20", PE_ERR_OVERFLOW, "rows=4611686018427387904 x cols=8 overflows size_t",
+           pe_zero_row_sums(OUTD, big, 8));
+    EXPECT("ANA-21", PE_ERR_RANGE, "perm[1]=2 outside [0, rows=2)", pe_permutation_gap(y, y, bad_perm, 2, 3, OUTD));
+    EXPECT("ANA-2", PE_ERR_NULL, "m must not be NULL", pe_zero_row_sums(NULL, 2, 2));
+    static const double logits[3] = {0.5, NAN, 1.0}, hot[2] = {1.0, INFINITY};
+    EXPECT("ANA-22", PE_ERR_SHAPE, "n=0 must be >= 1", pe_softmax(v, 0, OUTD));
+    EXPECT("ANA-23", PE_ERR_OVERFLOW, "n=4611686018427387904 doubles overflow size_t", pe_softmax(v, big, OUTD));
+    EXPECT("ANA-24", PE_ERR_PARAM, "x[1]=nan must be a number below +inf", pe_softmax(logits, 3, OUTD));
+    EXPECT("ANA-24", PE_ERR_PARAM, "x[1]=inf must be a number below +inf", pe_softmax(hot, 2, OUTD));
+    EXPECT("ANA-2", PE_ERR_NULL, "x must not be NULL", pe_softmax(NULL, 2, OUTD));
+    EXPECT("ANA-25", PE_ERR_SHAPE, "out overlaps x", pe_softmax(OUTD, 4, OUTD + 1));
 }

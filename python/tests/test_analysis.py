@@ -100,3 +100,28 @@ def test_score_curve_relativity_and_similarity(rng):
     pe = ref.sinusoidal(np.arange(10), 32)
     np.testing.assert_allclose(sa, pe @ pe.T, atol=1e-12)
     np.testing.assert_allclose(sa, sa.T, atol=1e-12)  # symmetric: direction-agnostic
+
+
+def test_permutation_gap_against_numpy(rng):
+    y = rng.standard_normal((7, 5)).astype(np.float32)
+    perm = np.array([3, 0, 6, 1, 5, 2, 4])
+    y_perm = y[perm].copy()
+    assert posenc.permutation_gap(y, y_perm, perm) == 0.0
+    y_perm[2, 3] += np.float32(0.75)
+    want = np.max(np.abs(y_perm.astype(np.float64) - y[perm].astype(np.float64)))
+    assert posenc.permutation_gap(y, y_perm, perm) == want
+    with pytest.raises(ValueError, match=r"perm\[0\]=7 outside \[0, rows=7\)"):
+        posenc.permutation_gap(y, y_perm, np.array([7, 0, 1, 2, 3, 4, 5]))
+
+
+def test_zero_row_sums_and_softmax_against_numpy(rng):
+    m = rng.uniform(-3, 5, (4, 9))
+    z = posenc.zero_row_sums(m)
+    np.testing.assert_allclose(z, m - m.mean(axis=1, keepdims=True), rtol=0, atol=1e-14)
+    np.testing.assert_allclose(z.sum(axis=1), 0, atol=1e-13)
+    x = rng.uniform(-20, 20, 30)
+    e = np.exp(x - x.max())
+    np.testing.assert_allclose(posenc.softmax(x), e / e.sum(), rtol=1e-14, atol=0)
+    np.testing.assert_array_equal(posenc.softmax([0.0, -np.inf, 0.0]), [0.5, 0.0, 0.5])
+    with pytest.raises(ValueError, match="must be a number below"):
+        posenc.softmax([0.0, np.nan])

@@ -42,7 +42,7 @@ temps() { find "$1" -name '*posenc-tmp-*' 2>/dev/null; }
 # --- 1. one writer: nothing else in the sources opens a file for writing.
 # A line that must (a scratch file, /dev/null) says why with "atomic-ok:".
 pattern='fopen *\([^;]*, *"[^"]*[wa+]|fdopen *\(|freopen *\(|[^_a-z]open *\([^;]*O_(WRONLY|RDWR|CREAT|TRUNC)|[^_a-z]creat *\(|mkstemp|mkostemp|tmpfile *\(|write_to_png *\(|_surface_create *\(|[^_a-z]rename *\(|[^_a-z]remove *\(|[^_a-z]unlink *\('
-hits=$(cd "$ROOT" && grep -nE "$pattern" cli/*.c src/*.c src/io/*.c src/kernels/*.c experiment/*.c bench/*.c \
+hits=$(cd "$ROOT" && grep -nE "$pattern" cli/*.c cli/*/*.c src/*.c src/io/*.c src/kernels/*.c experiment/*.c bench/*.c \
     python/*.c fuzz/*.c examples/*.c 2>/dev/null | grep -v 'atomic-ok:' |
     grep -vE '^(src/io/output_file\.c|cli/atomic_file\.c):' |
     grep -vE '_surface_create *\(.*(image_surface_create|_create_for_stream|cairo_surface_create_similar)' |

@@ -7,7 +7,7 @@
  */
 #include "../runner.h"
 
-#include "../../cli/tour_experiment.h"
+#include "../../cli/tour/tour_experiment.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * test_plot.c — the plotting layer (cli/plot*.c): every element type drawn
+ * test_plot.c — the plotting layer (cli/plot/): every element type drawn
  * into PNG (1× and 2×) and SVG under a temporary directory, each file read
  * back and checked; tick and colour helpers; error paths.
  *
@@ -7,7 +7,9 @@
  * "N passed, N failed"; exit status 1 on any failure.
  * PLOT_KEEP=1 keeps the files (their directory is printed) to look at them.
  */
-#include "../../cli/plot_internal.h"
+#include "../../cli/plot/plot_axes.h"
+#include "../../cli/plot/plot_scale.h"
+#include "../../cli/plot/plot_text.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -1,6 +1,9 @@
 /* plot_draw.c — the series of a panel (lines, steps, markers, bars,
- * arrows, reference lines, annotations, heatmaps) and its legend. */
-#include "plot_internal.h"
+ * arrows, reference lines, annotations, heatmaps) and its legend. Above
+ * plot_text.c and plot_scale.c; plot_axes.c sits above it. */
+#include "plot_draw.h"
+
+#include "plot_text.h"
 
 #include <math.h>
 #include <stdlib.h>

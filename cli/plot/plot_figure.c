@@ -1,7 +1,14 @@
-/* plot.c — the figure builder: panels, retained series, errors, saving. */
-#include "plot_internal.h"
+/* plot_figure.c — the figure builder of plot.h: panels, retained series, errors, saving.
+ * The top of the plotting layer: it calls plot_axes, plot_draw and
+ * plot_text to draw a saved figure; none of them calls back. */
+#include "plot.h"
 
-#include "atomic_file.h"
+#include "plot_axes.h"
+#include "plot_draw.h"
+#include "plot_model.h"
+#include "plot_text.h"
+
+#include "../atomic_file.h"
 
 #include <cairo-svg.h>
 #include <errno.h>
@@ -40,7 +47,13 @@ const char *plot_strerror(int status) {
     }
 }
 
-int plot__fail(plot_figure *fig, bool sticky, int status, const char *fmt, ...) {
+/* Records status + message on the figure (sticky if `sticky`); returns status. */
+static int plot__fail(plot_figure *fig, bool sticky, int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static int plot__fail(plot_figure *fig, bool sticky, int status, const char *fmt, ...) {
     if (fig == NULL) return status;
     if (sticky && fig->sticky != PLOT_OK) return status; /* keep the first message */
     va_list ap;

@@ -5,7 +5,7 @@
 
 #include "tour.h"
 
-#include "../experiment/experiment.h"
+#include "../../experiment/experiment.h"
 
 /* Judge the four claims on a finished run of the quick configuration (the
  * learned, sinusoidal, rope and alibi rows and a length past training are

@@ -2,10 +2,10 @@
  * claim's q, relativity, direction, locality, the slow pair's flip, fast
  * pairs' aliasing, near-collisions, and the scaling schemes (plus the
  * wavelengths per base, for `posenc plot`). Each uses its claim's inputs
- * (tour_inputs.h) and marks the claim's number. */
-#include "figures_internal.h"
-#include "random.h"
-#include "tour_inputs.h"
+ * (inputs.h) and marks the claim's number. */
+#include "figures_common.h"
+#include "../random.h"
+#include "inputs.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,10 @@
 /*
- * tour_inputs.h — the fixed inputs of the tour's claims (sizes, positions,
+ * inputs.h — the fixed inputs of the tour's claims (sizes, positions,
  * seeds), shared by each claim and the figure that illustrates it, so the
  * figure shows the very numbers the claim judged. The pseudo-random values
- * come from cli/random.h: the same on every machine.
+ * come from cli/random.h: the same on every machine. They live with the
+ * figures, the layer below the tour, so claims and figures share them
+ * without the figures depending on the tour.
  */
 #ifndef PE_CLI_TOUR_INPUTS_H
 #define PE_CLI_TOUR_INPUTS_H

@@ -5,7 +5,7 @@
  * library, tour_inputs(), judge, say what the numbers show.
  */
 #include "tour.h"
-#include "tour_inputs.h"
+#include "../figures/inputs.h"
 
 #include "posenc.h"
 

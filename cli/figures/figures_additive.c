@@ -2,8 +2,8 @@
  * the waves of PE(7) at D = 4, the base grid, the shift matrix M_17 and the
  * similarity of codes. Each uses its claim's parameters and marks the
  * claim's number (the four-term bars are in figures_toy.c). */
-#include "figures_internal.h"
-#include "random.h"
+#include "figures_common.h"
+#include "../random.h"
 
 #include <stdio.h>
 #include <stdlib.h>

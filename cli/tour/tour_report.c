@@ -3,8 +3,8 @@
  * index.html is written to (tour_html.c writes its body). */
 #include "tour.h"
 
-#include "atomic_file.h"
-#include "figures.h"
+#include "../atomic_file.h"
+#include "../figures/figures.h"
 #include "tour_lesson.h"
 #include "posenc.h"
 

@@ -1,6 +1,7 @@
 /* plot_text.c — text with ^{}/_{} markup, colours and colormaps, pixel
- * snapping, and the colour bar of a heatmap. */
-#include "plot_internal.h"
+ * snapping: the bottom of the plotting layer (cairo only; it knows no
+ * panel, scale or figure). */
+#include "plot_text.h"
 
 #include <math.h>
 #include <string.h>
@@ -174,60 +175,3 @@ double plot__snap(cairo_t *cr, double v, double width) {
     return d / s;
 }
 
-/* ---- colour bar */
-
-void plot__draw_colorbar(cairo_t *cr, const plot_fonts *f, const plot_layout *L) {
-    if (L->cbar == NULL) return;
-    const plot_heatmap_opts *o = &L->cbar->hm;
-    double bx = L->cbar_x, bw = 1.3 * f->tick, by = L->y, bh = L->h;
-    cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 256);
-    if (cairo_surface_status(img) == CAIRO_STATUS_SUCCESS) {
-        cairo_surface_flush(img);
-        unsigned char *data = cairo_image_surface_get_data(img);
-        int stride = cairo_image_surface_get_stride(img);
-        for (int j = 0; j < 256; j++)
-            *(uint32_t *)(void *)(data + (size_t)stride * (size_t)j) =
-                plot__cmap(o->cmap, 1 - j / 255.0);
-        cairo_surface_mark_dirty(img);
-        cairo_save(cr);
-        cairo_rectangle(cr, bx, by, bw, bh);
-        cairo_clip(cr);
-        cairo_translate(cr, bx, by);
-        cairo_scale(cr, bw, bh / 256);
-        cairo_set_source_surface(cr, img, 0, 0);
-        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR);
-        cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD);
-        cairo_paint(cr);
-        cairo_restore(cr);
-    }
-    cairo_surface_destroy(img);
-
-    cairo_save(cr);
-    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-    cairo_set_line_width(cr, 1);
-    double x0 = plot__snap(cr, bx, 1), x1 = plot__snap(cr, bx + bw, 1);
-    double y0 = plot__snap(cr, by, 1), y1 = plot__snap(cr, by + bh, 1);
-    cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
-    cairo_stroke(cr);
-    double maxw = 0, lx = x1 + 4 + 0.4 * f->tick;
-    for (int i = 0; i < L->ct.n; i++) {
-        double t = (L->ct.t[i].v - o->vmin) / (o->vmax - o->vmin);
-        if (t < -1e-9 || t > 1 + 1e-9) continue;
-        double py = plot__snap(cr, by + bh * (1 - t), 1);
-        cairo_move_to(cr, x1, py);
-        cairo_line_to(cr, x1 + 4, py);
-        cairo_stroke(cr);
-        plot__draw_text(cr, L->ct.t[i].label, lx, py, f->tick, false, 0, 0.5, 0);
-        maxw = fmax(maxw, plot__text_width(cr, L->ct.t[i].label, f->tick, false));
-    }
-    if (o->cbar_label != NULL) {
-        char text[600];
-        plot__axis_label(o->cbar_label, L->ct.mult, text, sizeof text);
-        cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-        plot__draw_text(cr, text, lx + maxw + 0.45 * f->label, by + bh / 2, f->label, false, 0.5, 0,
-                        PLOT_PI / 2);
-    } else if (L->ct.mult[0]) {
-        plot__draw_text(cr, L->ct.mult, bx, by - 0.4 * f->tick, f->tick, false, 0, 1, 0);
-    }
-    cairo_restore(cr);
-}

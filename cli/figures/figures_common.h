@@ -1,9 +1,9 @@
-/* figures_internal.h — helpers shared by the figure files. */
-#ifndef PE_CLI_FIGURES_INTERNAL_H
-#define PE_CLI_FIGURES_INTERNAL_H
+/* figures_common.h — helpers shared by the figure files (figures_common.c). */
+#ifndef PE_CLI_FIGURES_COMMON_H
+#define PE_CLI_FIGURES_COMMON_H
 
 #include "figures.h"
-#include "plot.h"
+#include "../plot/plot.h"
 
 #include <math.h>
 

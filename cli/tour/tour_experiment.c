@@ -9,7 +9,7 @@
  */
 #include "tour_experiment.h"
 
-#include "plot.h"
+#include "../plot/plot.h"
 #include "posenc.h"
 
 #include <math.h>

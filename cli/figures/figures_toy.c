@@ -1,9 +1,9 @@
 /* figures_toy.c — figures of the designs before the sinusoids: attention
  * as a bag of words, the toy design's four terms and drift, normalized and
  * binary positions, and the learned table that ends. Each uses its claim's
- * inputs (tour_inputs.h) and marks the claim's number. */
-#include "figures_internal.h"
-#include "tour_inputs.h"
+ * inputs (inputs.h) and marks the claim's number. */
+#include "figures_common.h"
+#include "inputs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,15 +170,10 @@ int fig_toy_drift(const figure_opts *o, const char *path, char *err, size_t errl
     }
     pe_toy_report r;
     if (st == PE_OK) st = pe_toy_analyze(D, Q, K, em, m, keys, kp, L, 1e-9, &r);
+    if (st == PE_OK) st = pe_softmax(logit, L, w);
     if (st != PE_OK) return fig_lib_error(st, err, errlen);
-    double mx = -INFINITY, sum = 0;
-    for (int n = 0; n < L; n++) mx = fmax(mx, logit[n]);
-    for (int n = 0; n < L; n++) sum += (w[n] = exp(logit[n] - mx));
     double tail = 0;
-    for (int n = 0; n < L; n++) {
-        w[n] /= sum;
-        if (n >= L - 8) tail += w[n];
-    }
+    for (int n = L - 8; n < L; n++) tail += w[n];
     char title[256];
     snprintf(title, sizeof title, "Toy design, regime ii (Q·1 = 0): slope (Q e_{m})^{T}K1 = %+.4f per position, so the %s keys win",
              r.effective_slope, r.effective_slope > 0 ? "last" : "first");

@@ -6,7 +6,7 @@
  *
  * tour_claims.c and tour_rope.c hold the claims, tour_experiment.c the
  * trained models' section, tour_lesson.c the sections' prose and formulas,
- * tour_inputs.c the fixed inputs a claim and its figure share,
+ * cli/figures/inputs.c the fixed inputs a claim and its figure share,
  * tour_report.c records claims and draws their figures, tour_html.c writes
  * index.html.
  */

@@ -1,6 +1,6 @@
 /*
  * figures.h — the named figures of `posenc plot` and the tour. Each figure
- * computes its data through the library and draws it with cli/plot.h; it
+ * computes its data through the library and draws it with cli/plot/plot.h; it
  * holds no math of its own beyond arranging the library's numbers.
  */
 #ifndef PE_CLI_FIGURES_H
