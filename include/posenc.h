@@ -229,8 +229,17 @@ int pe_learned_load(const char *path, pe_learned **out);
 
 /* ---------------------------------------------------------- RoPE frequencies */
 
-/* Largest rotary dimension the frequency struct holds inline. */
-#define PE_MAX_ROTARY_DIM 4096
+/*
+ * Largest rotary dimension the frequency struct holds inline. 1024 is twice
+ * the widest rotation among released checkpoints: Gemma 4's global layers
+ * rotate all 512 elements of global_head_dim (proportional RoPE); Gemma 2/3
+ * and Qwen3-Next heads are 256, Llama/Qwen/Mistral 128, DeepSeek MLA's
+ * rotated slice 64. At this cap sizeof(pe_freqs) is 8,216 bytes (was 32,792
+ * at 4096 before version 0.2), small enough for the stack and for one per
+ * layer. A larger rotary_dim is refused with PE_ERR_DIM
+ * "rotary_dim=<d> exceeds PE_MAX_ROTARY_DIM=1024".
+ */
+#define PE_MAX_ROTARY_DIM 1024
 #define PE_MAX_PAIRS (PE_MAX_ROTARY_DIM / 2)
 
 /*
@@ -238,7 +247,7 @@ int pe_learned_load(const char *path, pe_learned **out);
  * generator, a scaling scheme, a model config). Pair i rotates by the angle
  * p * (inv_freq[i] + inv_freq_lo[i]); inv_freq_lo carries the low part of a
  * double-double frequency (0 where the generator has none) so that angles at
- * |p| near 2^31 keep full accuracy. Plain value type: copy freely.
+ * |p| near 2^31 keep full accuracy. Plain value type (8 KiB): copy freely.
  */
 typedef struct {
     int64_t rotary_dim;            /* d: even, 2 <= d <= PE_MAX_ROTARY_DIM */
@@ -560,8 +569,8 @@ int pe_scaling_from_name(const char *name, pe_scaling_type *out);
 /*
  * A model's RoPE as its Hugging Face config.json describes it, read the way
  * the checkpoint's own code reads it. Plain value type (the LongRoPE lists
- * are stored inline): copy freely. scaling's list pointers are NULL and its
- * seq_len 0; pe_config_scaling() returns a copy pointing into this struct.
+ * are stored inline, PE_MAX_PAIRS each: about 8.5 KiB): copy freely.
+ * scaling's list pointers are NULL and its seq_len 0; pe_config_scaling() returns a copy pointing into this struct.
  * For DeepSeek MLA models scaling.head_dim is qk_rope_head_dim (the rotated
  * slice of the query/key head).
  */

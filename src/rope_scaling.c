@@ -76,6 +76,9 @@ static int check_base(double base) {
 }
 
 static int check_rotary(int64_t d, int64_t head_dim) {
+    if (d > PE_MAX_ROTARY_DIM)
+        return pe__fail(PE_ERR_DIM, "rotary_dim=%lld exceeds PE_MAX_ROTARY_DIM=%d",
+                        (long long)d, PE_MAX_ROTARY_DIM);
     if (d < 2 || d > PE_MAX_ROTARY_DIM || d % 2 != 0)
         return pe__fail(PE_ERR_DIM, "rotary_dim=%lld must be even and in [2, %d]",
                         (long long)d, PE_MAX_ROTARY_DIM);
@@ -219,7 +222,7 @@ static int validate_scaling(const pe_rope_scaling *s, long double *f) {
         return PE_OK;
     case PE_SCALING_PROPORTIONAL:
         if (s->head_dim % 2 != 0 || s->head_dim > PE_MAX_ROTARY_DIM)
-            return pe__fail(PE_ERR_DIM, "head_dim=%lld must be even and <= %d: "
+            return pe__fail(PE_ERR_DIM, "head_dim=%lld must be even and <= PE_MAX_ROTARY_DIM=%d: "
                             "proportional RoPE pairs the whole head",
                             (long long)s->head_dim, PE_MAX_ROTARY_DIM);
         return resolve_factor(s, f);
