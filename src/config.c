@@ -414,13 +414,11 @@ int pe__read_rope(const pe__rope_source *src, pe_rope_config *c, pe__rope_extras
 
 static int config_from_text(const char *json, size_t len, pe_rope_config *out) {
     pe_plan *plan = NULL;
-    pe_rope_config *tmp = calloc(1, sizeof *tmp);
-    if (tmp == NULL) return pe__fail(PE_ERR_NOMEM, "no memory to parse a config");
+    pe_rope_config tmp_cfg = {0}, *tmp = &tmp_cfg; /* out stays untouched on failure */
     int status = pe_plan_from_config_json(json, len, &plan);
     if (status == PE_OK) status = pe__plan_uniform_config(plan, tmp);
     if (status == PE_OK) *out = *tmp;
     pe_plan_free(plan);
-    free(tmp);
     return status;
 }
 

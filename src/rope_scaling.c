@@ -437,8 +437,7 @@ int pe_freqs_from_scaling(const pe_rope_scaling *scaling, pe_freqs *out,
     struct scratch {
         pe_freqs f;
         double weight[PE_MAX_PAIRS];
-    } *tmp = calloc(1, sizeof *tmp);
-    if (tmp == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for frequency scratch");
+    } scratch = {0}, *tmp = &scratch; /* 12 KiB */
     int status = compute(scaling, factor, &tmp->f, tmp->weight);
     if (status == PE_OK) status = pe_freqs_validate(&tmp->f);
     if (status == PE_OK) {
@@ -447,6 +446,5 @@ int pe_freqs_from_scaling(const pe_rope_scaling *scaling, pe_freqs *out,
             memcpy(interp_weight, tmp->weight,
                    sizeof(double) * (size_t)(tmp->f.rotary_dim / 2));
     }
-    free(tmp);
     return status;
 }
