@@ -337,8 +337,11 @@ typedef enum {
     PE_STORES_STREAMING = 2
 } pe_store_policy;
 
-/* Options of the _ex and _qk calls; start from pe_rope_options_default(). */
+/* Options of the _ex and _qk calls; start from pe_rope_options_default()
+ * (extensible: README "ABI and versions"; struct_size below 16, the first
+ * version's size, is PE_ERR_PARAM). */
 typedef struct {
+    size_t struct_size; /* sizeof(pe_rope_options) the caller built with */
     /* At most this many threads, the caller's included (1..1024; default
      * 1). Tokens are split among threads started and joined inside the
      * call; when each would get less than ~2 MiB of memory traffic the
