@@ -32,7 +32,7 @@ extern "C" {
 /* ------------------------------------------------------------------ version */
 
 #define PE_VERSION_MAJOR 0
-#define PE_VERSION_MINOR 1
+#define PE_VERSION_MINOR 2
 #define PE_VERSION_PATCH 0
 #define PE_VERSION_NUMBER \
     (PE_VERSION_MAJOR * 10000 + PE_VERSION_MINOR * 100 + PE_VERSION_PATCH)
