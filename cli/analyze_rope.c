@@ -48,8 +48,8 @@ int analyze_wavelengths(const cli_spec *spec, const cli_args *a, int format) {
     /* One column per base (or the one resolved scheme). */
     int64_t ncol = bases ? nb : 1, half = fs->freqs.rotary_dim / 2;
     double *wl = malloc(sizeof(double) * (size_t)(ncol * half));
-    pe_freqs *f = malloc(sizeof *f);
-    int st = wl && f ? PE_OK : PE_ERR_NOMEM;
+    pe_freqs fbuf, *f = &fbuf;
+    int st = wl ? PE_OK : PE_ERR_NOMEM;
     for (int64_t c = 0; st == PE_OK && c < ncol; c++) {
         if (bases)
             st = pe_freqs_default(fs->freqs.rotary_dim, bases[c], f);
@@ -59,7 +59,6 @@ int analyze_wavelengths(const cli_spec *spec, const cli_args *a, int format) {
     }
     if (st != PE_OK) {
         free(wl);
-        free(f);
         free(fs);
         free(bases);
         return cli_opts_error(a, st);
@@ -113,7 +112,6 @@ int analyze_wavelengths(const cli_spec *spec, const cli_args *a, int format) {
         }
     }
     free(wl);
-    free(f);
     free(fs);
     free(bases);
     return CLI_OK;

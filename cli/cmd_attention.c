@@ -53,11 +53,9 @@ static int run_scheme(const attn_setup *s, const float *q, const float *k, const
     pe_positions pos = pe_positions_range(0);
     if (s->scheme == SCHEME_NONE) return pe_attention(&p, q, k, v, out);
     if (s->scheme == SCHEME_ROPE) {
-        pe_freqs *f = malloc(sizeof *f);
-        if (f == NULL) return PE_ERR_NOMEM;
-        int st = pe_freqs_default(s->D, s->base, f);
-        if (st == PE_OK) st = pe_attention_rope(&p, f, PE_ROPE_HALF, &pos, &pos, q, k, v, out);
-        free(f);
+        pe_freqs f;
+        int st = pe_freqs_default(s->D, s->base, &f);
+        if (st == PE_OK) st = pe_attention_rope(&p, &f, PE_ROPE_HALF, &pos, &pos, q, k, v, out);
         return st;
     }
     /* sinusoidal: added to q and k at the input */

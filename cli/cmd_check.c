@@ -268,8 +268,8 @@ int cmd_check(const cli_spec *spec, int argc, char **argv) {
     const char *src = cli_has(&a, "config") ? cli_get(&a, "config") : cli_get(&a, "gguf");
     pe_plan *plan = NULL;
     dumped in = {0}, out = {0}, pos = {0};
-    pe_check_expect *ex = NULL;
-    pe_check_report *r = NULL;
+    pe_check_expect exbuf, *ex = &exbuf;
+    pe_check_report rbuf, *r = &rbuf;
     pe_positions p = pe_positions_range(start);
     const int64_t *mpos = NULL;
     int64_t *t0 = NULL; /* the temporal column of (tokens, 3) positions */
@@ -338,12 +338,6 @@ int cmd_check(const cli_spec *spec, int argc, char **argv) {
         pmax = start + count - 1;
     }
     const int64_t seq_len = pmax >= 0 && pmax < INT64_MAX ? pmax + 1 : 0;
-    ex = malloc(sizeof *ex);
-    r = malloc(sizeof *r);
-    if (ex == NULL || r == NULL) {
-        rc = cli_runtime_error(spec, "out of memory");
-        goto done;
-    }
     if ((st = pe_check_expect_from_plan(plan, layer, seq_len, ex)) != PE_OK) {
         rc = cli_lib_error(spec, st);
         goto done;
@@ -394,8 +388,6 @@ done:
     free(in.data);
     free(out.data);
     free(pos.data);
-    free(ex);
-    free(r);
     pe_plan_free(plan);
     return rc;
 }

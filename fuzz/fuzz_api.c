@@ -572,13 +572,13 @@ static void call_scaling(reader *r) {
     if (fields & 64) s.mscale = real(r), s.mscale_all_dim = real(r);
     if (fields & 128) s.attention_factor = real(r);
     if (u8(r) % 2) s.low_freq_factor = real(r), s.high_freq_factor = real(r);
-    static double lists[3][PE_MAX_PAIRS];
+    double lists[3][PE_MAX_PAIRS];
     for (int l = 0; l < 3; l++)
         for (int i = 0; i < 32; i++) lists[l][i] = u8(r) < 200 ? 0.5 + u8(r) / 32.0 : real(r);
     s.short_factor = lists[0], s.long_factor = lists[1], s.divisors = lists[2];
     s.n_short_factor = s.n_long_factor = s.n_divisors = s.rotary_dim / 2;
-    static pe_freqs f, poison;
-    static double weight[PE_MAX_PAIRS], weight_before[PE_MAX_PAIRS];
+    pe_freqs f, poison;
+    double weight[PE_MAX_PAIRS], weight_before[PE_MAX_PAIRS];
     memset(&f, 0x5A, sizeof f);
     poison = f;
     memset(weight, 0x5A, sizeof weight);
@@ -595,7 +595,7 @@ static void call_scaling(reader *r) {
         abort();
     const int64_t p[4] = {INT64_MAX, INT64_MIN, position(r), 1};
     pe_positions pos = pe_positions_list(p);
-    static double c[4 * PE_MAX_PAIRS], sn[4 * PE_MAX_PAIRS];
+    double c[4 * PE_MAX_PAIRS], sn[4 * PE_MAX_PAIRS];
     if (pe_rope_cos_sin(&f, &pos, 4, c, sn, PE_F64) != PE_OK) abort();
     for (int64_t i = 0; i < 4 * (f.rotary_dim / 2); i++)
         if (!(fabs(c[i]) <= 1.0 && fabs(sn[i]) <= 1.0)) abort();
@@ -700,7 +700,7 @@ static void call_bias_attention(reader *r) {
 static void call_analysis(reader *r) {
     decode_freqs(r);
     const unsigned which = u8(r) % 4;
-    static double a[PE_MAX_PAIRS], b[PE_MAX_PAIRS], c[PE_MAX_PAIRS], d[PE_MAX_PAIRS];
+    double a[PE_MAX_PAIRS], b[PE_MAX_PAIRS], c[PE_MAX_PAIRS], d[PE_MAX_PAIRS];
     if (which == 0) {
         if (pe_pair_periods(&freqs, position(r), a, b, c, d) == PE_OK)
             for (int64_t i = 0; i < freqs.rotary_dim / 2; i++)

@@ -16,10 +16,10 @@
 volatile uint64_t pe_fuzz_sink;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    /* Static: the config and the frequencies are ~100 KB each. */
-    static pe_rope_config cfg, poison;
-    static pe_freqs f;
-    static double weight[PE_MAX_PAIRS];
+    /* On the stack: ~8.5 KiB each since PE_MAX_ROTARY_DIM is 1024. */
+    pe_rope_config cfg, poison;
+    pe_freqs f;
+    double weight[PE_MAX_PAIRS];
     memset(&cfg, 0x5A, sizeof cfg);
     memcpy(&poison, &cfg, sizeof cfg);
     /* A NULL pointer with size 0 is legal input for libFuzzer; the library

@@ -28,7 +28,7 @@ static void rotate_as_cli_would(pe_npy_array *a) {
     const int64_t D = a->shape[1];
     /* bounded so one input stays well under a millisecond */
     if (D < 2 || D % 2 != 0 || D > PE_MAX_ROTARY_DIM || a->shape[0] * D > 65536) return;
-    static pe_freqs f;
+    pe_freqs f;
     if (pe_freqs_default(D, 10000.0, &f) != PE_OK) abort(); /* valid by construction */
     pe_tensor t = pe_tensor_dense(a->data, PE_F32, a->shape[0], 1, D);
     pe_positions pos = pe_positions_range(0);
@@ -39,7 +39,7 @@ static void rotate_as_cli_would(pe_npy_array *a) {
 static void positions_as_cli_would(const pe_npy_array *a) {
     if (a->dtype != PE_I64 || a->ndim != 1 || a->shape[0] > 256) return;
     const int64_t n = a->shape[0];
-    static pe_freqs f;
+    pe_freqs f;
     if (pe_freqs_default(8, 10000.0, &f) != PE_OK) abort();
     double c[256 * 4], s[256 * 4];
     pe_positions pos = pe_positions_list(a->data);

@@ -16,7 +16,7 @@
 volatile uint64_t pe_fuzz_sink;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static pe_freqs f;
+    pe_freqs f;
     const char *text = size ? (const char *)data : "";
     pe_plan *plan = NULL;
     int st = pe_plan_from_config_json(text, size, &plan);

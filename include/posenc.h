@@ -32,7 +32,7 @@ extern "C" {
 /* ------------------------------------------------------------------ version */
 
 #define PE_VERSION_MAJOR 0
-#define PE_VERSION_MINOR 1
+#define PE_VERSION_MINOR 2
 #define PE_VERSION_PATCH 0
 #define PE_VERSION_NUMBER \
     (PE_VERSION_MAJOR * 10000 + PE_VERSION_MINOR * 100 + PE_VERSION_PATCH)
@@ -229,8 +229,17 @@ int pe_learned_load(const char *path, pe_learned **out);
 
 /* ---------------------------------------------------------- RoPE frequencies */
 
-/* Largest rotary dimension the frequency struct holds inline. */
-#define PE_MAX_ROTARY_DIM 4096
+/*
+ * Largest rotary dimension the frequency struct holds inline. 1024 is twice
+ * the widest rotation among released checkpoints: Gemma 4's global layers
+ * rotate all 512 elements of global_head_dim (proportional RoPE); Gemma 2/3
+ * and Qwen3-Next heads are 256, Llama/Qwen/Mistral 128, DeepSeek MLA's
+ * rotated slice 64. At this cap sizeof(pe_freqs) is 8,216 bytes (was 32,792
+ * at 4096 before version 0.2), small enough for the stack and for one per
+ * layer. A larger rotary_dim is refused with PE_ERR_DIM
+ * "rotary_dim=<d> exceeds PE_MAX_ROTARY_DIM=1024".
+ */
+#define PE_MAX_ROTARY_DIM 1024
 #define PE_MAX_PAIRS (PE_MAX_ROTARY_DIM / 2)
 
 /*
@@ -238,7 +247,7 @@ int pe_learned_load(const char *path, pe_learned **out);
  * generator, a scaling scheme, a model config). Pair i rotates by the angle
  * p * (inv_freq[i] + inv_freq_lo[i]); inv_freq_lo carries the low part of a
  * double-double frequency (0 where the generator has none) so that angles at
- * |p| near 2^31 keep full accuracy. Plain value type: copy freely.
+ * |p| near 2^31 keep full accuracy. Plain value type (8 KiB): copy freely.
  */
 typedef struct {
     int64_t rotary_dim;            /* d: even, 2 <= d <= PE_MAX_ROTARY_DIM */
@@ -328,8 +337,11 @@ typedef enum {
     PE_STORES_STREAMING = 2
 } pe_store_policy;
 
-/* Options of the _ex and _qk calls; start from pe_rope_options_default(). */
+/* Options of the _ex and _qk calls; start from pe_rope_options_default()
+ * (extensible: README "ABI and versions"; struct_size below 16, the first
+ * version's size, is PE_ERR_PARAM). */
 typedef struct {
+    size_t struct_size; /* sizeof(pe_rope_options) the caller built with */
     /* At most this many threads, the caller's included (1..1024; default
      * 1). Tokens are split among threads started and joined inside the
      * call; when each would get less than ~2 MiB of memory traffic the
@@ -619,8 +631,8 @@ int pe_scaling_set_list(pe_rope_scaling *s, int i, const double *values, int64_t
 /*
  * A model's RoPE as its Hugging Face config.json describes it, read the way
  * the checkpoint's own code reads it. Plain value type (the LongRoPE lists
- * are stored inline): copy freely. scaling's list pointers are NULL and its
- * seq_len 0; pe_config_scaling() returns a copy pointing into this struct.
+ * are stored inline, PE_MAX_PAIRS each: about 8.5 KiB): copy freely.
+ * scaling's list pointers are NULL and its seq_len 0; pe_config_scaling() returns a copy pointing into this struct.
  * For DeepSeek MLA models scaling.head_dim is qk_rope_head_dim (the rotated
  * slice of the query/key head).
  */

@@ -121,12 +121,19 @@ int pya_get(PyObject *obj, const char *name, unsigned accept, int writable, int 
         PyErr_Format(PyExc_TypeError, "%s: expected an array, got None", name);
         return -1;
     }
-    if (!PyObject_CheckBuffer(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s: expected a numpy array (buffer protocol), got %s", name,
-                     Py_TYPE(obj)->tp_name);
+    PyObject *wrap = NULL; /* a torch tensor's memory as a buffer (py_dlpack.c) */
+    if (py_dlpack_is_tensor(obj)) {
+        if ((wrap = py_dlpack_view(obj, name)) == NULL) return -1;
+        a->obj = obj = wrap; /* borrowed from here on: the view holds it */
+        a->dlpack = 1;
+    } else if (!PyObject_CheckBuffer(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a numpy array (buffer protocol) or a CPU torch "
+                     "tensor (DLPack), got %s", name, Py_TYPE(obj)->tp_name);
         return -1;
     }
-    if (PyObject_GetBuffer(obj, &a->view, PyBUF_RECORDS_RO | (writable ? PyBUF_WRITABLE : 0)) != 0) {
+    int got = PyObject_GetBuffer(obj, &a->view, PyBUF_RECORDS_RO | (writable ? PyBUF_WRITABLE : 0));
+    Py_XDECREF(wrap);
+    if (got != 0) {
         a->view.obj = NULL;
         if (writable && PyErr_ExceptionMatches(PyExc_BufferError)) {
             PyErr_Clear();
@@ -143,8 +150,9 @@ int pya_get(PyObject *obj, const char *name, unsigned accept, int writable, int 
          * in float32 storage here, so converting is the caller's decision. */
         const char *to = (accept & PYA_F32) ? "float32" : (accept & PYA_I64) ? "int64" : NULL;
         if (to)
-            PyErr_Format(PyExc_TypeError, "%s: dtype %s is not accepted (want %s); convert with %s.astype(np.%s)",
-                         name, format_name(&a->view), want, name, to);
+            PyErr_Format(PyExc_TypeError, "%s: dtype %s is not accepted (want %s); convert with %s.%s(%s.%s)",
+                         name, format_name(&a->view), want, name, a->dlpack ? "to" : "astype",
+                         a->dlpack ? "torch" : "np", to);
         else
             PyErr_Format(PyExc_TypeError, "%s: dtype %s is not accepted (want %s)", name,
                          format_name(&a->view), want);
@@ -172,8 +180,9 @@ int pya_get(PyObject *obj, const char *name, unsigned accept, int writable, int 
         if (s < 0 || s % isz != 0) {
             PyErr_Format(PyExc_ValueError,
                          "%s has a negative or unaligned stride (%zd bytes on axis %d); pass "
-                         "numpy.ascontiguousarray(%s)",
-                         name, s, i, name);
+                         "%s%s%s",
+                         name, s, i, a->dlpack ? "" : "numpy.ascontiguousarray(", name,
+                         a->dlpack ? ".contiguous()" : ")");
             pya_release(a);
             return -1;
         }
@@ -183,8 +192,9 @@ int pya_get(PyObject *obj, const char *name, unsigned accept, int writable, int 
                  ? PyBuffer_IsContiguous(&a->view, 'C')
                  : a->ndim == 0 || a->shape[a->ndim - 1] <= 1 || a->strides[a->ndim - 1] == 1;
     if (!ok && a->size > 0) {
-        PyErr_Format(PyExc_ValueError, "%s must be %s; pass numpy.ascontiguousarray(%s)", name,
-                     contig == PYA_CONTIG ? "C-contiguous" : "contiguous along its last axis", name);
+        PyErr_Format(PyExc_ValueError, "%s must be %s; pass %s%s%s", name,
+                     contig == PYA_CONTIG ? "C-contiguous" : "contiguous along its last axis",
+                     a->dlpack ? "" : "numpy.ascontiguousarray(", name, a->dlpack ? ".contiguous()" : ")");
         pya_release(a);
         return -1;
     }

@@ -36,11 +36,14 @@ typedef struct {
     int64_t shape[PYA_MAX_DIMS];
     int64_t strides[PYA_MAX_DIMS]; /* in elements */
     int64_t size;                  /* number of elements */
+    int dlpack;                    /* taken through DLPack (a torch tensor) */
 } pya;
 
 /*
  * Get obj's buffer as `name`: dtype in `accept`, `writable` if asked, the
- * contiguity asked for, ndim in [min_ndim, max_ndim]. Raises TypeError
+ * contiguity asked for, ndim in [min_ndim, max_ndim]. A tensor without the
+ * buffer protocol but with __dlpack__ (torch, CPU only) is taken through
+ * DLPack (py_dlpack.c), no copy; a->obj is then the buffer wrapper. Raises TypeError
  * (dtype, not a buffer) or ValueError (contiguity, ndim, read-only) naming
  * the argument, and returns -1; 0 on success.
  */
@@ -117,6 +120,13 @@ PyObject *pybuf_new(void *data, pe_dtype dtype, const char *format, size_t items
                     const int64_t *shape, void (*free_fn)(void *), void *ctx, PyObject *base);
 /* numpy.asarray(obj) (steals the reference to obj). */
 PyObject *py_asarray(PyObject *obj);
+
+/* DLPack (py_dlpack.c): is obj a tensor to take through __dlpack__ (no
+ * buffer protocol, a __dlpack__ method)? Its memory as a new object that
+ * exports it through the buffer protocol (NULL with TypeError naming `name`
+ * for a non-CPU tensor or an unusable dtype). */
+int py_dlpack_is_tensor(PyObject *obj);
+PyObject *py_dlpack_view(PyObject *obj, const char *name);
 
 /* The Freqs type (py_freqs.c). */
 extern PyTypeObject PyFreqs_Type;

@@ -145,12 +145,8 @@ static PyObject *py_check(PyObject *self, PyObject *args, PyObject *kw) {
     memset(&pos, 0, sizeof pos);
     PyObject *mp_owner = NULL, *result = NULL;
     pe_plan *plan = NULL;
-    pe_check_expect *ex = PyMem_Malloc(sizeof *ex);
-    pe_check_report *rep = PyMem_Malloc(sizeof *rep);
-    if (ex == NULL || rep == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
+    pe_check_expect exbuf, *ex = &exbuf; /* ~8 KiB each since PE_MAX_ROTARY_DIM is 1024 */
+    pe_check_report repbuf, *rep = &repbuf;
     int64_t count;
     if (cache_mode) {
         if (pya_get(cso, "cos_sin", PYA_FLOATS | PYA_F64, 0, PYA_CONTIG, 2, 2, &cs) != 0) goto done;
@@ -205,8 +201,6 @@ done:
     pya_release(&mp);
     Py_XDECREF(mp_owner);
     pypos_release(&pos);
-    PyMem_Free(ex);
-    PyMem_Free(rep);
     pe_plan_free(plan);
     return result;
 }

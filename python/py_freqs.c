@@ -144,12 +144,9 @@ static PyObject *py_freqs_default(PyObject *self, PyObject *args, PyObject *kw) 
     long long d;
     double base = 10000.0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "L|d:freqs_default", kwlist, &d, &base)) return NULL;
-    pe_freqs *f = PyMem_Malloc(sizeof *f);
-    if (f == NULL) return PyErr_NoMemory();
-    int st = pe_freqs_default(d, base, f);
-    PyObject *r = st == PE_OK ? py_freqs_wrap(f, NULL) : py_raise(st);
-    PyMem_Free(f);
-    return r;
+    pe_freqs f;
+    int st = pe_freqs_default(d, base, &f);
+    return st == PE_OK ? py_freqs_wrap(&f, NULL) : py_raise(st);
 }
 
 static PyObject *scaling_dict(const pe_rope_scaling *s) {
@@ -180,25 +177,14 @@ static PyObject *scaling_dict(const pe_rope_scaling *s) {
 
 /* Run a scaling struct through the generator: a Freqs with interp_weight. */
 static PyObject *freqs_from(const pe_rope_scaling *s, int64_t seq_len, const pe_rope_config *config) {
-    pe_freqs *f = PyMem_Malloc(sizeof *f);
-    double *w = PyMem_Malloc(sizeof(double) * PE_MAX_PAIRS);
-    PyObject *r = NULL;
-    if (f == NULL || w == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    int st = config ? pe_config_freqs(config, seq_len, f, w) : pe_freqs_from_scaling(s, f, w);
-    if (st != PE_OK) {
-        py_raise(st);
-        goto done;
-    }
-    PyObject *interp = f64_copy(w, f->rotary_dim / 2);
-    if (interp == NULL) goto done;
-    r = py_freqs_wrap(f, interp);
+    pe_freqs f;
+    double w[PE_MAX_PAIRS];
+    int st = config ? pe_config_freqs(config, seq_len, &f, w) : pe_freqs_from_scaling(s, &f, w);
+    if (st != PE_OK) return py_raise(st);
+    PyObject *interp = f64_copy(w, f.rotary_dim / 2);
+    if (interp == NULL) return NULL;
+    PyObject *r = py_freqs_wrap(&f, interp);
     Py_DECREF(interp);
-done:
-    PyMem_Free(f);
-    PyMem_Free(w);
     return r;
 }
 

@@ -17,5 +17,6 @@ int py_init_analysis(PyObject *m);
 int py_init_io(PyObject *m);
 int py_init_plan(PyObject *m);
 int py_init_check(PyObject *m);
+int py_init_dlpack(PyObject *m);
 
 #endif

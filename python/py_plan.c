@@ -99,12 +99,9 @@ static PyObject *plan_freqs(PyObject *self, PyObject *args, PyObject *kw) {
     if (!PyArg_ParseTupleAndKeywords(args, kw, "L|L:freqs", kwlist, &layer, &seq_len) ||
         layer_arg(self, layer, &l) != 0)
         return NULL;
-    pe_freqs *f = PyMem_Malloc(sizeof *f);
-    if (f == NULL) return PyErr_NoMemory();
-    int st = pe_plan_layer_freqs(plan_of(self), l, seq_len, f, NULL);
-    PyObject *r = st == PE_OK ? py_freqs_wrap(f, NULL) : py_raise(st);
-    PyMem_Free(f);
-    return r;
+    pe_freqs f;
+    int st = pe_plan_layer_freqs(plan_of(self), l, seq_len, &f, NULL);
+    return st == PE_OK ? py_freqs_wrap(&f, NULL) : py_raise(st);
 }
 
 static PyObject *plan_query_scale(PyObject *self, PyObject *args, PyObject *kw) {

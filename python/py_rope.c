@@ -92,10 +92,14 @@ static int token_axis_arg(PyObject *o, const char *xname, int ndim, int *tok) {
     return 0;
 }
 
-/* numpy.empty_like(x). */
+/* numpy.empty_like(numpy.asarray(x)): asarray first, so that a buffer
+ * wrapper's strides (a torch tensor's, py_dlpack.c) are kept, not copied to
+ * C order. */
 static PyObject *like(PyObject *x) {
     PyObject *np = PyImport_ImportModule("numpy");
-    PyObject *r = np ? PyObject_CallMethod(np, "empty_like", "O", x) : NULL;
+    PyObject *a = np ? PyObject_CallMethod(np, "asarray", "O", x) : NULL;
+    PyObject *r = a ? PyObject_CallMethod(np, "empty_like", "O", a) : NULL;
+    Py_XDECREF(a);
     Py_XDECREF(np);
     return r;
 }
@@ -123,8 +127,9 @@ static int rope_views(PyObject *x_o, PyObject *out_o, PyObject *axis_o, int max_
         *result = Py_NewRef(x_o);
     } else if ((out_o == NULL || out_o == Py_None) && x->ndim > 3) {
         /* With batch axes the new array keeps x's axis order in memory
-         * (numpy.empty_like), so it folds the way x does. */
-        if ((*result = like(x_o)) == NULL) goto fail;
+         * (numpy.empty_like), so it folds the way x does. x->obj: a torch
+         * tensor's buffer wrapper, whose strides numpy reads as they are. */
+        if ((*result = like(x->obj)) == NULL) goto fail;
         if (pya_get(*result, outname, 1u << x->dtype, 1, PYA_ROWS, x->ndim, x->ndim, out) != 0) goto fail;
     } else if (out_o == NULL || out_o == Py_None) {
         if (pya_out(NULL, outname, x->dtype, x->ndim, x->shape, out, result) != 0) goto fail;
@@ -183,23 +188,154 @@ static int rope_options(int threads, pe_rope_options *o) {
     return 0;
 }
 
+/*
+ * Per-batch positions: x (batch, tokens, heads, D) with token_axis=1 or
+ * (batch, heads, tokens, D) with token_axis=2, and each batch element at its
+ * own positions (offsets[b] + t, or positions[b, t]; KV caches of different
+ * lengths). No fold can carry that in one call when the batch axis folds into
+ * heads, so each batch element is one library call on its (tokens, heads, D)
+ * slice: the same numbers as separate calls by construction. Everything that
+ * could fail is checked for every element before the first call writes.
+ */
+static int batch_axes(const pya *x, PyObject *axis_o, int *tok, int *head) {
+    if (x->ndim != 4 || token_axis_arg(axis_o, "x", x->ndim, tok) != 0 || (*tok != 1 && *tok != 2)) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError,
+                            "per-batch positions (offsets, or positions of shape (batch, tokens)) need x "
+                            "as (batch, tokens, heads, head_dim) with token_axis=1 or (batch, heads, tokens, "
+                            "head_dim) with token_axis=2");
+        return -1;
+    }
+    *head = *tok == 1 ? 2 : 1;
+    return 0;
+}
+
+/* Batch element b of a 4-D view as a (tokens, heads, D) pe_tensor. */
+static pe_tensor batch_slice(const pya *v, int tok, int head, int64_t b) {
+    pe_tensor t = pe_tensor_dense((char *)v->view.buf + b * v->strides[0] * (int64_t)v->view.itemsize,
+                                  v->dtype, v->shape[tok], v->shape[head], v->shape[3]);
+    t.token_stride = v->strides[tok];
+    t.head_stride = v->strides[head];
+    return t;
+}
+
+/* Per-batch int64 rows: offsets (B,) or a (B, cols) array, checked against
+ * the batch size; *row_len is 0 for offsets. */
+static int batch_rows(PyObject *o, const char *name, int64_t batch, int64_t cols, PyObject **own, pya *a,
+                      int64_t *row_len) {
+    if (py_int64_array(o, name, 1, 2, own, a) != 0) return -1;
+    const int ok = a->shape[0] == batch && (a->ndim == 1 || a->shape[1] == cols);
+    if (!ok) {
+        char got[64];
+        if (a->ndim == 2)
+            snprintf(got, sizeof got, "(%lld, %lld)", (long long)a->shape[0], (long long)a->shape[1]);
+        else
+            snprintf(got, sizeof got, "(%lld,)", (long long)a->shape[0]);
+        PyErr_Format(PyExc_ValueError, "%s has shape %s, want (%lld,) per batch element or (%lld, %lld) per "
+                     "batch element and token", name, got, (long long)batch, (long long)batch, (long long)cols);
+        pya_release(a);
+        Py_CLEAR(*own);
+        return -1;
+    }
+    *row_len = a->ndim == 2 ? a->shape[1] : 0;
+    return 0;
+}
+
+typedef struct rope_call rope_call;
+static int batch_call(const rope_call *c, const pe_positions *pos, const pe_tensor *in, const pe_tensor *out,
+                      const pe_rope_options *opt);
+
+/* rope_apply / rope_rebase with per-batch offsets or (B, T) positions. */
+static PyObject *rope_run_batched(pya *x, pya *out, PyObject *result, PyObject *axis_o, PyObject *rows_o,
+                                  const char *rows_name, int threads, const rope_call *c) {
+    int tok, head;
+    PyObject *own = NULL;
+    pya r;
+    int64_t row_len = 0;
+    memset(&r, 0, sizeof r);
+    if (batch_axes(x, axis_o, &tok, &head) != 0 ||
+        batch_rows(rows_o, rows_name, x->shape[0], x->shape[tok], &own, &r, &row_len) != 0) {
+        Py_CLEAR(result);
+        return NULL;
+    }
+    int64_t B = x->shape[0];
+    const int64_t T = x->shape[tok], *v = r.view.buf;
+    /* offsets: start + T - 1 must fit int64 for every element (COM-3),
+     * checked here so that no element is written before one is refused */
+    for (int64_t b = 0; row_len == 0 && T > 0 && b < B; b++)
+        if (v[b] > INT64_MAX - (T - 1)) {
+            PyErr_Format(PyExc_OverflowError, "offsets[%lld]=%lld + %lld tokens overflow int64", (long long)b,
+                         (long long)v[b], (long long)T);
+            Py_CLEAR(result);
+            B = 0;
+        }
+    pe_rope_options opt;
+    rope_options(threads, &opt);
+    int st = PE_OK;
+    for (int64_t b = 0; st == PE_OK && result != NULL && b < B; b++) {
+        const pe_tensor ti = batch_slice(x, tok, head, b), to = batch_slice(out, tok, head, b);
+        const pe_positions pos = row_len ? pe_positions_list(v + b * row_len) : pe_positions_range(v[b]);
+        PY_CALL(x->size / B, st = batch_call(c, &pos, &ti, &to, &opt));
+    }
+    if (st != PE_OK) {
+        Py_CLEAR(result);
+        py_raise(st);
+    }
+    pya_release(&r);
+    Py_XDECREF(own);
+    return result;
+}
+
 /* One positioned rotation of x into out: rope_apply (new_freqs NULL) or
  * rope_rebase (freqs -> new_freqs), with positions tiled over folded batch
  * axes; both share the view, position and error handling. */
-typedef struct {
+struct rope_call {
     const pe_freqs *freqs, *new_freqs;
     pe_rope_layout layout;
     pe_rope_direction direction;
-} rope_call;
+};
+
+static int batch_call(const rope_call *c, const pe_positions *pos, const pe_tensor *in, const pe_tensor *out,
+                      const pe_rope_options *opt) {
+    return c->new_freqs ? pe_rope_rebase(c->freqs, c->new_freqs, c->layout, pos, in, out, opt)
+                        : pe_rope_apply_ex(c->freqs, c->layout, pos, in, out, c->direction, opt);
+}
+
+/* numpy.ndim(o), -1 when o is not array-like (no exception left set). */
+static long np_ndim(PyObject *o) {
+    PyObject *np = PyImport_ImportModule("numpy");
+    PyObject *n = np ? PyObject_CallMethod(np, "ndim", "O", o) : NULL;
+    Py_XDECREF(np);
+    const long nd = n ? PyLong_AsLong(n) : -1;
+    Py_XDECREF(n);
+    PyErr_Clear(); /* not array-like: the argument's own parser says what is wrong */
+    return nd;
+}
+
+/* Is positions per batch element: a 2-D array ((batch, tokens))? */
+static int positions_2d(PyObject *pos_o) {
+    return pos_o != NULL && pos_o != Py_None && np_ndim(pos_o) == 2;
+}
 
 static PyObject *rope_run_positioned(PyObject *x_o, PyObject *out_o, PyObject *axis_o, PyObject *pos_o,
-                                     long long start, int threads, const rope_call *c) {
+                                     long long start, PyObject *offsets_o, int threads, const rope_call *c) {
     pya x, out;
     PyObject *result;
     pe_tensor tin, tout;
     int64_t repeat = 1;
+    const int per_batch = (offsets_o != NULL && offsets_o != Py_None) || positions_2d(pos_o);
+    if (per_batch && offsets_o != NULL && offsets_o != Py_None && (pos_o != Py_None || start != 0))
+        return PyErr_Format(PyExc_ValueError, "offsets replaces start and positions: give one of them");
     if (rope_views(x_o, out_o, axis_o, PYA_MAX_DIMS, -1, "x", "out", &x, &out, &result, &tin, &tout, &repeat) != 0)
         return NULL;
+    if (per_batch) {
+        const int offs = offsets_o != NULL && offsets_o != Py_None;
+        result = rope_run_batched(&x, &out, result, axis_o, offs ? offsets_o : pos_o, offs ? "offsets" : "positions",
+                                  threads, c);
+        pya_release(&x);
+        pya_release(&out);
+        return result;
+    }
     pypos p;
     int64_t *tiled = NULL;
     if (pypos_get(pos_o, start, tin.tokens / repeat, "positions", &p) != 0) {
@@ -232,13 +368,13 @@ static PyObject *rope_run_positioned(PyObject *x_o, PyObject *out_o, PyObject *a
 static PyObject *py_rope_apply(PyObject *self, PyObject *args, PyObject *kw) {
     (void)self;
     static char *kwlist[] = {"x", "freqs", "layout", "start", "positions", "direction", "out", "threads",
-                             "token_axis", NULL};
-    PyObject *x_o, *fr_o, *pos_o = Py_None, *out_o = Py_None, *axis_o = Py_None;
+                             "token_axis", "offsets", NULL};
+    PyObject *x_o, *fr_o, *pos_o = Py_None, *out_o = Py_None, *axis_o = Py_None, *offs_o = Py_None;
     const char *layout_s = "half", *dir_s = "forward";
     long long start = 0;
     int threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$sLOsOiO:rope_apply", kwlist, &x_o, &fr_o, &layout_s,
-                                     &start, &pos_o, &dir_s, &out_o, &threads, &axis_o))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$sLOsOiOO:rope_apply", kwlist, &x_o, &fr_o, &layout_s,
+                                     &start, &pos_o, &dir_s, &out_o, &threads, &axis_o, &offs_o))
         return NULL;
     const pe_freqs *f = py_freqs_arg(fr_o, "freqs");
     pe_rope_layout layout;
@@ -246,7 +382,7 @@ static PyObject *py_rope_apply(PyObject *self, PyObject *args, PyObject *kw) {
     if (f == NULL || py_layout(layout_s, &layout) || py_choice(dir_s, "direction", directions, &dir))
         return NULL;
     const rope_call c = {f, NULL, layout, (pe_rope_direction)dir};
-    return rope_run_positioned(x_o, out_o, axis_o, pos_o, start, threads, &c);
+    return rope_run_positioned(x_o, out_o, axis_o, pos_o, start, offs_o, threads, &c);
 }
 
 static PyObject *py_rope_apply_qk(PyObject *self, PyObject *args, PyObject *kw) {
@@ -332,7 +468,7 @@ static PyObject *py_rope_shift(PyObject *self, PyObject *args, PyObject *kw) {
     if (f == NULL || py_layout(layout_s, &layout)) return NULL;
     long long constant = 0;
     /* an int (numpy integer scalars included) or a sequence of them */
-    const int per_token = PySequence_Check(delta_o);
+    const int per_token = PySequence_Check(delta_o) || (py_dlpack_is_tensor(delta_o) && np_ndim(delta_o) > 0);
     if (!per_token) {
         PyObject *n = PyNumber_Index(delta_o);
         if (n == NULL) return NULL;
@@ -354,6 +490,41 @@ static PyObject *py_rope_shift(PyObject *self, PyObject *args, PyObject *kw) {
     int64_t *tiled = NULL;
     const int64_t *deltas = NULL;
     const int64_t per_batch = repeat > 0 ? tin.tokens / repeat : 0;
+    if (per_token && positions_2d(delta_o)) {
+        /* (batch, tokens): each batch element its own deltas; (batch, 1):
+         * one constant per batch element. One call per element (see
+         * rope_run_batched). */
+        int tok, head;
+        int64_t row_len = 0;
+        if (batch_axes(&x, axis_o, &tok, &head) != 0 ||
+            py_int64_array(delta_o, "delta", 2, 2, &own, &d) != 0) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        row_len = d.shape[1];
+        if (d.shape[0] != x.shape[0] || (row_len != x.shape[tok] && row_len != 1)) {
+            PyErr_Format(PyExc_ValueError, "delta has shape (%lld, %lld), want (%lld, %lld) per batch element "
+                         "and token or (%lld, 1) per batch element", (long long)d.shape[0], (long long)row_len,
+                         (long long)x.shape[0], (long long)x.shape[tok], (long long)x.shape[0]);
+            Py_CLEAR(result);
+            goto done;
+        }
+        pe_rope_options opt;
+        rope_options(threads, &opt);
+        int st = PE_OK;
+        const int64_t *dv = d.view.buf;
+        for (int64_t b = 0; st == PE_OK && b < x.shape[0]; b++) {
+            const pe_tensor ti = batch_slice(&x, tok, head, b), to = batch_slice(&out, tok, head, b);
+            const int row = row_len == x.shape[tok] && row_len != 1;
+            PY_CALL(x.size / x.shape[0], st = pe_rope_shift(f, layout, row ? dv + b * row_len : NULL,
+                                                            row ? 0 : dv[b * row_len], &ti, &to, &opt));
+        }
+        if (st != PE_OK) {
+            Py_CLEAR(result);
+            py_raise(st);
+        }
+        goto done;
+    }
     if (per_token) {
         if (py_int64_array(delta_o, "delta", 1, 1, &own, &d) != 0) {
             Py_CLEAR(result);
@@ -400,20 +571,20 @@ done:
 static PyObject *py_rope_rebase(PyObject *self, PyObject *args, PyObject *kw) {
     (void)self;
     static char *kwlist[] = {"x", "old_freqs", "new_freqs", "layout", "start", "positions", "out",
-                             "threads", "token_axis", NULL};
-    PyObject *x_o, *f0_o, *f1_o, *pos_o = Py_None, *out_o = Py_None, *axis_o = Py_None;
+                             "threads", "token_axis", "offsets", NULL};
+    PyObject *x_o, *f0_o, *f1_o, *pos_o = Py_None, *out_o = Py_None, *axis_o = Py_None, *offs_o = Py_None;
     const char *layout_s = "half";
     long long start = 0;
     int threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$sLOOiO:rope_rebase", kwlist, &x_o, &f0_o, &f1_o,
-                                     &layout_s, &start, &pos_o, &out_o, &threads, &axis_o))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$sLOOiOO:rope_rebase", kwlist, &x_o, &f0_o, &f1_o,
+                                     &layout_s, &start, &pos_o, &out_o, &threads, &axis_o, &offs_o))
         return NULL;
     const pe_freqs *f0 = py_freqs_arg(f0_o, "old_freqs");
     const pe_freqs *f1 = f0 ? py_freqs_arg(f1_o, "new_freqs") : NULL;
     pe_rope_layout layout;
     if (f0 == NULL || f1 == NULL || py_layout(layout_s, &layout)) return NULL;
     const rope_call c = {f0, f1, layout, PE_ROPE_FORWARD};
-    return rope_run_positioned(x_o, out_o, axis_o, pos_o, start, threads, &c);
+    return rope_run_positioned(x_o, out_o, axis_o, pos_o, start, offs_o, threads, &c);
 }
 
 static int cos_sin_out(pe_dtype dtype, int64_t count, int64_t pairs, pya *c, pya *s, PyObject **rc,
@@ -608,12 +779,15 @@ static PyObject *py_mrope_cos_sin(PyObject *self, PyObject *args, PyObject *kw) 
 static PyMethodDef methods[] = {
     {"rope_apply", KW(py_rope_apply),
      "rope_apply(x, freqs, *, layout='half', start=0, positions=None, direction='forward',\n"
-     "           out=None, threads=1, token_axis=None) -> array\n\n"
+     "           out=None, threads=1, token_axis=None, offsets=None) -> array\n\n"
      "Rotate every (token, head) row of x: (tokens, head_dim) or (tokens, heads, head_dim),\n"
      "or with batch axes, (batch, tokens, heads, head_dim) with token_axis=1 or (batch, heads,\n"
      "tokens, head_dim) with token_axis=2 (required beyond 3 dimensions): every batch element\n"
-     "takes the same positions. Batch axes fold into heads or tokens without a copy where the\n"
-     "strides allow (always for C-contiguous arrays).\n"
+     "takes the same positions, unless offsets=(batch,) ints (element b's tokens at offsets[b] + t)\n"
+     "or positions of shape (batch, tokens) give each element its own (one call per element).\n"
+     "Batch axes fold into heads or tokens without a copy where the\n"
+     "strides allow (always for C-contiguous arrays). x and out may be numpy arrays or CPU torch\n"
+     "tensors (DLPack, no copy; bfloat16 too); out=None returns a numpy array.\n"
      "float32, float16 or bfloat16 (uint16), last axis contiguous (any outer strides: a\n"
      "transposed (heads, tokens, D) array or a slice of a fused qkv buffer works without a\n"
      "copy). Token t sits at positions[t], or start + t. layout: 'interleaved' (Meta, GPT-J)\n"
@@ -629,12 +803,13 @@ static PyMethodDef methods[] = {
     {"rope_shift", KW(py_rope_shift),
      "rope_shift(x, freqs, delta, *, layout='half', out=None, threads=1, token_axis=None) -> array\n\n"
      "Move keys already rotated at position p (with freqs) to p + delta in one exact rotation\n"
-     "(context shifting, attention sinks): delta an int for every token or an int64 array with\n"
-     "one entry per token (of one batch element). The magnitude A is not applied again. x, out,\n"
+     "(context shifting, attention sinks): delta an int for every token, an int64 array with\n"
+     "one entry per token (of one batch element), or with a batch axis (batch, tokens) per\n"
+     "element and token or (batch, 1) one per element. The magnitude A is not applied again. x, out,\n"
      "layout, threads, token_axis as in rope_apply; out=x (the usual case) shifts in place."},
     {"rope_rebase", KW(py_rope_rebase),
      "rope_rebase(x, old_freqs, new_freqs, *, layout='half', start=0, positions=None, out=None,\n"
-     "            threads=1, token_axis=None) -> array\n\n"
+     "            threads=1, token_axis=None, offsets=None) -> array\n\n"
      "Re-base keys rotated at their positions with old_freqs onto new_freqs (dynamic NTK after\n"
      "growth) in one rotation by the exact angle difference p w_new - p w_old, magnitude\n"
      "A_new / A_old. Both must have the same rotary_dim. Other arguments as in rope_apply."},

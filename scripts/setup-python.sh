@@ -2,9 +2,12 @@
 # setup-python.sh — installs the Debian packages the Python binding builds
 # and tests against, if any are missing: python3-dev (Python.h for Debian's
 # /usr/bin/python3), python3-numpy, python3-pytest and python3-hypothesis
-# (python/tests/test_hypothesis.py). `make python` and
-# `make test-python` call it once per build tree. Extra packages can be named
-# as arguments (e.g. python3-torch for the PyTorch comparisons).
+# (python/tests/test_hypothesis.py) and python3-torch (torch 1.13:
+# python/tests/test_torch.py, the PyTorch comparisons and torch tensors
+# taken through DLPack; large, but the binding's torch path is tested only
+# with it). `make python` and `make test-python` call it once per build
+# tree, with python3-matplotlib (python/examples and their tests). Extra
+# packages can be named as arguments.
 # Only Debian's packages: no PyPI, and the pyenv `python3` that may come
 # first on PATH is not used. Needs root (or sudo) only when something is
 # missing.
@@ -19,5 +22,5 @@ set -euo pipefail
 # a venv, offline (make test-pip; README "Python"); python3-wheel-whl puts
 # the wheel package in /usr/share/python-wheels next to pip's and
 # setuptools', so a plain venv can build with pip's isolation too.
-exec bash "$(dirname "$0")/setup-deps.sh" python3-dev python3-numpy python3-pytest python3-hypothesis python3-matplotlib \
-    python3-venv python3-pip python3-setuptools python3-wheel python3-wheel-whl "$@"
+exec bash "$(dirname "$0")/setup-deps.sh" python3-dev python3-numpy python3-pytest python3-hypothesis \
+    python3-matplotlib python3-torch python3-venv python3-pip python3-setuptools python3-wheel python3-wheel-whl "$@"

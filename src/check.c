@@ -60,9 +60,7 @@ int pe_check_expect_from_plan(const pe_plan *plan, int64_t layer, int64_t seq_le
     if (n_sec != 0 && n_sec != 3)
         return pe__fail(PE_ERR_UNSUPPORTED, "layer=%lld has %lld M-RoPE sections (3 are checked)",
                         (long long)layer, (long long)info.n_mrope_section);
-    pe_check_expect *e = malloc(sizeof *e);
-    if (e == NULL) return pe__fail(PE_ERR_NOMEM, "out of memory for the expectation of layer=%lld",
-                                   (long long)layer);
+    pe_check_expect ex, *e = &ex; /* filled here, copied out only on success */
     memset(e, 0, sizeof *e);
     int st = pe_plan_layer_freqs(plan, layer, seq_len, &e->freqs, NULL);
     if (st == PE_OK) st = pe_plan_layer_scaling(plan, layer, seq_len, &e->scaling);
@@ -75,7 +73,6 @@ int pe_check_expect_from_plan(const pe_plan *plan, int64_t layer, int64_t seq_le
         e->chunk_size = info.chunk_size;
         *out = *e;
     }
-    free(e);
     return st;
 }
 

@@ -329,12 +329,12 @@ int pe__read_rope(const pe__rope_source *src, pe_rope_config *c, pe__rope_extras
     if (s->rotary_dim < 2 || s->rotary_dim % 2 != 0 || s->rotary_dim > s->head_dim ||
         s->rotary_dim > PE_MAX_ROTARY_DIM)
         return pe__fail(PE_ERR_DIM, "'%s' gives rotary dim %lld: must be even and in "
-                        "[2, min(%s=%lld, %d)]", rot_from, (long long)s->rotary_dim,
+                        "[2, min(%s=%lld, PE_MAX_ROTARY_DIM=%d)]", rot_from, (long long)s->rotary_dim,
                         head_from, (long long)s->head_dim, PE_MAX_ROTARY_DIM);
     if (type == PE_SCALING_PROPORTIONAL &&
         (s->head_dim % 2 != 0 || s->head_dim > PE_MAX_ROTARY_DIM))
         return pe__fail(PE_ERR_DIM, "'%s'=%lld: proportional RoPE needs an even head "
-                        "of at most %d", head_from, (long long)s->head_dim,
+                        "of at most PE_MAX_ROTARY_DIM=%d", head_from, (long long)s->head_dim,
                         PE_MAX_ROTARY_DIM);
 
     int64_t iv = 0, l0 = 0;
@@ -485,13 +485,11 @@ int pe__read_rope(const pe__rope_source *src, pe_rope_config *c, pe__rope_extras
 
 static int config_from_text(const char *json, size_t len, pe_rope_config *out) {
     pe_plan *plan = NULL;
-    pe_rope_config *tmp = calloc(1, sizeof *tmp);
-    if (tmp == NULL) return pe__fail(PE_ERR_NOMEM, "no memory to parse a config");
+    pe_rope_config tmp_cfg = {0}, *tmp = &tmp_cfg; /* out stays untouched on failure */
     int status = pe_plan_from_config_json(json, len, &plan);
     if (status == PE_OK) status = pe__plan_uniform_config(plan, tmp);
     if (status == PE_OK) *out = *tmp;
     pe_plan_free(plan);
-    free(tmp);
     return status;
 }
 

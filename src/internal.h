@@ -65,6 +65,9 @@ int pe__check_cos_sin_out(int64_t count, int64_t half, const void *cos_out,
  * as the same view. */
 int pe__rope_check_layout(pe_rope_layout layout);
 int pe__rope_check_options(const pe_rope_options *o);
+/* options (NULL: the defaults) read by the struct_size rule (struct_size.h)
+ * into *out, then checked: what every call taking pe_rope_options uses. */
+int pe__rope_options_resolve(const pe_rope_options *given, pe_rope_options *out);
 int pe__rope_check_pair(const pe_freqs *freqs, const pe_tensor *in, const pe_tensor *out,
                         const char *in_name, const char *out_name);
 

@@ -470,8 +470,7 @@ static int kind_for_type(reader *r, pe_plan *p, const char *type, int32_t *index
                             r->top.prefix, (long long)src.head_dim);
         src.head_key = "global_head_dim";
     }
-    pe_rope_config *c = malloc(sizeof *c);
-    if (c == NULL) return pe__fail(PE_ERR_NOMEM, "no memory to read a RoPE kind");
+    pe_rope_config cfg, *c = &cfg; /* 8.5 KiB since PE_MAX_ROTARY_DIM is 1024 */
     pe__rope_extras x;
     int st = pe__read_rope(&src, c, &x);
     if (st == PE_OK) st = warn_block_keys(r, p, src.block);
@@ -482,7 +481,6 @@ static int kind_for_type(reader *r, pe_plan *p, const char *type, int32_t *index
         st = pe__plan_add_kind(p, &sc, &x, c->layout, c->layout_known,
                                (r->flags & PE__FAM_DEEPSEEK_SOFTMAX) != 0, NULL, index);
     }
-    free(c);
     return st;
 }
 

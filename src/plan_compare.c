@@ -198,9 +198,9 @@ int pe_plan_compare(const pe_plan *a, const pe_plan *b, int64_t seq_len, pe_plan
         return pe__fail(PE_ERR_PARAM, "seq_len=%lld must be >= 0 (0: not stated)",
                         (long long)seq_len);
     groups gs = {NULL, 0, 0, a->n_layers < b->n_layers ? a->n_layers : b->n_layers};
-    pe_freqs *f = malloc(2 * sizeof *f);
+    pe_freqs f[2]; /* 16 KiB */
     pe_plan_diff *d = calloc(1, sizeof *d);
-    int st = f == NULL || d == NULL ? pe__fail(PE_ERR_NOMEM, "no memory to compare plans") : PE_OK;
+    int st = d == NULL ? pe__fail(PE_ERR_NOMEM, "no memory to compare plans") : PE_OK;
     char head[160] = "";
     if (st == PE_OK && a->n_layers != b->n_layers)
         snprintf(head, sizeof head, "layer count: %s %lld, %s %lld", a->source,
@@ -222,7 +222,6 @@ int pe_plan_compare(const pe_plan *a, const pe_plan *b, int64_t seq_len, pe_plan
         else d->n++;
     }
     groups_free(&gs);
-    free(f);
     if (st != PE_OK) {
         pe_plan_diff_free(d);
         return st;

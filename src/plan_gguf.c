@@ -230,7 +230,7 @@ static int build(const pe__gguf_rope *g, pe_plan *p) {
     if (head_dim < 2 || head_dim > PE_MAX_ROTARY_DIM || n_rot < 2 || n_rot % 2 != 0 ||
         n_rot > head_dim)
         return pe__fail(PE_ERR_DIM, "'%s.rope.dimension_count'=%lld must be even and in [2, "
-                        "head size %lld <= %d]", arch, (long long)n_rot, (long long)head_dim,
+                        "head size %lld <= PE_MAX_ROTARY_DIM=%d]", arch, (long long)n_rot, (long long)head_dim,
                         PE_MAX_ROTARY_DIM);
 
     bool is_norm = in_list(arch, norm_archs, sizeof norm_archs / sizeof *norm_archs);

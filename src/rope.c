@@ -12,12 +12,16 @@
  * are split into contiguous ranges when the caller allows threads.
  */
 #include "internal.h"
+#include "struct_size.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 static int check_rotary_dim(int64_t d) {
+    if (d > PE_MAX_ROTARY_DIM)
+        return pe__fail(PE_ERR_DIM, "rotary_dim=%lld exceeds PE_MAX_ROTARY_DIM=%d",
+                        (long long)d, PE_MAX_ROTARY_DIM);
     if (d < 2 || d > PE_MAX_ROTARY_DIM || d % 2 != 0)
         return pe__fail(PE_ERR_DIM, "rotary_dim=%lld must be even and in [2, %d]",
                         (long long)d, PE_MAX_ROTARY_DIM);
@@ -98,11 +102,27 @@ static int check_direction(pe_rope_direction direction) {
 }
 
 pe_rope_options pe_rope_options_default(void) {
-    pe_rope_options o = {1, PE_STORES_AUTO};
+    pe_rope_options o = {sizeof(pe_rope_options), 1, PE_STORES_AUTO};
     return o;
 }
 
+int pe__rope_options_resolve(const pe_rope_options *given, pe_rope_options *out) {
+    const pe_rope_options defaults = pe_rope_options_default();
+    pe_rope_options o;
+    PE_TRY(pe__struct_resolve(given, &defaults, &o, sizeof o,
+                              PE__SIZE_THROUGH(pe_rope_options, stores), "pe_rope_options",
+                              "pe_rope_options_default"));
+    PE_TRY(pe__rope_check_options(&o));
+    *out = o;
+    return PE_OK;
+}
+
 int pe__rope_check_options(const pe_rope_options *o) {
+    if (o->struct_size < PE__SIZE_THROUGH(pe_rope_options, stores))
+        return pe__fail(PE_ERR_PARAM,
+                        "pe_rope_options.struct_size=%zu is smaller than its first version "
+                        "(%zu bytes): start from pe_rope_options_default()",
+                        o->struct_size, PE__SIZE_THROUGH(pe_rope_options, stores));
     if (o->threads < 1 || o->threads > 1024)
         return pe__fail(PE_ERR_PARAM, "threads=%d must be in [1, 1024]", o->threads);
     if (o->stores != PE_STORES_AUTO && o->stores != PE_STORES_CACHED &&
@@ -285,9 +305,9 @@ static int rope_common_checks(const pe_freqs *freqs, pe_rope_layout layout,
     PE_TRY(pe_freqs_validate(freqs));
     PE_TRY(pe__rope_check_layout(layout));
     PE_TRY(check_direction(direction));
-    *defaults = pe_rope_options_default();
-    if (*options == NULL) *options = defaults;
-    return pe__rope_check_options(*options);
+    PE_TRY(pe__rope_options_resolve(*options, defaults));
+    *options = defaults;
+    return PE_OK;
 }
 
 int pe_rope_apply_ex(const pe_freqs *freqs, pe_rope_layout layout,
@@ -366,9 +386,9 @@ int pe_rope_cos_sin_ex(const pe_freqs *freqs, const pe_positions *positions,
                        const pe_rope_options *options) {
     PE_TRY(pe_freqs_validate(freqs));
     PE_TRY(pe__check_positions(positions, count));
-    pe_rope_options defaults = pe_rope_options_default();
-    if (options == NULL) options = &defaults;
-    PE_TRY(pe__rope_check_options(options));
+    pe_rope_options resolved;
+    PE_TRY(pe__rope_options_resolve(options, &resolved));
+    options = &resolved;
     const int64_t half = freqs->rotary_dim / 2;
     PE_TRY(pe__check_cos_sin_out(count, half, cos_out, sin_out, dtype));
     if (count == 0) return PE_OK;

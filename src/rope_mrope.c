@@ -61,6 +61,9 @@ static int check_sections(int64_t half, const int64_t *sections,
 }
 
 static int check_rotary_dim(int64_t d) {
+    if (d > PE_MAX_ROTARY_DIM)
+        return pe__fail(PE_ERR_DIM, "rotary_dim=%lld exceeds PE_MAX_ROTARY_DIM=%d",
+                        (long long)d, PE_MAX_ROTARY_DIM);
     if (d < 2 || d > PE_MAX_ROTARY_DIM || d % 2 != 0)
         return pe__fail(PE_ERR_DIM, "rotary_dim=%lld must be even and in [2, %d]",
                         (long long)d, PE_MAX_ROTARY_DIM);

@@ -31,6 +31,9 @@ static int check_base(double base) {
 }
 
 static int check_rotary(int64_t d, int64_t head_dim) {
+    if (d > PE_MAX_ROTARY_DIM)
+        return pe__fail(PE_ERR_DIM, "rotary_dim=%lld exceeds PE_MAX_ROTARY_DIM=%d",
+                        (long long)d, PE_MAX_ROTARY_DIM);
     if (d < 2 || d > PE_MAX_ROTARY_DIM || d % 2 != 0)
         return pe__fail(PE_ERR_DIM, "rotary_dim=%lld must be even and in [2, %d]",
                         (long long)d, PE_MAX_ROTARY_DIM);
@@ -429,7 +432,7 @@ static void longrope_magnitude(const ctx *c, long double *amp, long double *soft
 /* proportional */
 static int proportional_check(const pe_rope_scaling *s, long double *f) {
     if (s->head_dim % 2 != 0 || s->head_dim > PE_MAX_ROTARY_DIM)
-        return pe__fail(PE_ERR_DIM, "head_dim=%lld must be even and <= %d: "
+        return pe__fail(PE_ERR_DIM, "head_dim=%lld must be even and <= PE_MAX_ROTARY_DIM=%d: "
                         "proportional RoPE pairs the whole head",
                         (long long)s->head_dim, PE_MAX_ROTARY_DIM);
     return resolve_factor(s, NAN_IS_ONE, f);
@@ -694,8 +697,7 @@ int pe_freqs_from_scaling(const pe_rope_scaling *scaling, pe_freqs *out,
     struct scratch {
         pe_freqs f;
         double weight[PE_MAX_PAIRS];
-    } *tmp = calloc(1, sizeof *tmp);
-    if (tmp == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for frequency scratch");
+    } scratch = {0}, *tmp = &scratch; /* 12 KiB */
     int status = compute(scaling, factor, &tmp->f, tmp->weight);
     if (status == PE_OK) status = pe_freqs_validate(&tmp->f);
     if (status == PE_OK) {
@@ -704,6 +706,5 @@ int pe_freqs_from_scaling(const pe_rope_scaling *scaling, pe_freqs *out,
             memcpy(interp_weight, tmp->weight,
                    sizeof(double) * (size_t)(tmp->f.rotary_dim / 2));
     }
-    free(tmp);
     return status;
 }

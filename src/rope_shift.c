@@ -132,9 +132,9 @@ int pe_rope_shift(const pe_freqs *freqs, pe_rope_layout layout, const int64_t *d
                   const pe_rope_options *options) {
     PE_TRY(pe_freqs_validate(freqs));
     PE_TRY(pe__rope_check_layout(layout));
-    pe_rope_options defaults = pe_rope_options_default();
-    if (options == NULL) options = &defaults;
-    PE_TRY(pe__rope_check_options(options));
+    pe_rope_options resolved;
+    PE_TRY(pe__rope_options_resolve(options, &resolved));
+    options = &resolved;
     PE_TRY(pe__rope_check_pair(freqs, in, out, "in", "out"));
     if (deltas != NULL && delta != 0)
         return pe__fail(PE_ERR_PARAM,
@@ -157,9 +157,9 @@ int pe_rope_rebase(const pe_freqs *old_freqs, const pe_freqs *new_freqs, pe_rope
         return pe__fail(PE_ERR_DIM, "new_freqs rotary_dim=%lld differs from old_freqs rotary_dim=%lld",
                         (long long)new_freqs->rotary_dim, (long long)old_freqs->rotary_dim);
     PE_TRY(pe__rope_check_layout(layout));
-    pe_rope_options defaults = pe_rope_options_default();
-    if (options == NULL) options = &defaults;
-    PE_TRY(pe__rope_check_options(options));
+    pe_rope_options resolved;
+    PE_TRY(pe__rope_options_resolve(options, &resolved));
+    options = &resolved;
     PE_TRY(pe__rope_check_pair(new_freqs, in, out, "in", "out"));
     PE_TRY(pe__check_positions(positions, in->tokens));
     if (positions->ids != NULL && in->tokens > 0) {

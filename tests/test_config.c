@@ -392,7 +392,7 @@ TEST(config_errors_name_the_key) {
     REJECT("{\"head_dim\":128,\"partial_rotary_factor\":0.5,\"rotary_pct\":0.25}",
            PE_ERR_FORMAT, "'rotary_pct' gives rotary dim 32, 'partial_rotary_factor' gives 64");
     REJECT("{\"head_dim\":128,\"rotary_dim\":256}", PE_ERR_DIM, "'rotary_dim' gives rotary dim 256");
-    REJECT("{\"head_dim\":8194,\"rope_scaling\":{\"rope_type\":\"proportional\"},"
+    REJECT("{\"head_dim\":2050,\"rope_scaling\":{\"rope_type\":\"proportional\"},"
            "\"partial_rotary_factor\":0.25}", PE_ERR_DIM, "proportional RoPE");
     REJECT("{\"head_dim\":64,\"num_hidden_layers\":2,\"layer_types\":[\"sliding_attention\","
            "\"full_attention\"],\"rope_parameters\":{\"full_attention\":{\"rope_type\":"
@@ -411,7 +411,7 @@ TEST(config_errors_name_the_key) {
                           "\"rope_scaling\":{\"type\":\"su\",\"long_factor\":[1,1],\"short_factor\":[1");
     for (int i = 0; i < PE_MAX_PAIRS + 5; i++) n += (size_t)snprintf(big + n, cap - n, ",1");
     snprintf(big + n, cap - n, "]}}");
-    REJECT(big, PE_ERR_FORMAT, "more than 2048 entries");
+    REJECT(big, PE_ERR_FORMAT, "more than 512 entries");
     free(big);
 }
 

@@ -210,8 +210,8 @@ TEST(errors_rope) {
     pe_tensor bad, k_in = pe_tensor_dense((void *)X, PE_F32, T, 2, D);
     pe_tensor k_out = pe_tensor_dense(OUT_AT(4096), PE_F32, T, 2, D);
     const int64_t dims[] = {7, 0, -2, PE_MAX_ROTARY_DIM + 2};
-    const char *dn[] = {"rotary_dim=7 must be even and in [2, 4096]", "rotary_dim=0 ",
-                        "rotary_dim=-2 ", "rotary_dim=4098 "};
+    const char *dn[] = {"rotary_dim=7 must be even and in [2, 1024]", "rotary_dim=0 ",
+                        "rotary_dim=-2 ", "rotary_dim=1026 exceeds PE_MAX_ROTARY_DIM=1024"};
     for (int k = 0; k < 4; k++)
         EXPECT("ROPE-1", PE_ERR_DIM, dn[k], pe_freqs_default(dims[k], 1e4, OUT));
     const double bases[] = {0.0, -1.0, 1.0, NAN, -INFINITY};

@@ -33,7 +33,7 @@ TEST(errors_scaling) {
     EXPECT("SCL-2", PE_ERR_PARAM, "type=12 is not a scaling type", gen(&s));
     s = scaling(PE_SCALING_DEFAULT);
     s.rotary_dim = 63;
-    EXPECT("SCL-3", PE_ERR_DIM, "rotary_dim=63 must be even and in [2, 4096]", gen(&s));
+    EXPECT("SCL-3", PE_ERR_DIM, "rotary_dim=63 must be even and in [2, 1024]", gen(&s));
     s.rotary_dim = 128;
     EXPECT("SCL-3", PE_ERR_DIM, "rotary_dim=128 exceeds head_dim=64", gen(&s));
     s = scaling(PE_SCALING_DEFAULT);
@@ -102,7 +102,7 @@ TEST(errors_scaling) {
            gen(&s));
     s = scaling(PE_SCALING_PROPORTIONAL);
     s.head_dim = 65;
-    EXPECT("SCL-18", PE_ERR_DIM, "head_dim=65 must be even and <= 4096: proportional", gen(&s));
+    EXPECT("SCL-18", PE_ERR_DIM, "head_dim=65 must be even and <= PE_MAX_ROTARY_DIM=1024: proportional", gen(&s));
     s = scaling(PE_SCALING_EXPLICIT);
     s.divisors = with_zero;
     s.n_divisors = 32;
@@ -168,7 +168,7 @@ TEST(errors_mrope) {
            pe_mrope_cos_sin(&f, pos, 2, sum7, B, OUT, OUT_AT(4096), PE_F64));
     EXPECT("MRP-5", PE_ERR_PARAM, "interleaved sections {2, 3, 3}: s_w=3 gets only 2 of rotary_dim/2=8 slots",
            pe_mrope_apply(&f, PE_ROPE_HALF, pos, il, I, &in, &out, PE_ROPE_FORWARD));
-    EXPECT("MRP-6", PE_ERR_DIM, "rotary_dim=7 must be even and in [2, 4096]", pe_mrope_slot_axes(7, ok, B, OUT));
+    EXPECT("MRP-6", PE_ERR_DIM, "rotary_dim=7 must be even and in [2, 1024]", pe_mrope_slot_axes(7, ok, B, OUT));
     EXPECT("MRP-7", PE_ERR_SHAPE, "count=-1 must be >= 0",
            pe_mrope_cos_sin(&f, pos, -1, ok, B, OUT, OUT_AT(4096), PE_F64));
     EXPECT("MRP-8", PE_ERR_OVERFLOW, "positions (4611686018427387904, 3) overflow size_t",
@@ -215,12 +215,12 @@ TEST(errors_config_parse) {
     EXPECT("CFG-6", PE_ERR_FORMAT, "'model_type' must be a string, not number", cfg("{\"head_dim\":64,\"model_type\":7}"));
     EXPECT("CFG-7", PE_ERR_FORMAT, "'rope_scaling.short_factor' must be an array of numbers, not string",
            cfg("{\"head_dim\":64,\"rope_scaling\":{\"short_factor\":\"1\"}}"));
-    char *big = malloc(16 + 3 * 2049 + 64);
+    char *big = malloc(16 + 3 * (PE_MAX_PAIRS + 1) + 64);
     if (big != NULL) {
         size_t n = (size_t)sprintf(big, "{\"head_dim\":64,\"rope_scaling\":{\"long_factor\":[1");
-        for (int i = 1; i < 2049; i++) n += (size_t)sprintf(big + n, ",1");
+        for (int i = 1; i < PE_MAX_PAIRS + 1; i++) n += (size_t)sprintf(big + n, ",1");
         sprintf(big + n, "]}}");
-        EXPECT("CFG-8", PE_ERR_FORMAT, "'rope_scaling.long_factor' has more than 2048 entries", cfg(big));
+        EXPECT("CFG-8", PE_ERR_FORMAT, "'rope_scaling.long_factor' has more than 512 entries", cfg(big));
         free(big);
     }
     EXPECT("CFG-9", PE_ERR_FORMAT, "'rope_scaling.short_factor'[1] must be a finite number, not null",
@@ -264,9 +264,9 @@ TEST(errors_config_parse) {
            cfg("{\"head_dim\":64,\"model_type\":\"0123456789012345678901234567890123456789012345678901"
                "234567890123\"}"));
     EXPECT("CFG-23", PE_ERR_FORMAT, "rope_theta=0 must be > 0 and not 1", cfg("{\"head_dim\":64,\"rope_theta\":0}"));
-    EXPECT("CFG-24", PE_ERR_DIM, "'head_dim' gives rotary dim 127: must be even and in [2, min(head_dim=127, 4096)]",
+    EXPECT("CFG-24", PE_ERR_DIM, "'head_dim' gives rotary dim 127: must be even and in [2, min(head_dim=127, PE_MAX_ROTARY_DIM=1024)]",
            cfg("{\"head_dim\":127}"));
-    EXPECT("CFG-25", PE_ERR_DIM, "'head_dim'=131: proportional RoPE needs an even head of at most 4096",
+    EXPECT("CFG-25", PE_ERR_DIM, "'head_dim'=131: proportional RoPE needs an even head of at most PE_MAX_ROTARY_DIM=1024",
            cfg("{\"head_dim\":131,\"rotary_dim\":64,\"rope_scaling\":{\"rope_type\":\"proportional\"}}"));
     EXPECT("CFG-26", PE_ERR_FORMAT, "'max_position_embeddings'=0 must be > 0",
            cfg("{\"head_dim\":64,\"max_position_embeddings\":0}"));
@@ -358,7 +358,7 @@ TEST(errors_config_files_and_scaling) {
     EXPECT("CFG-43", PE_ERR_NULL, "config must not be NULL", pe_config_scaling(NULL, 0, OUT));
     EXPECT("CFG-43", PE_ERR_NULL, "out must not be NULL", pe_config_freqs(&c, 0, NULL, NULL));
     c.scaling.n_long_factor = PE_MAX_PAIRS + 1;
-    EXPECT("CFG-50", PE_ERR_PARAM, "config list lengths 0/2049 are outside [0, 2048]", pe_config_scaling(&c, 0, OUT));
+    EXPECT("CFG-50", PE_ERR_PARAM, "config list lengths 0/513 are outside [0, 512]", pe_config_scaling(&c, 0, OUT));
 }
 
 static int plan(const char *json) { return pe_plan_from_config_json(json, strlen(json), OUT); }
@@ -408,7 +408,7 @@ TEST(errors_plan) {
            plan("{\"head_dim\":128,\"rope_scaling\":{\"type\":\"mrope\",\"mrope_section\":[16,24,20]}}"));
     EXPECT("PLAN-15", PE_ERR_FORMAT, "'rope_scaling.mrope_section' has 5 entries: want 1 to 4",
            plan("{\"head_dim\":128,\"rope_scaling\":{\"type\":\"mrope\",\"mrope_section\":[16,16,16,8,8]}}"));
-    EXPECT("PLAN-15", PE_ERR_FORMAT, "'rope_scaling.mrope_section'[0]=1.5 must be an integer in [0, 2048]",
+    EXPECT("PLAN-15", PE_ERR_FORMAT, "'rope_scaling.mrope_section'[0]=1.5 must be an integer in [0, 512]",
            plan("{\"head_dim\":4,\"rope_scaling\":{\"type\":\"mrope\",\"mrope_section\":[1.5,0.5]}}"));
     EXPECT("PLAN-16", PE_ERR_FORMAT, "'rope_scaling.short_mscale' and 'long_mscale' come together",
            plan("{\"model_type\":\"phimoe\",\"head_dim\":8,\"rope_scaling\":{\"type\":\"longrope\","

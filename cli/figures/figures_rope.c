@@ -13,25 +13,16 @@
 
 static const double PI = 3.14159265358979323846;
 
-/* A heap copy of o->freqs, or the default frequencies of (dim, base): NULL
- * with err filled on failure. pe_freqs is large (inline arrays). */
-static pe_freqs *fig_freqs_new(const figure_opts *o, int64_t def_dim, char *err, size_t errlen) {
-    pe_freqs *f = malloc(sizeof *f);
-    if (f == NULL) {
-        snprintf(err, errlen, "out of memory");
-        return NULL;
-    }
+/* o->freqs, or the default frequencies of (dim, base), into *f (err filled
+ * on failure). */
+static int fig_freqs_get(const figure_opts *o, int64_t def_dim, pe_freqs *f, char *err, size_t errlen) {
     if (o->freqs) {
         *f = *o->freqs;
-        return f;
+        return PE_OK;
     }
     int st = pe_freqs_default(FIG_OR(o->dim, def_dim), FIG_OR(o->base, 10000.0), f);
-    if (st != PE_OK) {
-        fig_lib_error(st, err, errlen);
-        free(f);
-        return NULL;
-    }
-    return f;
+    if (st != PE_OK) return fig_lib_error(st, err, errlen);
+    return PE_OK;
 }
 
 int fig_wavelengths(const figure_opts *o, const char *path, char *err, size_t errlen) {
@@ -45,9 +36,9 @@ int fig_wavelengths(const figure_opts *o, const char *path, char *err, size_t er
     plot_axes_labels(ax, NULL, "pair i", "wavelength (tokens)");
     plot_axes_options(ax, PLOT_LOG_Y | PLOT_INT_X);
     plot_axes_legend(ax, PLOT_LEGEND_NW);
-    pe_freqs *f = malloc(sizeof *f);
+    pe_freqs fbuf, *f = &fbuf;
     double x[PE_MAX_PAIRS], wl[PE_MAX_PAIRS];
-    for (int k = 0; k < 4 && f && st == PE_OK; k++) {
+    for (int k = 0; k < 4 && st == PE_OK; k++) {
         st = pe_freqs_default(D, bases[k], f);
         if (st == PE_OK) st = pe_pair_periods(f, 0, wl, NULL, NULL, NULL);
         if (st != PE_OK) {
@@ -60,7 +51,6 @@ int fig_wavelengths(const figure_opts *o, const char *path, char *err, size_t er
         snprintf(label, sizeof label, "base %s", b);
         plot_line(ax, x, wl, (size_t)(D / 2), &(plot_style){.label = label});
     }
-    free(f);
     if (st != PE_OK) {
         plot_figure_free(fig);
         return st;
@@ -89,8 +79,9 @@ static void mark(plot_axes *ax, double x, double y, const char *note, plot_place
 }
 
 int fig_rotation(const figure_opts *o, const char *path, char *err, size_t errlen) {
-    pe_freqs *f = fig_freqs_new(o, TOUR_ROPE_D, err, errlen);
-    if (f == NULL) return PE_ERR_NOMEM;
+    pe_freqs fbuf, *f = &fbuf;
+    int fst = fig_freqs_get(o, TOUR_ROPE_D, f, err, errlen);
+    if (fst != PE_OK) return fst;
     const int64_t D = f->rotary_dim, H = D / 2;
     const int64_t pairs[3] = {0, H / 2 - 1, H - 1};
     enum { NP = 8 };
@@ -100,7 +91,6 @@ int fig_rotation(const figure_opts *o, const char *path, char *err, size_t errle
     if (q == NULL || x == NULL) {
         free(q);
         free(x);
-        free(f);
         snprintf(err, errlen, "out of memory");
         return PE_ERR_NOMEM;
     }
@@ -161,13 +151,13 @@ int fig_rotation(const figure_opts *o, const char *path, char *err, size_t errle
     if (st == PE_OK) st = fig_finish(fig, path, err, errlen);
     free(x);
     free(q);
-    free(f);
     return st;
 }
 
 int fig_relativity(const figure_opts *o, const char *path, char *err, size_t errlen) {
-    pe_freqs *f = fig_freqs_new(o, TOUR_ROPE_D, err, errlen);
-    if (f == NULL) return PE_ERR_NOMEM;
+    pe_freqs fbuf, *f = &fbuf;
+    int fst = fig_freqs_get(o, TOUR_ROPE_D, f, err, errlen);
+    if (fst != PE_OK) return fst;
     const int64_t D = f->rotary_dim, K = FIG_OR(o->count, 40), n = 2 * K + 1;
     const int64_t ms[3] = {0, 1000, 1000000};
     double *buf = malloc(sizeof(double) * (size_t)(2 * D + 4 * n));
@@ -175,7 +165,6 @@ int fig_relativity(const figure_opts *o, const char *path, char *err, size_t err
     if (buf == NULL || offs == NULL) {
         free(buf);
         free(offs);
-        free(f);
         snprintf(err, errlen, "out of memory");
         return PE_ERR_NOMEM;
     }
@@ -209,20 +198,19 @@ int fig_relativity(const figure_opts *o, const char *path, char *err, size_t err
         }
         st = fig_finish(fig, path, err, errlen);
     }
-    free(f);
     free(buf);
     free(offs);
     return st;
 }
 
 int fig_direction(const figure_opts *o, const char *path, char *err, size_t errlen) {
-    pe_freqs *f = fig_freqs_new(o, TOUR_ROPE_D, err, errlen);
-    if (f == NULL) return PE_ERR_NOMEM;
+    pe_freqs fbuf, *f = &fbuf;
+    int fst = fig_freqs_get(o, TOUR_ROPE_D, f, err, errlen);
+    if (fst != PE_OK) return fst;
     const int64_t D = f->rotary_dim, K = FIG_OR(o->count, 40), n = 2 * K + 1, m = 100;
     double *buf = malloc(sizeof(double) * (size_t)(3 * D + 3 * n));
     int64_t *offs = malloc(sizeof(int64_t) * (size_t)n);
     if (buf == NULL || offs == NULL) {
-        free(f);
         free(buf);
         free(offs);
         snprintf(err, errlen, "out of memory");
@@ -264,20 +252,19 @@ int fig_direction(const figure_opts *o, const char *path, char *err, size_t errl
         }
         st = fig_finish(fig, path, err, errlen);
     }
-    free(f);
     free(buf);
     free(offs);
     return st;
 }
 
 int fig_locality(const figure_opts *o, const char *path, char *err, size_t errlen) {
-    pe_freqs *f = fig_freqs_new(o, TOUR_ROPE_D, err, errlen);
-    if (f == NULL) return PE_ERR_NOMEM;
+    pe_freqs fbuf, *f = &fbuf;
+    int fst = fig_freqs_get(o, TOUR_ROPE_D, f, err, errlen);
+    if (fst != PE_OK) return fst;
     const int64_t D = f->rotary_dim, n = 10000;
     double *buf = malloc(sizeof(double) * (size_t)(D + 2 * n));
     int64_t *offs = malloc(sizeof(int64_t) * (size_t)n);
     if (buf == NULL || offs == NULL) {
-        free(f);
         free(buf);
         free(offs);
         snprintf(err, errlen, "out of memory");
@@ -314,7 +301,6 @@ int fig_locality(const figure_opts *o, const char *path, char *err, size_t errle
         }
         st = fig_finish(fig, path, err, errlen);
     }
-    free(f);
     free(buf);
     free(offs);
     return st;
@@ -389,12 +375,12 @@ int fig_flip(const figure_opts *o, const char *path, char *err, size_t errlen) {
 int fig_aliasing(const figure_opts *o, const char *path, char *err, size_t errlen) {
     /* The claim: pair 0 with ω = 1 at offset 44; here every pair of D = 64,
      * base 10^4 (pair 0 has ω = 1), so the others show how they differ. */
-    pe_freqs *f = fig_freqs_new(o, TOUR_ROPE_D, err, errlen);
-    if (f == NULL) return PE_ERR_NOMEM;
+    pe_freqs fbuf, *f = &fbuf;
+    int fst = fig_freqs_get(o, TOUR_ROPE_D, f, err, errlen);
+    if (fst != PE_OK) return fst;
     const int64_t H = f->rotary_dim / 2, k = FIG_OR(o->offset, 44);
     double *v = malloc(sizeof(double) * 3 * (size_t)H);
     if (v == NULL) {
-        free(f);
         snprintf(err, errlen, "out of memory");
         return PE_ERR_NOMEM;
     }
@@ -431,7 +417,6 @@ int fig_aliasing(const figure_opts *o, const char *path, char *err, size_t errle
         st = fig_finish(fig, path, err, errlen);
     }
     free(v);
-    free(f);
     return st;
 }
 
@@ -443,11 +428,7 @@ int fig_collisions(const figure_opts *o, const char *path, char *err, size_t err
     const int64_t from[2] = {2, TOUR_COLL_LARGE_FROM};
     double x[BINS], y[2][BINS], best_k[2], best_d[2], ref[2];
     size_t nb = 0;
-    pe_freqs *f = malloc(sizeof *f);
-    if (f == NULL) {
-        snprintf(err, errlen, "out of memory");
-        return PE_ERR_NOMEM;
-    }
+    pe_freqs fbuf, *f = &fbuf;
     int st = PE_OK;
     for (int s = 0; s < 2 && st == PE_OK; s++) {
         st = pe_freqs_default(dims[s], 10000.0, f);
@@ -467,7 +448,6 @@ int fig_collisions(const figure_opts *o, const char *path, char *err, size_t err
         best_k[s] = (double)off;
         if (st == PE_OK) st = pe_near_collisions(f, one, one, 1, &off, &ref[s], &found);
     }
-    free(f);
     if (st != PE_OK) return fig_lib_error(st, err, errlen);
     plot_figure *fig;
     if ((st = fig_begin(o, 1, 1, "Near-collisions: how close the code comes back to offset 0, up to 10^{5}", &fig, err,
@@ -501,13 +481,7 @@ int fig_scaling(const figure_opts *o, const char *path, char *err, size_t errlen
      * L0 = 2048, base 10^4, with its correction range; dynamic NTK at s = L0
      * and at s = 4 L0 (factor 4, L0 = 4096). */
     enum { D = TOUR_SCALE_D, H = TOUR_SCALE_D / 2 };
-    pe_freqs *f = malloc(sizeof *f), *d = malloc(sizeof *d);
-    if (f == NULL || d == NULL) {
-        free(f);
-        free(d);
-        snprintf(err, errlen, "out of memory");
-        return PE_ERR_NOMEM;
-    }
+    pe_freqs fbuf, dbuf, *f = &fbuf, *d = &dbuf;
     double x[H], r[3][H], w[H], low = 0, high = 0, att = 1;
     int kept = 0, scaled = 0;
     for (int i = 0; i < H; i++) x[i] = i;
@@ -539,8 +513,6 @@ int fig_scaling(const figure_opts *o, const char *path, char *err, size_t errlen
         st = pe_freqs_from_scaling(&dy, f, NULL);
         for (int i = 0; st == PE_OK && i < H; i++) (k ? dyn4 : r[2])[i] = f->inv_freq[i] / d->inv_freq[i];
     }
-    free(f);
-    free(d);
     if (st != PE_OK) return fig_lib_error(st, err, errlen);
     figure_opts tall = *o;
     if (tall.width == 0 && tall.height == 0) {

@@ -187,8 +187,7 @@ static int sinusoidal_base(tour *t) {
      * and the pairs that turn less than 0.1 rad over them (barely move). */
     const double bases[3] = {100.0, 1e4, 1e8};
     double v[6] = {0};
-    pe_freqs *f = malloc(sizeof *f);
-    if (f == NULL) return tour_fail(t, PE_ERR_NOMEM);
+    pe_freqs fbuf, *f = &fbuf;
     double wl[64], ph[64];
     int st = PE_OK;
     for (int b = 0; b < 3 && st == PE_OK; b++) {
@@ -200,7 +199,6 @@ static int sinusoidal_base(tour *t) {
             v[3 + b] += ph[i] < 0.1;
         }
     }
-    free(f);
     if (st != PE_OK) return tour_fail(t, st);
     tour_inputs(t, "base", v, 6);
     const int holds = v[0] == 64 && v[5] >= 16 && v[1] < 64 && v[4] == 0;

@@ -21,22 +21,6 @@ static const double PI = 3.14159265358979323846;
         if (st_ != PE_OK) return tour_fail(t, st_); \
     } while (0)
 
-/* Default frequencies of (dim, base) on the heap (pe_freqs is large). */
-static pe_freqs *freqs_new(tour *t, int64_t dim, double base) {
-    pe_freqs *f = malloc(sizeof *f);
-    if (f == NULL) {
-        tour_fail(t, PE_ERR_NOMEM);
-        return NULL;
-    }
-    int st = pe_freqs_default(dim, base, f);
-    if (st != PE_OK) {
-        tour_fail(t, st);
-        free(f);
-        return NULL;
-    }
-    return f;
-}
-
 static int rotation(tour *t, const pe_freqs *f) {
     enum { D = TOUR_ROPE_D };
     double q[D], k[D];
@@ -178,13 +162,9 @@ static int closest(const pe_freqs *f, int64_t lo, int64_t hi, double *k, double 
 }
 
 static int collisions(tour *t) {
-    pe_freqs *s = freqs_new(t, TOUR_COLL_SMALL_D, 10000.0);
-    if (s == NULL) return -1;
-    pe_freqs *l = freqs_new(t, TOUR_COLL_LARGE_D, 10000.0);
-    if (l == NULL) {
-        free(s);
-        return -1;
-    }
+    pe_freqs sbuf, lbuf, *s = &sbuf, *l = &lbuf;
+    TRY(pe_freqs_default(TOUR_COLL_SMALL_D, 10000.0, s));
+    TRY(pe_freqs_default(TOUR_COLL_LARGE_D, 10000.0, l));
     /* v: small D's closest offset in [2, max] and its distance, its step
      * to the next token; large D's closest in [from, max], its distance,
      * and the distance at offset 10. */
@@ -193,8 +173,6 @@ static int collisions(tour *t) {
     if (st == PE_OK) st = closest(s, 1, 1, &k1, &v[2]);
     if (st == PE_OK) st = closest(l, TOUR_COLL_LARGE_FROM, TOUR_COLL_MAX, &v[3], &v[4]);
     if (st == PE_OK) st = closest(l, 10, 10, &k1, &v[5]);
-    free(s);
-    free(l);
     if (st != PE_OK) return tour_fail(t, st);
     tour_inputs(t, "collisions", v, 6);
     const int interior = v[0] > 2 && v[0] < TOUR_COLL_MAX && v[3] > TOUR_COLL_LARGE_FROM && v[3] < TOUR_COLL_MAX;
@@ -215,13 +193,12 @@ static int collisions(tour *t) {
 }
 
 int tour_rope_claims(tour *t) {
-    pe_freqs *f = freqs_new(t, TOUR_ROPE_D, 10000.0);
-    if (f == NULL) return -1;
+    pe_freqs fbuf, *f = &fbuf;
+    TRY(pe_freqs_default(TOUR_ROPE_D, 10000.0, f));
     int st = rotation(t, f);
     if (st == 0) st = relativity(t, f);
     if (st == 0) st = direction(t, f);
     if (st == 0) st = locality(t, f);
-    free(f);
     if (st == 0) st = flip(t);
     if (st == 0) st = aliasing(t);
     if (st == 0) st = collisions(t);
@@ -232,13 +209,8 @@ int tour_scaling_claims(tour *t) {
     enum { D = TOUR_SCALE_D, H = TOUR_SCALE_D / 2 };
     double low, high;
     TRY(pe_yarn_correction_range(D, 10000.0, TOUR_YARN_L0, 32, 1, 1, &low, &high));
-    pe_freqs *f = malloc(sizeof *f), *d = malloc(sizeof *d);
+    pe_freqs fbuf, dbuf, *f = &fbuf, *d = &dbuf;
     double w[H];
-    if (f == NULL || d == NULL) {
-        free(f);
-        free(d);
-        return tour_fail(t, PE_ERR_NOMEM);
-    }
     pe_rope_scaling s = pe_rope_scaling_defaults(PE_SCALING_LLAMA3, D);
     s.base = TOUR_LLAMA3_BASE;
     int st = pe_freqs_from_scaling(&s, f, w);
@@ -258,8 +230,6 @@ int tour_scaling_claims(tour *t) {
     if (st == PE_OK) st = pe_freqs_from_scaling(&dy, f, NULL);
     if (st == PE_OK) st = pe_freqs_default(D, 10000.0, d);
     if (st == PE_OK) v[6] = memcmp(f->inv_freq, d->inv_freq, sizeof(double) * H) == 0;
-    free(f);
-    free(d);
     if (st != PE_OK) return tour_fail(t, st);
     tour_inputs(t, "scaling", v, 7);
     const int llama = v[0] > 0 && v[1] > 0 && v[0] + v[1] + v[2] == H;

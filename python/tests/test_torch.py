@@ -123,3 +123,97 @@ def test_float32_pytorch_loses_large_positions(rng):
     ours = posenc.rope_apply(x, f, positions=pos)
     assert np.abs(hf32 - exact).max() > 1e-3
     assert np.all(np.abs(ours - exact) <= ref.rope_tolerance(x, exact, f.inv_freq, "half"))
+
+
+# --- torch tensors as arguments (DLPack, python/py_dlpack.c): no copies
+def bits(t):
+    """A torch tensor's raw bits as a numpy array (bfloat16 as uint16)."""
+    if t.dtype == torch.bfloat16:
+        return t.view(torch.int16).numpy().view(np.uint16)
+    return t.numpy()
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
+def test_torch_inputs_give_the_numpy_results_bit_for_bit(rng, dtype):
+    f = posenc.freqs_default(DIM, BASE)
+    x = torch.from_numpy(rng.uniform(-1, 1, (9, 3, DIM)).astype(np.float32)).to(dtype)
+    pos = np.array([0, 1, 7, 100, 4095, 2**20, 2**31 - 1, -5, 12])
+    want = posenc.rope_apply(bits(x), f, positions=pos, layout="interleaved")
+    got = posenc.rope_apply(x, f, positions=torch.from_numpy(pos), layout="interleaved")
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+    # q and k together, keys shifted and re-based: the same bits either way
+    k = torch.from_numpy(rng.uniform(-1, 1, (9, 1, DIM)).astype(np.float32)).to(dtype)
+    qn, kn = posenc.rope_apply_qk(bits(x), bits(k), f, positions=pos)
+    qt, kt = posenc.rope_apply_qk(x, k, f, positions=pos)
+    assert np.array_equal(qt, qn) and np.array_equal(kt, kn)
+    d = rng.integers(-1000, 1000, 9)
+    assert np.array_equal(posenc.rope_shift(k, f, torch.from_numpy(d)), posenc.rope_shift(bits(k), f, d))
+    g = posenc.freqs_from_scaling("linear", DIM, base=BASE, factor=4.0)
+    assert np.array_equal(posenc.rope_rebase(k, f, g, positions=pos), posenc.rope_rebase(bits(k), f, g, positions=pos))
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_torch_in_place_and_out_write_the_tensor_itself(rng, dtype):
+    f = posenc.freqs_default(DIM, BASE)
+    x = torch.from_numpy(rng.uniform(-1, 1, (6, 2, DIM)).astype(np.float32)).to(dtype)
+    want = posenc.rope_apply(bits(x), f, start=40)
+    ptr = x.data_ptr()
+    r = posenc.rope_apply(x, f, start=40, out=x)
+    assert r is x and x.data_ptr() == ptr and np.array_equal(bits(x), want)
+    # a preallocated torch output (a slice of a bigger cache), written where it lies
+    cache = torch.zeros((10, 2, DIM), dtype=dtype)
+    y = torch.from_numpy(rng.uniform(-1, 1, (6, 2, DIM)).astype(np.float32)).to(dtype)
+    posenc.rope_apply(y, f, start=3, out=cache[2:8])
+    assert np.array_equal(bits(cache[2:8]), posenc.rope_apply(bits(y), f, start=3))
+    assert not bits(cache[:2]).any() and not bits(cache[8:]).any()
+    # shifting cached keys in place: the torch tensor itself changes, as the numpy call computes
+    want = posenc.rope_shift(bits(cache).copy(), f, 5)
+    posenc.rope_shift(cache, f, 5, out=cache)
+    assert np.array_equal(bits(cache), want)
+
+
+def test_torch_transposed_bhtd_views_and_per_batch_offsets(rng):
+    f = posenc.freqs_default(DIM, BASE)
+    B, H, T = 3, 4, 7
+    base = torch.from_numpy(rng.uniform(-1, 1, (B, H, T, DIM)).astype(np.float32))
+    xt = base.transpose(1, 2)  # (B, T, H, D) view of (B, H, T, D) memory: strided, no copy
+    assert not xt.is_contiguous()
+    want = posenc.rope_apply(base.numpy().transpose(0, 2, 1, 3), f, start=11, token_axis=1)
+    assert np.array_equal(posenc.rope_apply(xt, f, start=11, token_axis=1), want)
+    offs = np.array([0, 513, 2**31 - 10])
+    got = posenc.rope_apply(base, f, token_axis=2, offsets=torch.from_numpy(offs))
+    each = np.stack([posenc.rope_apply(base[b].numpy(), f, start=int(offs[b]), token_axis=1)
+                     for b in range(B)])
+    assert np.array_equal(got, each)
+    # in place through the transposed view: every batch element at its own offset
+    posenc.rope_apply(xt, f, token_axis=1, offsets=offs, out=xt)
+    assert np.array_equal(base.numpy(), each)
+
+
+class FakeCudaTensor:
+    """What a CUDA tensor shows the binding: no buffer, DLPack on device 2."""
+
+    def __dlpack_device__(self):
+        return (2, 0)
+
+    def __dlpack__(self, stream=None):  # must not be reached: refused by device first
+        raise AssertionError("exported a CUDA tensor")
+
+
+def test_torch_refusals_name_the_fix(rng):
+    f = posenc.freqs_default(DIM, BASE)
+    with pytest.raises(TypeError, match=r"x is a tensor on cuda:0 .*pass x.cpu\(\)"):
+        posenc.rope_apply(FakeCudaTensor(), f)
+    with pytest.raises(TypeError, match=r"dtype float64 .*x.to\(torch.float32\)"):
+        posenc.rope_apply(torch.zeros((2, 1, DIM), dtype=torch.float64), f)
+    with pytest.raises(TypeError, match=r"detach"):
+        posenc.rope_apply(torch.zeros((2, 1, DIM), requires_grad=True), f)
+    with pytest.raises(ValueError, match=r"x.contiguous\(\)"):
+        posenc.rope_apply(torch.zeros((2, 1, 2 * DIM))[..., ::2], f)
+    x = torch.zeros((4, 1, DIM))
+    with pytest.raises(ValueError, match="overlaps"):
+        posenc.rope_apply(x[:3], f, out=x[1:])
+    before = x.clone()
+    with pytest.raises(TypeError):
+        posenc.rope_apply(x, f, out=torch.zeros((4, 1, DIM), dtype=torch.float16))
+    assert torch.equal(x, before)

@@ -1,0 +1,92 @@
+/* test_struct_size.c — the extensible parameter structs (README "ABI and
+ * versions", src/struct_size.h): a caller built against an older, smaller
+ * struct gets the defaults for the fields it lacks and the same results; a
+ * struct_size below the first version's, or one that sets bytes this
+ * library does not know, is refused (docs/ERRORS.md SIZE-*) without
+ * writing anything. */
+#include "errors.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+
+enum { T = 5, H = 2, D = 8 };
+
+/* The rotation of a fixed input with the given options into out. */
+static int rotate(const pe_rope_options *o, float *out) {
+    float in[T * H * D];
+    for (int i = 0; i < T * H * D; i++) in[i] = (float)((i * 7) % 13) / 13.0f - 0.5f;
+    pe_freqs f;
+    int st = pe_freqs_default(D, 1e4, &f);
+    if (st != PE_OK) return st;
+    pe_positions p = pe_positions_range(100);
+    pe_tensor ti = pe_tensor_dense(in, PE_F32, T, H, D), to = pe_tensor_dense(out, PE_F32, T, H, D);
+    return pe_rope_apply_ex(&f, PE_ROPE_HALF, &p, &ti, &to, PE_ROPE_FORWARD, o);
+}
+
+TEST(struct_size_defaults_set_it) {
+    CHECK(pe_rope_options_default().struct_size == sizeof(pe_rope_options));
+    /* the first version's size is part of the ABI: 16 bytes on LP64 */
+    CHECK(offsetof(pe_rope_options, stores) + sizeof(pe_store_policy) == 2 * sizeof(size_t) ||
+          sizeof(size_t) != 8);
+}
+
+TEST(struct_size_older_and_newer_callers) {
+    float want[T * H * D], got[T * H * D];
+    CHECK_OK(rotate(NULL, want));
+    /* An older caller: only the first version's fields (it knows nothing
+     * past stores), the rest of its memory garbage the library must not read. */
+    struct {
+        pe_rope_options o;
+        unsigned char after[64];
+    } older;
+    memset(&older, 0xA5, sizeof older);
+    older.o.struct_size = offsetof(pe_rope_options, stores) + sizeof older.o.stores;
+    older.o.threads = 1;
+    older.o.stores = PE_STORES_AUTO;
+    CHECK_OK(rotate(&older.o, got));
+    CHECK(memcmp(want, got, sizeof want) == 0);
+    /* A newer caller whose extra fields are zero (their defaults) is
+     * accepted; the bytes past this library's struct are not used. */
+    struct {
+        pe_rope_options o;
+        unsigned char more[24];
+    } newer;
+    memset(&newer, 0, sizeof newer);
+    newer.o = pe_rope_options_default();
+    newer.o.struct_size = sizeof newer;
+    newer.o.threads = 2;
+    memset(got, 0, sizeof got);
+    CHECK_OK(rotate(&newer.o, got));
+    CHECK(memcmp(want, got, sizeof want) == 0);
+}
+
+TEST(errors_struct_size) {
+    float *out = (float *)OUT;
+    pe_rope_options o = pe_rope_options_default();
+    o.struct_size = 0;
+    EXPECT("SIZE-1", PE_ERR_PARAM,
+           "pe_rope_options.struct_size=0 is smaller than its first version (16 bytes): start "
+           "from pe_rope_options_default()",
+           rotate(&o, out));
+    o.struct_size = 15;
+    EXPECT("SIZE-1", PE_ERR_PARAM, "pe_rope_options.struct_size=15 ", rotate(&o, out));
+    struct {
+        pe_rope_options o;
+        unsigned char more[8];
+    } newer;
+    memset(&newer, 0, sizeof newer);
+    newer.o = pe_rope_options_default();
+    newer.o.struct_size = sizeof newer;
+    newer.more[3] = 1;
+    EXPECT("SIZE-2", PE_ERR_PARAM, "sets fields past this library's", rotate(&newer.o, out));
+    pe_freqs f;
+    CHECK_OK(pe_freqs_default(D, 1e4, &f));
+    o.struct_size = 8;
+    pe_positions p = pe_positions_range(0);
+    EXPECT("SIZE-1", PE_ERR_PARAM, "pe_rope_options.struct_size=8 ",
+           pe_rope_cos_sin_ex(&f, &p, 2, out, out + 64, PE_F32, &o));
+    float x[D] = {1, 2, 3, 4, 5, 6, 7, 8};
+    pe_tensor t = pe_tensor_dense(x, PE_F32, 1, 1, D);
+    EXPECT("SIZE-1", PE_ERR_PARAM, "pe_rope_options.struct_size=8 ",
+           pe_rope_shift(&f, PE_ROPE_HALF, NULL, 3, &t, &t, &o));
+}
