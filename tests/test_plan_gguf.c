@@ -614,3 +614,100 @@ TEST(errors_plan_gguf) {
     CHECK(pe_plan_diff_count(NULL) == 0 && pe_plan_diff_line(NULL, 0) == NULL);
     pe_plan_diff_free(NULL);
 }
+
+/* Files as llama.cpp's converter writes them (no pattern key: the period
+ * comes from llama.cpp's code, restated above) against the models' own
+ * configs: the layer types, windows, NoPE layers and sliding bases agree. */
+TEST(plan_gguf_sliding_models_equal_their_configs) {
+    /* gpt-oss-20b: layer_types alternate sliding/full from layer 0 */
+    gguf_build *b = gb_new(3);
+    gb_str(b, "general.architecture", "gpt-oss");
+    gb_u32(b, "gpt-oss.block_count", 24);
+    gb_u32(b, "gpt-oss.context_length", 131072);
+    gb_u32(b, "gpt-oss.embedding_length", 2880);
+    gb_u32(b, "gpt-oss.attention.head_count", 64);
+    gb_u32(b, "gpt-oss.attention.key_length", 64);
+    gb_u32(b, "gpt-oss.attention.sliding_window", 128);
+    gb_f32(b, "gpt-oss.rope.freq_base", 150000.0f);
+    gb_str(b, "gpt-oss.rope.scaling.type", "yarn");
+    gb_f32(b, "gpt-oss.rope.scaling.factor", 32.0f);
+    gb_u32(b, "gpt-oss.rope.scaling.original_context_length", 4096);
+    pe_plan *g = plan_of(b, "gptoss20b");
+    pe_plan *c = config("gpt-oss-20b.json");
+    if (g && c) {
+        pe_plan_diff *d = compare(c, g);
+        /* one line: HF's gpt-oss YaRN is untruncated ("truncate": false),
+         * a GGUF has no such key; no layer-type, window or base line */
+        CHECK_MSG(d && pe_plan_diff_count(d) == 1 &&
+                      strstr(pe_plan_diff_line(d, 0), "layers 0-23: inv_freq differ"),
+                  "%s", d && pe_plan_diff_line(d, 0) ? pe_plan_diff_line(d, 0) : "");
+        pe_plan_diff_free(d);
+    }
+    pe_plan_free(g);
+    pe_plan_free(c);
+    /* OLMo 3 (converted as olmo2): period 4, YaRN on the full layers only */
+    b = gb_new(3);
+    gb_str(b, "general.architecture", "olmo2");
+    gb_u32(b, "olmo2.block_count", 32);
+    gb_u32(b, "olmo2.context_length", 65536);
+    gb_u32(b, "olmo2.embedding_length", 4096);
+    gb_u32(b, "olmo2.attention.head_count", 32);
+    gb_u32(b, "olmo2.attention.sliding_window", 4096);
+    gb_f32(b, "olmo2.rope.freq_base", 500000.0f);
+    gb_str(b, "olmo2.rope.scaling.type", "yarn");
+    gb_f32(b, "olmo2.rope.scaling.factor", 8.0f);
+    gb_u32(b, "olmo2.rope.scaling.original_context_length", 8192);
+    gb_f32(b, "olmo2.rope.scaling.attn_factor", 1.2079441541679836f);
+    g = plan_of(b, "olmo3");
+    c = config("olmo-3-7b.json");
+    if (g && c) {
+        pe_plan_diff *d = compare(c, g);
+        /* one line: the float32 attn_factor of the full layers; the sliding
+         * layers (plain RoPE at 500000) agree exactly */
+        CHECK_MSG(d && pe_plan_diff_count(d) == 1 &&
+                      strstr(pe_plan_diff_line(d, 0), "layers 3, 7, 11, 15, 19, 23, 27, 31: magnitude A"),
+                  "%s", d && pe_plan_diff_line(d, 0) ? pe_plan_diff_line(d, 0) : "");
+        pe_plan_diff_free(d);
+    }
+    pe_plan_free(g);
+    pe_plan_free(c);
+    /* Command R7B: period 4, the full layers NoPE */
+    b = gb_new(3);
+    gb_str(b, "general.architecture", "cohere2");
+    gb_u32(b, "cohere2.block_count", 32);
+    gb_u32(b, "cohere2.context_length", 8192);
+    gb_u32(b, "cohere2.embedding_length", 4096);
+    gb_u32(b, "cohere2.attention.head_count", 32);
+    gb_u32(b, "cohere2.attention.sliding_window", 4096);
+    gb_f32(b, "cohere2.rope.freq_base", 50000.0f);
+    g = plan_of(b, "cohere2_7b");
+    c = config("c4ai-command-r7b-12-2024.json");
+    if (g && c) {
+        pe_plan_diff *d = compare(c, g);
+        CHECK_MSG(d && pe_plan_diff_count(d) == 0, "%s",
+                  d && pe_plan_diff_line(d, 0) ? pe_plan_diff_line(d, 0) : "");
+        pe_plan_diff_free(d);
+    }
+    pe_plan_free(g);
+    pe_plan_free(c);
+    /* Gemma 2 9B: period 2, window 4096 */
+    b = gb_new(3);
+    gb_str(b, "general.architecture", "gemma2");
+    gb_u32(b, "gemma2.block_count", 42);
+    gb_u32(b, "gemma2.context_length", 8192);
+    gb_u32(b, "gemma2.embedding_length", 3584);
+    gb_u32(b, "gemma2.attention.head_count", 16);
+    gb_u32(b, "gemma2.attention.key_length", 256);
+    gb_u32(b, "gemma2.attention.sliding_window", 4096);
+    gb_f32(b, "gemma2.rope.freq_base", 10000.0f);
+    g = plan_of(b, "gemma2_9b");
+    c = config("gemma-2-9b-it.json");
+    if (g && c) {
+        pe_plan_diff *d = compare(c, g);
+        CHECK_MSG(d && pe_plan_diff_count(d) == 0, "%s",
+                  d && pe_plan_diff_line(d, 0) ? pe_plan_diff_line(d, 0) : "");
+        pe_plan_diff_free(d);
+    }
+    pe_plan_free(g);
+    pe_plan_free(c);
+}
