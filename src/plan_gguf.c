@@ -391,8 +391,9 @@ static int build(const pe__gguf_rope *g, pe_plan *p) {
         swa_on = false;
         if (window > 0 || g->swa_pattern_present)
             PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window': llama.cpp runs every layer "
-                                 "of '%s'%s with full attention; ignored", arch, arch,
-                                 strcmp(arch, "exaone4") == 0 ? " (but the 64-layer one)" : ""));
+                                 "of '%s' with full attention%s; ignored", arch, arch,
+                                 strcmp(arch, "exaone4") == 0 ? " unless block_count is 64"
+                                                              : ""));
     } else {
         /* not restated: the file's keys taken at their word */
         swa_on = window > 0;
@@ -401,10 +402,14 @@ static int build(const pe__gguf_rope *g, pe_plan *p) {
             PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window' without a pattern: every "
                                  "layer taken as sliding", arch));
     }
-    pe_rope_scaling swa;
-    f32_notes swa_notes;
-    swa_scaling(g, rule, &full, head_dim, n_rot, &notes, &swa, &swa_notes);
-    PE_TRY(pe__plan_add_kind(p, &swa, &x, layout, known, deepseek, swa_notes.note, &swa_kind));
+    swa_kind = full_kind;
+    if (swa_on) { /* a kind no layer uses would show in the plan */
+        pe_rope_scaling swa;
+        f32_notes swa_notes;
+        swa_scaling(g, rule, &full, head_dim, n_rot, &notes, &swa, &swa_notes);
+        PE_TRY(pe__plan_add_kind(p, &swa, &x, layout, known, deepseek, swa_notes.note,
+                                 &swa_kind));
+    }
 
     p->layers = calloc((size_t)p->n_layers, sizeof *p->layers);
     if (p->layers == NULL)
