@@ -6,6 +6,18 @@
  * NoPE step, sliding layers' base). Every float that went through float32
  * is named on the layers it feeds, so a comparison with the config can say
  * why a frequency differs.
+ *
+ * The tables below restate llama.cpp (github.com/ggml-org/llama.cpp), checked
+ * against its source (docs/SCALING.md §7 names the files):
+ *   rope types   src/llama-model.cpp llama_model_rope_type() @ 00395eb285c7
+ *   key names    src/llama-arch.cpp LLM_KV_NAMES @ 00395eb285c7
+ *   window rules src/models/{gemma2,cohere2}.cpp @ 82234e08ad11,
+ *                src/models/olmo2.cpp @ 8a5c4e03d11b, openai-moe.cpp and the
+ *                load_hparams switch of src/llama-model.cpp (Dec 2025
+ *                revision: gemma3, gemma3n, gemma-embedding, llama4,
+ *                exaone4, smollm3, granite).
+ * An architecture absent from them gets a warning, never a guess presented
+ * as llama.cpp's.
  */
 #include "plan_internal.h"
 
@@ -16,41 +28,98 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* llama.cpp's rope type of an architecture: NORM rotates adjacent pairs
+/* llama.cpp's rope type of an architecture. NORM rotates adjacent pairs
  * (its conversion permutes Llama-family q/k weights back to Meta's order),
- * NEOX the two halves (llama-model.cpp, llama_model_rope_type). */
+ * NEOX the two halves; MROPE and IMROPE rotate halves too, with the pairs
+ * split into contiguous (MROPE) or interleaved (IMROPE) t/h/w sections.
+ * Only architectures whose positions need nothing beyond the generic keys
+ * (and the rules below) are listed; the hybrid, draft and per-layer-special
+ * ones llama.cpp also lists (falcon-h1, plamo2/3, lfm2, qwen3next, qwen35,
+ * granitehybrid, jamba, gemma4, mimo2, step35, deepseek32/4, glm-dsa,
+ * mistral4, afmoe, smallthinker, cohere2moe, modern-bert, ...) take the
+ * "unknown" path. glm4, glm4moe and hunyuan_vl depend on the file (below). */
 static const char *const norm_archs[] = {
-    "llama", "llama4", "deci", "baichuan", "starcoder", "internlm2", "minicpm", "xverse",
-    "command-r", "cohere2", "olmo", "arctic", "deepseek", "deepseek2", "chatglm", "glm4",
-    "granite", "granitemoe", "smollm3"};
+    "llama", "llada", "llama4", "deci", "baichuan", "starcoder", "internlm2", "minicpm",
+    "xverse", "command-r", "cohere2", "olmo", "arctic", "deepseek", "deepseek2", "plm",
+    "chatglm", "granite", "granitemoe", "chameleon", "bailingmoe", "smollm3", "arcee",
+    "ernie4_5", "ernie4_5-moe", "mistral3", "llama-embed", "maincoder"};
 static const char *const neox_archs[] = {
-    "falcon", "qwen", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "phi2", "phi3", "phimoe",
-    "gemma", "gemma2", "gemma3", "gemma3n", "starcoder2", "stablelm", "gptneox", "olmo2",
-    "olmo3", "olmoe", "exaone", "nemotron", "gpt-oss", "glm4moe", "qwen2vl", "qwen3vl",
-    "hunyuan-dense", "hunyuan-moe"};
+    "falcon", "dbrx", "stablelm", "bitnet", "qwen", "qwen2", "dream", "qwen2moe", "qwen3",
+    "qwen3moe", "llada-moe", "rnd1", "olmo2", "olmoe", "phi2", "phi3", "phimoe", "plamo",
+    "gemma", "gemma2", "gemma3", "gemma3n", "gemma-embedding", "starcoder2", "openelm",
+    "gptneox", "codeshell", "orion", "nemotron", "exaone", "exaone4", "bailingmoe2", "dots1",
+    "hunyuan-moe", "gpt-oss", "hunyuan-dense", "seed_oss", "grovemoe", "apertus",
+    "minimax-m2", "cogvlm", "pangu-embedded"};
+static const char *const mrope_archs[] = {"qwen2vl"};
+static const char *const imrope_archs[] = {"qwen3vl", "qwen3vlmoe"};
+
+typedef enum { ROPE_UNKNOWN, ROPE_NORM, ROPE_NEOX, ROPE_MROPE, ROPE_IMROPE } rope_type;
 
 static bool in_list(const char *s, const char *const *list, size_t n) {
     for (size_t i = 0; i < n; i++)
         if (strcmp(s, list[i]) == 0) return true;
     return false;
 }
+#define IN(s, list) in_list((s), (list), sizeof(list) / sizeof *(list))
 
-/* The sliding-window period llama.cpp sets in code for architectures whose
- * files carry no pattern key (every n-th layer is full attention). */
-static uint64_t default_swa_period(const char *arch) {
-    if (strcmp(arch, "gemma2") == 0 || strcmp(arch, "gpt-oss") == 0) return 2;
-    if (strcmp(arch, "gemma3") == 0) return 6;
-    if (strcmp(arch, "cohere2") == 0) return 4;
-    return 0;
+/* llama.cpp's hparams.use_mrope(): the first two sections non-zero. */
+static bool uses_mrope(const pe__gguf_rope *g) {
+    return g->dimension_sections_count >= 2 && g->dimension_sections[0] > 0 &&
+           g->dimension_sections[1] > 0;
 }
 
-/* Architectures whose sliding layers run default RoPE (no scaling) at the
- * swa base: Gemma 3 (local base) and OLMo 3 (YaRN on full layers only). */
-static bool swa_unscaled(const char *arch) {
-    return strcmp(arch, "gemma3") == 0 || strcmp(arch, "gemma3n") == 0 ||
-           strcmp(arch, "olmo3") == 0;
+static rope_type rope_type_of(const char *arch, const pe__gguf_rope *g) {
+    if (IN(arch, norm_archs)) return ROPE_NORM;
+    if (IN(arch, neox_archs)) return ROPE_NEOX;
+    if (IN(arch, mrope_archs)) return ROPE_MROPE;
+    if (IN(arch, imrope_archs)) return ROPE_IMROPE;
+    if (strcmp(arch, "glm4") == 0) return uses_mrope(g) ? ROPE_MROPE : ROPE_NORM;
+    if (strcmp(arch, "glm4moe") == 0 || strcmp(arch, "hunyuan_vl") == 0)
+        return uses_mrope(g) ? ROPE_MROPE : ROPE_NEOX;
+    return ROPE_UNKNOWN;
 }
 
+/* Where a sliding layer's base comes from in llama.cpp. */
+typedef enum {
+    SWA_BASE_KEY_OR_FULL, /* rope.freq_base_swa, else rope.freq_base */
+    SWA_BASE_KEY_OR_1E4,  /* rope.freq_base_swa, else llama_hparams' 10000 */
+    SWA_BASE_FULL         /* the graph rotates with rope.freq_base whatever the key */
+} swa_base;
+
+/* llama.cpp's sliding-window setup of an architecture: the period it sets in
+ * code (layer i slides when i % n < n - 1; the integer
+ * attention.sliding_window_pattern overrides it), whether the window key
+ * must be > 0 for any layer to slide, the window when the key is absent,
+ * and the sliding layers' RoPE. */
+typedef struct {
+    const char *arch;
+    uint64_t period;
+    bool needs_window;      /* sliding only when the file's window > 0 */
+    int64_t default_window; /* when the key is absent (0: none) */
+    int64_t only_layers;    /* > 0: the rule applies at this block_count only */
+    swa_base base;
+    bool unscaled;          /* sliding layers: default RoPE (scale 1, no YaRN) */
+} swa_rule;
+
+static const swa_rule swa_rules[] = {
+    {"gemma2", 2, false, 4096, 0, SWA_BASE_KEY_OR_FULL, false},
+    {"gemma3", 6, true, 0, 0, SWA_BASE_KEY_OR_1E4, true},
+    {"gemma3n", 5, false, 0, 0, SWA_BASE_KEY_OR_1E4, true},
+    {"gemma-embedding", 6, false, 0, 0, SWA_BASE_KEY_OR_1E4, true},
+    {"cohere2", 4, false, 0, 0, SWA_BASE_FULL, false},
+    {"gpt-oss", 2, false, 0, 0, SWA_BASE_KEY_OR_FULL, false},
+    {"olmo2", 4, true, 0, 0, SWA_BASE_FULL, true}, /* OLMo 3 converts to olmo2 */
+    {"exaone4", 4, false, 4096, 64, SWA_BASE_KEY_OR_FULL, false},
+};
+
+static const swa_rule *swa_rule_of(const char *arch, int64_t n_layers) {
+    for (size_t i = 0; i < sizeof swa_rules / sizeof *swa_rules; i++)
+        if (strcmp(arch, swa_rules[i].arch) == 0)
+            return swa_rules[i].only_layers == 0 || swa_rules[i].only_layers == n_layers
+                       ? &swa_rules[i]
+                       : NULL;
+    return NULL;
+}
 typedef struct {
     char note[128];
 } f32_notes;
@@ -106,8 +175,12 @@ static int read_scaling(const pe__gguf_rope *g, const char *arch, int64_t head_d
                         int64_t n_rot, pe_rope_scaling *s, bool *deepseek, f32_notes *notes) {
     const char *type = g->rope_scaling_type;
     const pe__gguf_real *factor = &g->rope_scaling_factor;
-    if (type == NULL) type = g->rope_scale_linear.present ? "linear" : "none";
     if (!factor->present && g->rope_scale_linear.present) factor = &g->rope_scale_linear;
+    /* Without a type llama.cpp takes "linear" with the factor (the old
+     * scale_linear key too), a factor of 0 or 1 meaning none. */
+    if (type == NULL)
+        type = factor->present && factor->value != 0.0 && factor->value != 1.0 ? "linear"
+                                                                               : "none";
     pe_scaling_type t;
     if (strcmp(type, "none") == 0) t = PE_SCALING_DEFAULT;
     else if (strcmp(type, "linear") == 0) t = PE_SCALING_LINEAR;
@@ -202,6 +275,35 @@ static int read_scaling(const pe__gguf_rope *g, const char *arch, int64_t head_d
     return PE_OK;
 }
 
+
+/* The sliding layers' RoPE under rule r (NULL: the file's freq_base_swa if
+ * any, scaling as the full layers). The float32 notes name the base's key,
+ * and for scaled layers the full layers' notes when the base is theirs. */
+static void swa_scaling(const pe__gguf_rope *g, const swa_rule *r, const pe_rope_scaling *full,
+                        int64_t head_dim, int64_t n_rot, const f32_notes *notes,
+                        pe_rope_scaling *swa, f32_notes *swa_notes) {
+    const pe__gguf_real *key = NULL;
+    if (g->rope_freq_base_swa.present && (r == NULL || r->base != SWA_BASE_FULL))
+        key = &g->rope_freq_base_swa;
+    double base = full->base;
+    if (key != NULL) base = key->value;
+    else if (r != NULL && r->base == SWA_BASE_KEY_OR_1E4) base = 10000.0;
+    *swa = *full;
+    *swa_notes = *notes;
+    if (r != NULL && r->unscaled) {
+        *swa = pe_rope_scaling_defaults(PE_SCALING_DEFAULT, head_dim);
+        swa->rotary_dim = n_rot;
+        swa->max_position = full->max_position;
+        swa_notes->note[0] = '\0';
+        if (key == NULL && base == full->base)
+            note_f32(swa_notes, &g->rope_freq_base, "rope.freq_base");
+    } else if (key != NULL) {
+        swa_notes->note[0] = '\0';
+    }
+    swa->base = base;
+    if (key != NULL) note_f32(swa_notes, key, "rope.freq_base_swa");
+}
+
 static int build(const pe__gguf_rope *g, pe_plan *p) {
     if (g->architecture == NULL)
         return pe__fail(PE_ERR_FORMAT, "GGUF has no general.architecture");
@@ -233,12 +335,15 @@ static int build(const pe__gguf_rope *g, pe_plan *p) {
                         "head size %lld <= PE_MAX_ROTARY_DIM=%d]", arch, (long long)n_rot, (long long)head_dim,
                         PE_MAX_ROTARY_DIM);
 
-    bool is_norm = in_list(arch, norm_archs, sizeof norm_archs / sizeof *norm_archs);
-    bool is_neox = in_list(arch, neox_archs, sizeof neox_archs / sizeof *neox_archs);
-    if (!is_norm && !is_neox)
+    const rope_type rt = rope_type_of(arch, g);
+    const bool known = rt != ROPE_UNKNOWN;
+    if (!known)
         PE_TRY(pe__plan_warn(p, "architecture '%s': llama.cpp rope type unknown here; half "
                              "(NEOX) assumed", arch));
-    const pe_rope_layout layout = is_norm ? PE_ROPE_INTERLEAVED : PE_ROPE_HALF;
+    const pe_rope_layout layout = rt == ROPE_NORM ? PE_ROPE_INTERLEAVED : PE_ROPE_HALF;
+    if ((rt == ROPE_MROPE || rt == ROPE_IMROPE) && g->dimension_sections_count == 0)
+        PE_TRY(pe__plan_warn(p, "'%s.rope.dimension_sections' absent (llama.cpp requires it "
+                             "for '%s'): plain RoPE assumed", arch, arch));
 
     f32_notes notes = {""};
     bool deepseek = false;
@@ -257,69 +362,112 @@ static int build(const pe__gguf_rope *g, pe_plan *p) {
             return pe__fail(PE_ERR_FORMAT, "'%s.rope.dimension_sections' sum to %lld pairs but "
                             "the rotary dim %lld has %lld", arch, (long long)sum,
                             (long long)n_rot, (long long)(n_rot / 2));
-        x.n_mrope_section = n;
+        /* ggml's sections apply only under an M-RoPE type (glm4 without
+         * use_mrope, or a plain architecture, ignores the key). */
+        if (rt == ROPE_MROPE || rt == ROPE_IMROPE || !known) x.n_mrope_section = n;
+        x.mrope_interleaved = rt == ROPE_IMROPE;
     }
     int32_t full_kind, swa_kind;
-    PE_TRY(pe__plan_add_kind(p, &full, &x, layout, is_norm || is_neox, deepseek, notes.note,
-                             &full_kind));
-    /* Sliding layers: the swa base, without scaling where llama.cpp drops it. */
-    pe_rope_scaling swa = full;
-    f32_notes swa_notes = notes;
-    if (g->rope_freq_base_swa.present) {
-        swa.base = g->rope_freq_base_swa.value;
-        swa_notes.note[0] = '\0';
-        note_f32(&swa_notes, &g->rope_freq_base_swa, "rope.freq_base_swa");
+    PE_TRY(pe__plan_add_kind(p, &full, &x, layout, known, deepseek, notes.note, &full_kind));
+
+    /* Sliding layers: llama.cpp's rule of the architecture. */
+    const swa_rule *rule = swa_rule_of(arch, p->n_layers);
+    const bool llama4 = strcmp(arch, "llama4") == 0;
+    int64_t window = g->sliding_window.present ? (int64_t)g->sliding_window.value : 0;
+    uint64_t period = 0;
+    bool swa_on;
+    if (rule != NULL) {
+        if (!g->sliding_window.present) window = rule->default_window;
+        swa_on = window > 0;
+        period = g->swa_pattern_present && !g->swa_pattern_is_array ? g->swa_pattern_period
+                                                                     : rule->period;
+        if (!swa_on && !rule->needs_window)
+            PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window' absent or 0: llama.cpp "
+                                 "sets sliding layers for '%s' but no window; every layer "
+                                 "taken as full attention", arch, arch));
+    } else if (llama4) {
+        swa_on = false; /* chunked attention, below */
+    } else if (known) {
+        swa_on = false;
+        if (window > 0 || g->swa_pattern_present)
+            PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window': llama.cpp runs every layer "
+                                 "of '%s' with full attention%s; ignored", arch, arch,
+                                 strcmp(arch, "exaone4") == 0 ? " unless block_count is 64"
+                                                              : ""));
+    } else {
+        /* not restated: the file's keys taken at their word */
+        swa_on = window > 0;
+        if (g->swa_pattern_present && !g->swa_pattern_is_array) period = g->swa_pattern_period;
+        if (swa_on && !g->swa_pattern_present)
+            PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window' without a pattern: every "
+                                 "layer taken as sliding", arch));
     }
-    if (swa_unscaled(arch)) {
-        pe_rope_scaling plain = pe_rope_scaling_defaults(PE_SCALING_DEFAULT, head_dim);
-        plain.rotary_dim = n_rot;
-        plain.base = swa.base;
-        plain.max_position = swa.max_position;
-        swa = plain;
-        if (!g->rope_freq_base_swa.present) {
-            swa_notes.note[0] = '\0';
-            note_f32(&swa_notes, &g->rope_freq_base, "rope.freq_base");
-        }
+    swa_kind = full_kind;
+    if (swa_on) { /* a kind no layer uses would show in the plan */
+        pe_rope_scaling swa;
+        f32_notes swa_notes;
+        swa_scaling(g, rule, &full, head_dim, n_rot, &notes, &swa, &swa_notes);
+        PE_TRY(pe__plan_add_kind(p, &swa, &x, layout, known, deepseek, swa_notes.note,
+                                 &swa_kind));
     }
-    PE_TRY(pe__plan_add_kind(p, &swa, &x, layout, is_norm || is_neox, deepseek, swa_notes.note,
-                             &swa_kind));
 
     p->layers = calloc((size_t)p->n_layers, sizeof *p->layers);
     if (p->layers == NULL)
         return pe__fail(PE_ERR_NOMEM, "no memory for %lld layers", (long long)p->n_layers);
-    int32_t t_full, t_swa;
+    int32_t t_full, t_swa, t_chunk = -1;
     PE_TRY(pe__plan_type_index(p, "full_attention", &t_full));
     PE_TRY(pe__plan_type_index(p, "sliding_attention", &t_swa));
-    const int64_t window = g->sliding_window.present ? (int64_t)g->sliding_window.value : 0;
-    uint64_t period = g->swa_pattern_present && !g->swa_pattern_is_array ? g->swa_pattern_period
-                                                                          : default_swa_period(arch);
-    if (g->swa_pattern_is_array && g->swa_pattern_count != (size_t)p->n_layers)
+    if (swa_on && g->swa_pattern_is_array && g->swa_pattern_count != (size_t)p->n_layers)
         return pe__fail(PE_ERR_FORMAT, "'%s.attention.sliding_window_pattern' has %zu entries "
                         "but block_count=%lld", arch, g->swa_pattern_count,
                         (long long)p->n_layers);
-    const uint64_t nope_step = g->no_rope_layer_step.present ? g->no_rope_layer_step.value : 0;
+
+    /* NoPE layers: llama.cpp's in-code step (n_no_rope_layer_step: layer i
+     * has no RoPE when (i + 1) % step == 0); a file's own key, which
+     * llama.cpp does not read, is honoured when present. Llama 4: chunked
+     * attention (8192 tokens, period 4) with the NoPE layers' temperature
+     * set in code, unless the file's sliding_window is 0 (then no chunks
+     * and the step is block_count). */
+    uint64_t nope_step = 0;
+    bool llama4_chunked = false;
+    if (llama4) {
+        llama4_chunked = !(g->sliding_window.present && g->sliding_window.value == 0);
+        nope_step = llama4_chunked ? 4 : (uint64_t)p->n_layers;
+        if (llama4_chunked) PE_TRY(pe__plan_type_index(p, "chunked_attention", &t_chunk));
+    } else if (strcmp(arch, "smollm3") == 0) {
+        nope_step = 4;
+    }
+    if (g->no_rope_layer_step.present) nope_step = g->no_rope_layer_step.value;
+    /* Granite: rope.scaling.finetuned (default true) switches RoPE on. */
+    const bool granite_nope = (strcmp(arch, "granite") == 0 || strcmp(arch, "granitemoe") == 0) &&
+                              g->rope_scaling_finetuned.present && !g->rope_scaling_finetuned.value;
+
     for (int64_t i = 0; i < p->n_layers; i++) {
         pe__layer_rec *L = &p->layers[i];
-        bool sliding;
-        if (window <= 0) sliding = false;
-        else if (g->swa_pattern_is_array) sliding = g->swa_pattern_layers[i];
-        else if (period > 0) sliding = (uint64_t)i % period < period - 1; /* llama.cpp's rule */
-        else sliding = true;
+        /* llama.cpp's set_swa_pattern(n): layer i slides when i % n < n - 1 */
+        bool pattern = true;
+        if (g->swa_pattern_is_array && g->swa_pattern_count == (size_t)p->n_layers)
+            pattern = g->swa_pattern_layers[i];
+        else if (period > 0) pattern = (uint64_t)i % period < period - 1;
+        const bool sliding = swa_on && pattern;
         L->type = sliding ? t_swa : t_full;
         L->attention = 1;
         L->head_dim = head_dim;
         L->sliding_window = sliding ? window : 0;
-        bool rope = true;
+        bool rope = !granite_nope;
         if (nope_step > 0 && ((uint64_t)i + 1) % nope_step == 0) rope = false;
-        if (strcmp(arch, "cohere2") == 0 && !sliding) rope = false;
+        /* cohere2 rotates its sliding-pattern layers only (window or not) */
+        if (strcmp(arch, "cohere2") == 0 && !pattern) rope = false;
+        if (llama4_chunked) {
+            if ((uint64_t)i % 4 < 3) {
+                L->type = t_chunk;
+                L->chunk = 8192;
+            } else if (!rope) {
+                L->temperature = (pe_plan_temperature){1, 0.1, 8192, 1};
+            }
+        }
         L->kind = rope ? (sliding ? swa_kind : full_kind) : -1;
     }
-    if (window > 0 && !g->swa_pattern_present && period == 0)
-        PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window' without a pattern: every layer "
-                             "taken as sliding", arch));
-    if (strcmp(arch, "llama4") == 0)
-        PE_TRY(pe__plan_warn(p, "llama4: the GGUF carries no attention temperature or chunk "
-                             "keys; the NoPE layers' query scale is not in this plan"));
     return warn_unknown_keys(g, p);
 }
 

@@ -209,7 +209,11 @@ TEST(plan_gguf_yarn_nope_and_warnings) {
     }
     pe_plan_free(g);
     pe_plan_free(c);
-    /* Llama 4's NoPE step; the config's other differences are reported. */
+    /* Llama 4: llama.cpp (src/llama-model.cpp, LLM_ARCH_LLAMA4 hparams)
+     * sets chunked attention of 8192 tokens on layers i % 4 < 3, NoPE on
+     * (i + 1) % 4 == 0 with the temperature 0.1 / 8192 / offset 1, all in
+     * code: the GGUF plan then equals the config's but for the llama3
+     * divisors this file leaves out (no rope_freqs.weight). */
     b = gb_new(3);
     gb_str(b, "general.architecture", "llama4");
     gb_u32(b, "llama4.block_count", 48);
@@ -217,26 +221,315 @@ TEST(plan_gguf_yarn_nope_and_warnings) {
     gb_u32(b, "llama4.attention.head_count", 40);
     gb_u32(b, "llama4.attention.key_length", 128);
     gb_f32(b, "llama4.rope.freq_base", 500000.0f);
-    gb_u32(b, "llama4.no_rope_layer_step", 4);
     g = plan_of(b, "llama4");
     c = config("llama-4-scout-17b-16e.json");
     if (g != NULL && c != NULL) {
+        CHECK(pe_plan_num_warnings(g) == 0);
         pe_plan_layer L;
         CHECK_OK(pe_plan_layer_info(g, 3, &L));
-        CHECK(!L.rope && L.attention);
+        CHECK(!L.rope && L.attention && strcmp(L.layer_type, "full_attention") == 0 &&
+              L.temperature.active && L.temperature.beta == 0.1 && L.temperature.span == 8192 &&
+              L.temperature.offset == 1 && L.chunk_size == 0);
         CHECK_OK(pe_plan_layer_info(g, 2, &L));
-        CHECK(L.rope && L.layout == PE_ROPE_INTERLEAVED);
+        CHECK(L.rope && L.layout == PE_ROPE_INTERLEAVED && !L.temperature.active &&
+              strcmp(L.layer_type, "chunked_attention") == 0 && L.chunk_size == 8192);
         pe_plan_diff *d = compare(c, g);
-        int temp = 0, type = 0;
-        for (int64_t i = 0; d && i < pe_plan_diff_count(d); i++) {
-            if (strstr(pe_plan_diff_line(d, i), "layers 3, 7, 11, 15, 19, 23, 27, 31, 35, 39, 43, 47: query scale: config yes, gguf none")) temp = 1;
-            if (strstr(pe_plan_diff_line(d, i), "layer type: config chunked_attention, gguf full_attention")) type = 1;
-        }
-        CHECK(temp && type);
+        CHECK_MSG(d && pe_plan_diff_count(d) == 1 &&
+                      strstr(pe_plan_diff_line(d, 0), "layers 0-2, 4-6, 8-10,") &&
+                      strstr(pe_plan_diff_line(d, 0), "llama3 default"),
+                  "%s", d && pe_plan_diff_line(d, 0) ? pe_plan_diff_line(d, 0) : "");
         pe_plan_diff_free(d);
     }
     pe_plan_free(g);
     pe_plan_free(c);
+    /* sliding_window = 0: no chunks, NoPE step = block_count (the last
+     * layer only), no temperature. */
+    b = gb_new(3);
+    gb_str(b, "general.architecture", "llama4");
+    gb_u32(b, "llama4.block_count", 8);
+    gb_u32(b, "llama4.attention.key_length", 64);
+    gb_u32(b, "llama4.attention.sliding_window", 0);
+    g = plan_of(b, "llama4_nochunk");
+    for (int64_t i = 0; g != NULL && i < 8; i++) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(g, i, &L));
+        CHECK_MSG(L.rope == (i != 7) && L.chunk_size == 0 && !L.temperature.active &&
+                      strcmp(L.layer_type, "full_attention") == 0, "layer %lld", (long long)i);
+    }
+    pe_plan_free(g);
+}
+
+/* One tiny file per architecture: the layout, M-RoPE form and warning the
+ * plan must show, restated from llama_model_rope_type() in llama.cpp's
+ * src/llama-model.cpp at commit 00395eb285c7c6821ff372e3ca41dae9da33c2c7
+ * (NORM: adjacent pairs; NEOX, MROPE, IMROPE: halves; glm4 / glm4moe are
+ * MROPE when their dimension_sections make hparams.use_mrope() true). */
+TEST(plan_gguf_rope_type_table) {
+    static const struct {
+        const char *arch;
+        int sections;            /* write dimension_sections {8, 12, 12, 0} */
+        pe_rope_layout layout;
+        int known, n_sections, interleaved;
+    } rows[] = {
+        {"llama", 0, PE_ROPE_INTERLEAVED, 1, 0, 0},
+        {"mistral3", 0, PE_ROPE_INTERLEAVED, 1, 0, 0},
+        {"ernie4_5-moe", 0, PE_ROPE_INTERLEAVED, 1, 0, 0},
+        {"deepseek2", 0, PE_ROPE_INTERLEAVED, 1, 0, 0},
+        {"granite", 0, PE_ROPE_INTERLEAVED, 1, 0, 0},
+        {"glm4", 0, PE_ROPE_INTERLEAVED, 1, 0, 0},
+        {"glm4", 1, PE_ROPE_HALF, 1, 3, 0},
+        {"glm4moe", 0, PE_ROPE_HALF, 1, 0, 0},
+        {"glm4moe", 1, PE_ROPE_HALF, 1, 3, 0},
+        {"qwen2", 1, PE_ROPE_HALF, 1, 0, 0}, /* sections mean nothing to NEOX */
+        {"gpt-oss", 0, PE_ROPE_HALF, 1, 0, 0},
+        {"seed_oss", 0, PE_ROPE_HALF, 1, 0, 0},
+        {"minimax-m2", 0, PE_ROPE_HALF, 1, 0, 0},
+        {"olmo2", 0, PE_ROPE_HALF, 1, 0, 0},
+        {"qwen2vl", 1, PE_ROPE_HALF, 1, 3, 0},
+        {"qwen3vl", 1, PE_ROPE_HALF, 1, 3, 1},
+        {"qwen3vlmoe", 1, PE_ROPE_HALF, 1, 3, 1},
+        {"olmo3", 0, PE_ROPE_HALF, 0, 0, 0},  /* OLMo 3 converts to olmo2 */
+        {"gemma4", 0, PE_ROPE_HALF, 0, 0, 0}, /* per-layer heads: not restated */
+        {"falcon-h1", 0, PE_ROPE_HALF, 0, 0, 0},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof *rows; r++) {
+        char key[96];
+        gguf_build *b = gb_new(3);
+        gb_str(b, "general.architecture", rows[r].arch);
+        snprintf(key, sizeof key, "%s.block_count", rows[r].arch);
+        gb_u32(b, key, 2);
+        snprintf(key, sizeof key, "%s.attention.key_length", rows[r].arch);
+        gb_u32(b, key, 64);
+        if (rows[r].sections) {
+            const uint32_t sec[4] = {8, 12, 12, 0};
+            snprintf(key, sizeof key, "%s.rope.dimension_sections", rows[r].arch);
+            gb_array(b, key, 4 /* u32 */, 4, sec);
+        }
+        pe_plan *g = plan_of(b, "table");
+        if (g == NULL) continue;
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(g, 1, &L));
+        int unknown_warned = 0;
+        for (int64_t w = 0; w < pe_plan_num_warnings(g); w++)
+            if (strstr(pe_plan_warning(g, w), "rope type unknown here")) unknown_warned = 1;
+        CHECK_MSG(L.layout == rows[r].layout && L.layout_known == rows[r].known &&
+                      L.n_mrope_section == rows[r].n_sections &&
+                      L.mrope_interleaved == rows[r].interleaved &&
+                      unknown_warned == !rows[r].known,
+                  "%s (sections %d): layout %d known %d sections %lld interleaved %d, warned %d",
+                  rows[r].arch, rows[r].sections, (int)L.layout, L.layout_known,
+                  (long long)L.n_mrope_section, L.mrope_interleaved, unknown_warned);
+        pe_plan_free(g);
+    }
+}
+
+/* Layer i's type, window, base and scaling against a restatement. */
+typedef struct {
+    int64_t period;     /* 0: no sliding layer */
+    int64_t window;
+    double full_base, swa_base;
+    pe_scaling_type full_scaling, swa_scaling;
+    int full_nope;      /* cohere2: the full layers have no RoPE */
+} swa_expect;
+
+static void check_swa(const pe_plan *g, int64_t n, const swa_expect *e, const char *what) {
+    for (int64_t i = 0; i < n; i++) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(g, i, &L));
+        const int sliding = e->period > 0 && i % e->period < e->period - 1;
+        int ok = strcmp(L.layer_type, sliding ? "sliding_attention" : "full_attention") == 0 &&
+                 L.sliding_window == (sliding ? e->window : 0);
+        if (!sliding && e->full_nope) ok = ok && !L.rope;
+        else
+            ok = ok && L.rope && L.base == (sliding ? e->swa_base : e->full_base) &&
+                 L.scaling == (sliding ? e->swa_scaling : e->full_scaling);
+        CHECK_MSG(ok, "%s layer %lld: %s window %lld rope %d base %g scaling %d", what,
+                  (long long)i, L.layer_type, (long long)L.sliding_window, L.rope, L.base,
+                  (int)L.scaling);
+    }
+}
+
+static gguf_build *swa_file(const char *arch, uint32_t layers) {
+    char key[96];
+    gguf_build *b = gb_new(3);
+    gb_str(b, "general.architecture", arch);
+    snprintf(key, sizeof key, "%s.block_count", arch);
+    gb_u32(b, key, layers);
+    snprintf(key, sizeof key, "%s.attention.key_length", arch);
+    gb_u32(b, key, 64);
+    snprintf(key, sizeof key, "%s.rope.freq_base", arch);
+    gb_f32(b, key, 1e6f);
+    return b;
+}
+
+/* The sliding-window rules llama.cpp sets in code when a file has no
+ * pattern key (restated from src/models/gemma2.cpp and cohere2.cpp at
+ * 82234e08ad119dbefb31fcc9c304a531016bd502, src/models/olmo2.cpp at
+ * 8a5c4e03d11bbcb157cbf05b9cd2968f34a55969, and load_hparams of
+ * src/llama-model.cpp for gemma3 / gemma3n / gpt-oss / exaone4):
+ * set_swa_pattern(n) makes layer i sliding when i % n < n - 1. */
+TEST(plan_gguf_sliding_rules_from_llama_cpp) {
+    /* gemma2: period 2, window 4096 when the key is absent, the swa base
+     * from rope.freq_base_swa else the full base, scaled alike. */
+    gguf_build *b = swa_file("gemma2", 6);
+    pe_plan *g = plan_of(b, "gemma2");
+    if (g) {
+        swa_expect e = {2, 4096, 1e6, 1e6, PE_SCALING_DEFAULT, PE_SCALING_DEFAULT, 0};
+        check_swa(g, 6, &e, "gemma2");
+        CHECK(pe_plan_num_warnings(g) == 0);
+    }
+    pe_plan_free(g);
+    /* gemma3 (27B: linear 8 on the full layers): period 6, sliding layers
+     * default RoPE at 10000 (llama_hparams' rope_freq_base_train_swa) */
+    b = swa_file("gemma3", 12);
+    gb_u32(b, "gemma3.attention.sliding_window", 1024);
+    gb_str(b, "gemma3.rope.scaling.type", "linear");
+    gb_f32(b, "gemma3.rope.scaling.factor", 8.0f);
+    g = plan_of(b, "gemma3");
+    if (g) {
+        swa_expect e = {6, 1024, 1e6, 1e4, PE_SCALING_LINEAR, PE_SCALING_DEFAULT, 0};
+        check_swa(g, 12, &e, "gemma3");
+    }
+    pe_plan_free(g);
+    /* gemma3 without a window: llama.cpp's swa_type NONE, every layer full */
+    b = swa_file("gemma3", 12);
+    g = plan_of(b, "gemma3_nowindow");
+    if (g) {
+        swa_expect e = {0, 0, 1e6, 1e6, PE_SCALING_DEFAULT, PE_SCALING_DEFAULT, 0};
+        check_swa(g, 12, &e, "gemma3 without window");
+        CHECK(pe_plan_num_warnings(g) == 0);
+    }
+    pe_plan_free(g);
+    /* gemma3n: period 5, swa base from the key */
+    b = swa_file("gemma3n", 10);
+    gb_u32(b, "gemma3n.attention.sliding_window", 512);
+    gb_f32(b, "gemma3n.rope.freq_base_swa", 1e4f);
+    g = plan_of(b, "gemma3n");
+    if (g) {
+        swa_expect e = {5, 512, 1e6, 1e4, PE_SCALING_DEFAULT, PE_SCALING_DEFAULT, 0};
+        check_swa(g, 10, &e, "gemma3n");
+    }
+    pe_plan_free(g);
+    /* gpt-oss: period 2, YaRN on both kinds of layer, the swa key read */
+    b = swa_file("gpt-oss", 4);
+    gb_u32(b, "gpt-oss.attention.sliding_window", 128);
+    gb_f32(b, "gpt-oss.rope.freq_base_swa", 2e5f);
+    gb_str(b, "gpt-oss.rope.scaling.type", "yarn");
+    gb_f32(b, "gpt-oss.rope.scaling.factor", 32.0f);
+    gb_u32(b, "gpt-oss.rope.scaling.original_context_length", 4096);
+    g = plan_of(b, "gptoss");
+    if (g) {
+        swa_expect e = {2, 128, 1e6, 2e5, PE_SCALING_YARN, PE_SCALING_YARN, 0};
+        check_swa(g, 4, &e, "gpt-oss");
+    }
+    pe_plan_free(g);
+    /* cohere2: period 4, the full layers NoPE, the sliding ones at
+     * rope.freq_base (the graph ignores the per-layer base) */
+    b = swa_file("cohere2", 8);
+    gb_u32(b, "cohere2.attention.sliding_window", 4096);
+    gb_f32(b, "cohere2.rope.freq_base_swa", 5e4f);
+    g = plan_of(b, "cohere2");
+    if (g) {
+        swa_expect e = {4, 4096, 1e6, 1e6, PE_SCALING_DEFAULT, PE_SCALING_DEFAULT, 1};
+        check_swa(g, 8, &e, "cohere2");
+    }
+    pe_plan_free(g);
+    /* olmo2 (OLMo 3): period 4 when the window > 0; sliding layers plain
+     * RoPE at rope.freq_base, YaRN on the full ones only */
+    b = swa_file("olmo2", 8);
+    gb_u32(b, "olmo2.attention.sliding_window", 4096);
+    gb_str(b, "olmo2.rope.scaling.type", "yarn");
+    gb_f32(b, "olmo2.rope.scaling.factor", 8.0f);
+    gb_u32(b, "olmo2.rope.scaling.original_context_length", 8192);
+    g = plan_of(b, "olmo2");
+    if (g) {
+        swa_expect e = {4, 4096, 1e6, 1e6, PE_SCALING_YARN, PE_SCALING_DEFAULT, 0};
+        check_swa(g, 8, &e, "olmo2");
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(g, 0, &L));
+        CHECK(strcmp(L.f32_inputs, "rope.freq_base") == 0);
+    }
+    pe_plan_free(g);
+    /* exaone4: the 64-layer model only, window 4096 when absent */
+    b = swa_file("exaone4", 64);
+    g = plan_of(b, "exaone4");
+    if (g) {
+        swa_expect e = {4, 4096, 1e6, 1e6, PE_SCALING_DEFAULT, PE_SCALING_DEFAULT, 0};
+        check_swa(g, 64, &e, "exaone4");
+    }
+    pe_plan_free(g);
+    /* A file's integer pattern overrides the period. */
+    b = swa_file("gemma2", 6);
+    gb_u32(b, "gemma2.attention.sliding_window_pattern", 3);
+    g = plan_of(b, "gemma2_pattern");
+    if (g) {
+        swa_expect e = {3, 4096, 1e6, 1e6, PE_SCALING_DEFAULT, PE_SCALING_DEFAULT, 0};
+        check_swa(g, 6, &e, "gemma2 with pattern 3");
+    }
+    pe_plan_free(g);
+    /* An architecture llama.cpp reads no window for: full attention,
+     * warned (Mistral 7B's GGUF is "llama" with a sliding_window key). */
+    b = swa_file("llama", 4);
+    gb_u32(b, "llama.attention.sliding_window", 4096);
+    g = plan_of(b, "llama_window");
+    if (g) {
+        swa_expect e = {0, 0, 1e6, 1e6, PE_SCALING_DEFAULT, PE_SCALING_DEFAULT, 0};
+        check_swa(g, 4, &e, "llama with a window");
+        CHECK(pe_plan_num_warnings(g) == 1 &&
+              strstr(pe_plan_warning(g, 0), "llama.cpp runs every layer of 'llama' with full "
+                                            "attention") != NULL);
+    }
+    pe_plan_free(g);
+}
+
+/* Rules set in code outside the window (llama.cpp's load_hparams): the
+ * scaling type "linear" when a factor comes without a type; SmolLM3's NoPE
+ * step 4; Granite's rope.scaling.finetuned = false switching RoPE off. */
+TEST(plan_gguf_code_defaults) {
+    gguf_build *b = swa_file("qwen2", 2);
+    gb_f32(b, "qwen2.rope.scaling.factor", 4.0f);
+    pe_plan *g = plan_of(b, "linear_default");
+    if (g) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(g, 0, &L));
+        CHECK(L.scaling == PE_SCALING_LINEAR && L.factor == 4.0);
+    }
+    pe_plan_free(g);
+    b = gb_new(3);
+    gb_str(b, "general.architecture", "smollm3");
+    gb_u32(b, "smollm3.block_count", 36);
+    gb_u32(b, "smollm3.context_length", 65536);
+    gb_u32(b, "smollm3.embedding_length", 2048);
+    gb_u32(b, "smollm3.attention.head_count", 16);
+    gb_f32(b, "smollm3.rope.freq_base", 5e6f);
+    g = plan_of(b, "smollm3");
+    pe_plan *c = config("smollm3-3b.json");
+    if (g && c) {
+        for (int64_t i = 0; i < 36; i++) {
+            pe_plan_layer L;
+            CHECK_OK(pe_plan_layer_info(g, i, &L));
+            CHECK_MSG(L.rope == ((i + 1) % 4 != 0), "smollm3 layer %lld", (long long)i);
+        }
+        /* the same NoPE layers as the config; only the pair layout of the
+         * permuted Llama-family weights differs */
+        pe_plan_diff *d = compare(c, g);
+        CHECK_MSG(d && pe_plan_diff_count(d) == 1 &&
+                      strstr(pe_plan_diff_line(d, 0), "pair layout: config half, gguf interleaved"),
+                  "%lld: %s", d ? (long long)pe_plan_diff_count(d) : -1LL,
+                  d && pe_plan_diff_line(d, 0) ? pe_plan_diff_line(d, 0) : "");
+        pe_plan_diff_free(d);
+    }
+    pe_plan_free(g);
+    pe_plan_free(c);
+    b = swa_file("granite", 3);
+    gb_bool(b, "granite.rope.scaling.finetuned", 0);
+    g = plan_of(b, "granite");
+    for (int64_t i = 0; g && i < 3; i++) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(g, i, &L));
+        CHECK(!L.rope && L.attention);
+    }
+    pe_plan_free(g);
 }
 
 TEST(errors_plan_gguf) {
@@ -320,4 +613,101 @@ TEST(errors_plan_gguf) {
     pe_plan_free(p);
     CHECK(pe_plan_diff_count(NULL) == 0 && pe_plan_diff_line(NULL, 0) == NULL);
     pe_plan_diff_free(NULL);
+}
+
+/* Files as llama.cpp's converter writes them (no pattern key: the period
+ * comes from llama.cpp's code, restated above) against the models' own
+ * configs: the layer types, windows, NoPE layers and sliding bases agree. */
+TEST(plan_gguf_sliding_models_equal_their_configs) {
+    /* gpt-oss-20b: layer_types alternate sliding/full from layer 0 */
+    gguf_build *b = gb_new(3);
+    gb_str(b, "general.architecture", "gpt-oss");
+    gb_u32(b, "gpt-oss.block_count", 24);
+    gb_u32(b, "gpt-oss.context_length", 131072);
+    gb_u32(b, "gpt-oss.embedding_length", 2880);
+    gb_u32(b, "gpt-oss.attention.head_count", 64);
+    gb_u32(b, "gpt-oss.attention.key_length", 64);
+    gb_u32(b, "gpt-oss.attention.sliding_window", 128);
+    gb_f32(b, "gpt-oss.rope.freq_base", 150000.0f);
+    gb_str(b, "gpt-oss.rope.scaling.type", "yarn");
+    gb_f32(b, "gpt-oss.rope.scaling.factor", 32.0f);
+    gb_u32(b, "gpt-oss.rope.scaling.original_context_length", 4096);
+    pe_plan *g = plan_of(b, "gptoss20b");
+    pe_plan *c = config("gpt-oss-20b.json");
+    if (g && c) {
+        pe_plan_diff *d = compare(c, g);
+        /* one line: HF's gpt-oss YaRN is untruncated ("truncate": false),
+         * a GGUF has no such key; no layer-type, window or base line */
+        CHECK_MSG(d && pe_plan_diff_count(d) == 1 &&
+                      strstr(pe_plan_diff_line(d, 0), "layers 0-23: inv_freq differ"),
+                  "%s", d && pe_plan_diff_line(d, 0) ? pe_plan_diff_line(d, 0) : "");
+        pe_plan_diff_free(d);
+    }
+    pe_plan_free(g);
+    pe_plan_free(c);
+    /* OLMo 3 (converted as olmo2): period 4, YaRN on the full layers only */
+    b = gb_new(3);
+    gb_str(b, "general.architecture", "olmo2");
+    gb_u32(b, "olmo2.block_count", 32);
+    gb_u32(b, "olmo2.context_length", 65536);
+    gb_u32(b, "olmo2.embedding_length", 4096);
+    gb_u32(b, "olmo2.attention.head_count", 32);
+    gb_u32(b, "olmo2.attention.sliding_window", 4096);
+    gb_f32(b, "olmo2.rope.freq_base", 500000.0f);
+    gb_str(b, "olmo2.rope.scaling.type", "yarn");
+    gb_f32(b, "olmo2.rope.scaling.factor", 8.0f);
+    gb_u32(b, "olmo2.rope.scaling.original_context_length", 8192);
+    gb_f32(b, "olmo2.rope.scaling.attn_factor", 1.2079441541679836f);
+    g = plan_of(b, "olmo3");
+    c = config("olmo-3-7b.json");
+    if (g && c) {
+        pe_plan_diff *d = compare(c, g);
+        /* one line: the float32 attn_factor of the full layers; the sliding
+         * layers (plain RoPE at 500000) agree exactly */
+        CHECK_MSG(d && pe_plan_diff_count(d) == 1 &&
+                      strstr(pe_plan_diff_line(d, 0), "layers 3, 7, 11, 15, 19, 23, 27, 31: magnitude A"),
+                  "%s", d && pe_plan_diff_line(d, 0) ? pe_plan_diff_line(d, 0) : "");
+        pe_plan_diff_free(d);
+    }
+    pe_plan_free(g);
+    pe_plan_free(c);
+    /* Command R7B: period 4, the full layers NoPE */
+    b = gb_new(3);
+    gb_str(b, "general.architecture", "cohere2");
+    gb_u32(b, "cohere2.block_count", 32);
+    gb_u32(b, "cohere2.context_length", 8192);
+    gb_u32(b, "cohere2.embedding_length", 4096);
+    gb_u32(b, "cohere2.attention.head_count", 32);
+    gb_u32(b, "cohere2.attention.sliding_window", 4096);
+    gb_f32(b, "cohere2.rope.freq_base", 50000.0f);
+    g = plan_of(b, "cohere2_7b");
+    c = config("c4ai-command-r7b-12-2024.json");
+    if (g && c) {
+        pe_plan_diff *d = compare(c, g);
+        CHECK_MSG(d && pe_plan_diff_count(d) == 0, "%s",
+                  d && pe_plan_diff_line(d, 0) ? pe_plan_diff_line(d, 0) : "");
+        pe_plan_diff_free(d);
+    }
+    pe_plan_free(g);
+    pe_plan_free(c);
+    /* Gemma 2 9B: period 2, window 4096 */
+    b = gb_new(3);
+    gb_str(b, "general.architecture", "gemma2");
+    gb_u32(b, "gemma2.block_count", 42);
+    gb_u32(b, "gemma2.context_length", 8192);
+    gb_u32(b, "gemma2.embedding_length", 3584);
+    gb_u32(b, "gemma2.attention.head_count", 16);
+    gb_u32(b, "gemma2.attention.key_length", 256);
+    gb_u32(b, "gemma2.attention.sliding_window", 4096);
+    gb_f32(b, "gemma2.rope.freq_base", 10000.0f);
+    g = plan_of(b, "gemma2_9b");
+    c = config("gemma-2-9b-it.json");
+    if (g && c) {
+        pe_plan_diff *d = compare(c, g);
+        CHECK_MSG(d && pe_plan_diff_count(d) == 0, "%s",
+                  d && pe_plan_diff_line(d, 0) ? pe_plan_diff_line(d, 0) : "");
+        pe_plan_diff_free(d);
+    }
+    pe_plan_free(g);
+    pe_plan_free(c);
 }
