@@ -490,7 +490,8 @@ int pe_attention_rope(const pe_attention_params *params, const pe_freqs *freqs,
  *   LLAMA3        wavelength bands around L0/h .. L0/l
  *   LONGROPE      w_i / e_i, e = long (s > L0) or short
  *   PROPORTIONAL  exponent 2i/head_dim; pairs past d/2 are 0
- *   EXPLICIT      w_i / c_i, caller's per-pair divisors */
+ *   EXPLICIT      w_i / c_i, caller's per-pair divisors
+ *   NTK_ALPHA     base b alpha^(d/(d-2)) (HunYuan; alpha in factor) */
 #define PE_SCALING_MAP(X)                                                    \
     X(DEFAULT, 0, "default")                                                 \
     X(LINEAR, 1, "linear")                                                   \
@@ -500,7 +501,8 @@ int pe_attention_rope(const pe_attention_params *params, const pe_freqs *freqs,
     X(LLAMA3, 5, "llama3")                                                   \
     X(LONGROPE, 6, "longrope")                                               \
     X(PROPORTIONAL, 7, "proportional")                                       \
-    X(EXPLICIT, 8, "explicit")
+    X(EXPLICIT, 8, "explicit")                                               \
+    X(NTK_ALPHA, 9, "ntk_alpha")
 
 typedef enum {
 #define PE_SCALING_ENUM_(name, value, str) PE_SCALING_##name = value,
