@@ -664,6 +664,20 @@ int pe__scaling_validate(const pe_rope_scaling *s) {
     return validate_scaling(s, &f);
 }
 
+int pe__scaling_fold_base(const pe_rope_scaling *s, long double *log_base) {
+    long double f;
+    PE_TRY(validate_scaling(s, &f));
+    const scheme *sc = &schemes[s->type];
+    if (sc->pair != plain_pair || sc->magnitude != NULL || sc->whole_head)
+        return pe__fail(PE_ERR_UNSUPPORTED, "%s changes more than the base",
+                        pe_scaling_name(s->type));
+    ctx c = {s, f, logl((long double)s->base), s->rotary_dim, s->rotary_dim / 2, 0.0L, 0.0L,
+             false};
+    if (sc->prepare) sc->prepare(&c);
+    *log_base = c.log_base;
+    return PE_OK;
+}
+
 /* Fill f (already zeroed) and weight[] for a validated scaling. Returns
  * PE_OK or an error naming the parameters that overflowed. */
 static int compute(const pe_rope_scaling *s, long double factor, pe_freqs *f,
