@@ -521,7 +521,7 @@ typedef struct {
     int64_t head_dim;   /* D (>= rotary_dim); PROPORTIONAL: even, <= PE_MAX_ROTARY_DIM */
     int64_t rotary_dim; /* d: even, 2 <= d <= min(D, PE_MAX_ROTARY_DIM) */
     double base;        /* b: finite, > 0, != 1 (10000) */
-    double factor;      /* f > 0. NAN: YARN and LONGROPE use L/L0, PROPORTIONAL 1 */
+    double factor;      /* f > 0 (NTK_ALPHA: alpha). NAN: YARN and LONGROPE use L/L0, PROPORTIONAL 1 */
     int64_t original_max_position; /* L0 > 0: YARN, LLAMA3, LONGROPE */
     int64_t max_position; /* L > 0: DYNAMIC; YARN/LONGROPE when factor is NAN */
     int64_t seq_len;    /* s >= 0: DYNAMIC, LONGROPE; 0 = not stated (s <= L, L0) */
