@@ -502,7 +502,8 @@ int pe_attention_rope(const pe_attention_params *params, const pe_freqs *freqs,
  *   LLAMA3        wavelength bands around L0/h .. L0/l
  *   LONGROPE      w_i / e_i, e = long (s > L0) or short
  *   PROPORTIONAL  exponent 2i/head_dim; pairs past d/2 are 0
- *   EXPLICIT      w_i / c_i, caller's per-pair divisors */
+ *   EXPLICIT      w_i / c_i, caller's per-pair divisors
+ *   NTK_ALPHA     base b alpha^(d/(d-2)) (HunYuan; alpha in factor) */
 #define PE_SCALING_MAP(X)                                                    \
     X(DEFAULT, 0, "default")                                                 \
     X(LINEAR, 1, "linear")                                                   \
@@ -512,7 +513,8 @@ int pe_attention_rope(const pe_attention_params *params, const pe_freqs *freqs,
     X(LLAMA3, 5, "llama3")                                                   \
     X(LONGROPE, 6, "longrope")                                               \
     X(PROPORTIONAL, 7, "proportional")                                       \
-    X(EXPLICIT, 8, "explicit")
+    X(EXPLICIT, 8, "explicit")                                               \
+    X(NTK_ALPHA, 9, "ntk_alpha")
 
 typedef enum {
 #define PE_SCALING_ENUM_(name, value, str) PE_SCALING_##name = value,
@@ -531,7 +533,7 @@ typedef struct {
     int64_t head_dim;   /* D (>= rotary_dim); PROPORTIONAL: even, <= PE_MAX_ROTARY_DIM */
     int64_t rotary_dim; /* d: even, 2 <= d <= min(D, PE_MAX_ROTARY_DIM) */
     double base;        /* b: finite, > 0, != 1 (10000) */
-    double factor;      /* f > 0. NAN: YARN and LONGROPE use L/L0, PROPORTIONAL 1 */
+    double factor;      /* f > 0 (NTK_ALPHA: alpha). NAN: YARN and LONGROPE use L/L0, PROPORTIONAL 1 */
     int64_t original_max_position; /* L0 > 0: YARN, LLAMA3, LONGROPE */
     int64_t max_position; /* L > 0: DYNAMIC; YARN/LONGROPE when factor is NAN */
     int64_t seq_len;    /* s >= 0: DYNAMIC, LONGROPE; 0 = not stated (s <= L, L0) */

@@ -19,7 +19,7 @@
  * the rest are listed as warnings by the plan. */
 static const char *const known_block_keys[] = {
     "rope_type", "type", "rope_theta", "partial_rotary_factor", "mrope_section",
-    "mrope_interleaved", "short_mscale", "long_mscale", "alpha", "llama_4_scaling_beta",
+    "mrope_interleaved", "short_mscale", "long_mscale", "llama_4_scaling_beta",
 };
 
 bool pe__rope_key_known(const char *key) {
@@ -442,28 +442,37 @@ int pe__read_rope(const pe__rope_source *src, pe_rope_config *c, pe__rope_extras
                                 "must be > 0", scaling.prefix, (long long)i);
     }
 
-    /* HunYuan: a "dynamic" block with alpha is NTK-by-alpha at a fixed base,
-     * base * alpha^(d/(d-2)), magnitude 1 (its rotary class). */
+    /* HunYuan: a "dynamic" block with alpha is ntk_alpha (rope_scaling.c),
+     * folded into the default scheme at its base, magnitude 1 (its rotary
+     * class). The key and the base rule come from ntk_alpha's row. */
     if ((flags & PE__FAM_HUNYUAN_ALPHA) && scaling.obj != NULL) {
+        int ia = 0; /* ntk_alpha's one parameter */
+        while (ia < pe_scaling_num_params() && !pe_scaling_reads(PE_SCALING_NTK_ALPHA, ia)) ia++;
+        const pe_scaling_param *pa = pe_scaling_param_get(ia);
+        const char *key = pa != NULL ? pa->config_key : NULL;
         double alpha = 0.0;
-        PE_TRY(pe__json_number(scaling, "alpha", &alpha, &has));
+        has = false;
+        if (key != NULL) PE_TRY(pe__json_number(scaling, key, &alpha, &has));
         if (has && alpha != 0.0) {
-            if (!(alpha > 0.0))
-                return pe__fail(PE_ERR_FORMAT, "'%salpha'=%g must be > 0", scaling.prefix,
-                                alpha);
-            if (s->rotary_dim <= 2)
-                return pe__fail(PE_ERR_DIM, "'%salpha' needs a rotary dim above 2",
-                                scaling.prefix);
-            const long double d = (long double)s->rotary_dim;
-            long double lb = logl((long double)s->base) + d / (d - 2.0L) * logl((long double)alpha);
+            pe_rope_scaling a = pe_rope_scaling_defaults(PE_SCALING_NTK_ALPHA, s->head_dim);
+            a.rotary_dim = s->rotary_dim;
+            a.base = s->base;
+            PE_TRY(pe_scaling_set_real(&a, ia, alpha));
+            long double lb;
+            int st = pe__scaling_fold_base(&a, &lb);
+            if (st == PE_ERR_DIM)
+                return pe__fail(PE_ERR_DIM, "'%s%s' needs a rotary dim above 2", scaling.prefix,
+                                key);
+            if (st != PE_OK)
+                return pe__fail(PE_ERR_FORMAT, "'%s%s'=%g must be > 0", scaling.prefix, key, alpha);
             pe_rope_scaling plain = pe_rope_scaling_defaults(PE_SCALING_DEFAULT, s->head_dim);
             plain.rotary_dim = s->rotary_dim;
             plain.base = (double)expl(lb);
             plain.max_position = s->max_position;
             plain.original_max_position = s->original_max_position;
             if (!isfinite(plain.base))
-                return pe__fail(PE_ERR_FORMAT, "'%salpha'=%g makes the base overflow",
-                                scaling.prefix, alpha);
+                return pe__fail(PE_ERR_FORMAT, "'%s%s'=%g makes the base overflow",
+                                scaling.prefix, key, alpha);
             *s = plain;
             x->alpha_applied = true;
             x->alpha = alpha;

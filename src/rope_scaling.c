@@ -164,7 +164,7 @@ int pe_yarn_correction_range(int64_t rotary_dim, double base,
 enum {
     P_FACTOR, P_L0, P_L, P_SEQ_LEN, P_BETA_FAST, P_BETA_SLOW, P_TRUNCATE, P_MSCALE,
     P_MSCALE_ALL_DIM, P_ATTENTION_FACTOR, P_LOW_FREQ, P_HIGH_FREQ, P_SHORT, P_LONG,
-    P_DIVISORS, N_PARAMS
+    P_DIVISORS, P_ALPHA, N_PARAMS
 };
 #define BIT(p) (1u << (p))
 
@@ -213,6 +213,9 @@ static const param_row params[N_PARAMS] = {
                  "long_factor", PE_SCALING_PARAM_LIST}, FIELD(long_factor), FIELD(n_long_factor)},
     [P_DIVISORS] = {{"divisors", "divisors", "LIST", "explicit per-pair divisors c_i (w' = w / c_i)",
                      NULL, PE_SCALING_PARAM_LIST}, FIELD(divisors), FIELD(n_divisors)},
+    /* HunYuan's word for NTK's factor, kept in the factor field */
+    [P_ALPHA] = {{"alpha", "alpha", "A", "ntk_alpha alpha: base' = base alpha^(d/(d-2)) (HunYuan)",
+                  "alpha", PE_SCALING_PARAM_REAL}, FIELD(factor), 0},
 };
 
 /* ------------------------------------------------------- shared rules */
@@ -456,6 +459,18 @@ static long double explicit_pair(const ctx *c, int64_t i, double *weight) {
     return omega(i, c->d, c->log_base) / (long double)c->s->divisors[i];
 }
 
+/* ntk_alpha: HunYuan's rotary class (Hugging Face's HunYuanDenseV1 and
+ * HunYuanMoEV1, vLLM's DynamicNTKAlphaRotaryEmbedding) takes base
+ * b alpha^(d/(d-2)) once, at construction: NTK's rule under the name its
+ * config key uses, with no length dependence and A = 1 despite the block's
+ * "dynamic" type. alpha lives in the factor field. */
+static int ntk_alpha_check(const pe_rope_scaling *s, long double *f) {
+    PE_TRY(check_ntk_dim(s->rotary_dim, "ntk_alpha's"));
+    PE_TRY(check_factor(s->factor, "alpha"));
+    *f = (long double)s->factor;
+    return PE_OK;
+}
+
 /* ------------------------------------------------------------ the table */
 
 typedef struct {
@@ -502,6 +517,9 @@ static const scheme schemes[] = {
                                  true, true},
     [PE_SCALING_EXPLICIT] = {"w_i / c_i, caller's per-pair divisors", BIT(P_DIVISORS), 0, NAN, 0,
                              explicit_check, NULL, explicit_pair, NULL, false, false},
+    [PE_SCALING_NTK_ALPHA] = {"base b alpha^(d/(d-2)), HunYuan's alpha (A = 1)", BIT(P_ALPHA),
+                              BIT(P_ALPHA), 1.0, 0, ntk_alpha_check, ntk_prepare, plain_pair, NULL,
+                              false, false},
 };
 #define N_SCHEMES ((int)(sizeof schemes / sizeof schemes[0]))
 
@@ -647,6 +665,20 @@ bool pe__scaling_hf_rope_type(pe_scaling_type type) {
 int pe__scaling_validate(const pe_rope_scaling *s) {
     long double f;
     return validate_scaling(s, &f);
+}
+
+int pe__scaling_fold_base(const pe_rope_scaling *s, long double *log_base) {
+    long double f;
+    PE_TRY(validate_scaling(s, &f));
+    const scheme *sc = &schemes[s->type];
+    if (sc->pair != plain_pair || sc->magnitude != NULL || sc->whole_head)
+        return pe__fail(PE_ERR_UNSUPPORTED, "%s changes more than the base",
+                        pe_scaling_name(s->type));
+    ctx c = {s, f, logl((long double)s->base), s->rotary_dim, s->rotary_dim / 2, 0.0L, 0.0L,
+             false};
+    if (sc->prepare) sc->prepare(&c);
+    *log_base = c.log_base;
+    return PE_OK;
 }
 
 /* Fill f (already zeroed) and weight[] for a validated scaling. Returns

@@ -21,4 +21,10 @@ bool pe__scaling_hf_rope_type(pe_scaling_type type);
  * the library's message naming the field). */
 int pe__scaling_validate(const pe_rope_scaling *s);
 
+/* ln of the base at which the default scheme gives s's frequencies, for a
+ * scheme that only changes the base (ntk, ntk_alpha; dynamic at its s):
+ * config.c folds HunYuan's alpha so. PE_ERR_UNSUPPORTED for the others;
+ * the scheme's own errors otherwise. */
+int pe__scaling_fold_base(const pe_rope_scaling *s, long double *log_base);
+
 #endif

@@ -467,3 +467,35 @@ TEST(config_malformed_input_never_crashes) {
     CHECK_ERROR(pe_config_parse(deep, 2 * depth, &c), PE_ERR_FORMAT, "not valid JSON");
     free(deep);
 }
+
+/* HunYuan's alpha block is read through the ntk_alpha scheme's row and
+ * folded into the default scheme at b alpha^(d/(d-2)) (the plan reports
+ * DEFAULT, as test_plan.c pins). The folded frequencies equal ntk_alpha's
+ * own, which keep the base in the log domain, up to the one double rounding
+ * of the folded base: that moves w_i by at most (2i/d) 2^-53 relative
+ * (1.1e-16); 4e-16 leaves room for the two long double routes. */
+TEST(config_hunyuan_alpha_is_ntk_alpha_folded) {
+    pe_rope_config *c = load("hy-mt2-7b.json");
+    if (c == NULL) return;
+    CHECK(c->scaling.type == PE_SCALING_DEFAULT);
+    static pe_freqs got, want;
+    CHECK_OK(pe_config_freqs(c, 0, &got, NULL));
+    pe_rope_scaling a = pe_rope_scaling_defaults(PE_SCALING_NTK_ALPHA, 128);
+    a.factor = 1000.0; /* the file's rope_scaling.alpha */
+    CHECK_OK(pe_freqs_from_scaling(&a, &want, NULL));
+    const double tol = rel_tol() > 4e-16 ? rel_tol() : 4e-16;
+    CHECK(got.rotary_dim == 128 && got.attention_factor == 1.0);
+    for (int64_t i = 0; i < 64; i++) {
+        long double g = (long double)got.inv_freq[i] + got.inv_freq_lo[i];
+        long double w = (long double)want.inv_freq[i] + want.inv_freq_lo[i];
+        CHECK_MSG(fabsl(g - w) <= tol * w, "pair %lld: %.21Lg want %.21Lg", (long long)i, g, w);
+    }
+    /* the key comes from the scheme table: 'alpha' is known, not warned */
+    pe_plan *p = NULL;
+    const char *json = "{\"model_type\":\"hunyuan_v1_dense\",\"head_dim\":8,\"rope_scaling\":"
+                       "{\"type\":\"dynamic\",\"factor\":1,\"alpha\":2}}";
+    CHECK_OK(pe_plan_from_config_json(json, strlen(json), &p));
+    for (int64_t k = 0; p != NULL && k < pe_plan_num_warnings(p); k++)
+        CHECK_MSG(strstr(pe_plan_warning(p, k), "alpha") == NULL, "warning: %s", pe_plan_warning(p, k));
+    pe_plan_free(p);
+}

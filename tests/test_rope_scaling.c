@@ -74,7 +74,8 @@ static void reference(const pe_rope_scaling *s, ref_out *r) {
     r->amp = 1;
     r->f = f;
     r->mult = 1;
-    if (s->type == PE_SCALING_NTK) b = b * powl(f, (long double)d / (d - 2));
+    if (s->type == PE_SCALING_NTK || s->type == PE_SCALING_NTK_ALPHA) /* f: NTK's f, HunYuan's alpha */
+        b = b * powl(f, (long double)d / (d - 2));
     if (s->type == PE_SCALING_DYNAMIC && s->seq_len > s->max_position)
         b = b * powl(f * s->seq_len / s->max_position - (f - 1), (long double)d / (d - 2));
     long double lo = 0, hi = 0;
@@ -265,6 +266,7 @@ TEST(scaling_table_setters_write_the_named_field) {
         {"short_factor", offsetof(pe_rope_scaling, short_factor), offsetof(pe_rope_scaling, n_short_factor)},
         {"long_factor", offsetof(pe_rope_scaling, long_factor), offsetof(pe_rope_scaling, n_long_factor)},
         {"divisors", offsetof(pe_rope_scaling, divisors), offsetof(pe_rope_scaling, n_divisors)},
+        {"alpha", offsetof(pe_rope_scaling, factor), 0}, /* ntk_alpha keeps alpha in factor */
     };
     static const double list[3] = {1, 2, 3};
     for (int i = 0; i < pe_scaling_num_params(); i++) {
@@ -324,7 +326,7 @@ TEST(scaling_factor_one_is_default_bit_for_bit) {
         for (int bi = 0; bi < 3; bi++) {
             int64_t D = heads[h][0], d = heads[h][1];
             CHECK_OK(pe_freqs_default(d, bases[bi], &want));
-            for (int t = 0; t <= PE_SCALING_EXPLICIT; t++) {
+            for (int t = 0; t < pe_scaling_count(); t++) {
                 pe_rope_scaling s = pe_rope_scaling_defaults((pe_scaling_type)t, D);
                 s.rotary_dim = d;
                 s.base = bases[bi];
@@ -553,7 +555,7 @@ TEST(scaling_randomized_against_reference) {
     pe_rng rng = {pe_test_seed()};
     static double l1[PE_MAX_PAIRS], l2[PE_MAX_PAIRS];
     for (int it = 0; it < 300; it++) {
-        pe_scaling_type t = (pe_scaling_type)pe_rng_int(&rng, 0, PE_SCALING_EXPLICIT);
+        pe_scaling_type t = (pe_scaling_type)pe_rng_int(&rng, 0, pe_scaling_count() - 1);
         int64_t D = 2 * pe_rng_int(&rng, 2, 160);
         pe_rope_scaling s = pe_rope_scaling_defaults(t, D);
         s.rotary_dim = 2 * pe_rng_int(&rng, 2, D / 2);
@@ -582,6 +584,64 @@ TEST(scaling_randomized_against_reference) {
                  s.factor);
         if (check_against_reference(&s, what) != 0) break;
     }
+}
+
+/* ntk_alpha, HunYuan's rotary class: HF's modeling_hunyuan_v1_dense.py builds
+ * base = rope_theta * alpha ** (dim / (dim - 2)) once and then
+ * inv_freq = 1 / base ** (arange(0, dim, 2) / dim), A = 1. The reference is
+ * that expression in long double, written here; the tolerance is the one of
+ * every scheme above (bases stay below 1e13: 1e6 * 2000^(8/6) = 2.5e10). */
+TEST(scaling_ntk_alpha_matches_hunyuan_reference) {
+    static const struct { int64_t D, d; double base, alpha; } cases[] = {
+        {128, 128, 10000.0, 1000.0}, /* Hy-MT2-7B: rope_theta 1e4, alpha 1000 */
+        {128, 64, 500000.0, 50.0},  /* partial rotary: d in the exponent, not D */
+        {8, 8, 1e6, 2000.0},
+        {64, 4, 10000.0, 0.25},     /* alpha < 1 shrinks the base */
+    };
+    static pe_freqs f;
+    static double weight[PE_MAX_PAIRS];
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        pe_rope_scaling s = pe_rope_scaling_defaults(PE_SCALING_NTK_ALPHA, cases[k].D);
+        s.rotary_dim = cases[k].d;
+        s.base = cases[k].base;
+        s.factor = cases[k].alpha;
+        s.seq_len = 1 << 20; /* no length dependence, whatever the block's "dynamic" says */
+        CHECK_OK(pe_freqs_from_scaling(&s, &f, weight));
+        const int64_t d = cases[k].d;
+        const long double base = (long double)cases[k].base *
+                                 powl((long double)cases[k].alpha, (long double)d / (long double)(d - 2));
+        CHECK(f.rotary_dim == d && f.attention_factor == 1.0 && f.softmax_scale_multiplier == 1.0);
+        for (int64_t i = 0; i < d / 2; i++) {
+            const long double want = 1.0L / powl(base, (long double)(2 * i) / (long double)d);
+            const long double got = (long double)f.inv_freq[i] + f.inv_freq_lo[i];
+            CHECK_MSG(fabsl(got - want) <= (long double)REL_TOL * want,
+                      "case %zu pair %lld: %.21Lg want %.21Lg", k, (long long)i, got, want);
+            CHECK(isnan(weight[i]));
+        }
+        /* the same frequencies as NTK with f = alpha: one rule, two names */
+        pe_rope_scaling n = s;
+        n.type = PE_SCALING_NTK;
+        static pe_freqs g;
+        CHECK_OK(pe_freqs_from_scaling(&n, &g, NULL));
+        CHECK(memcmp(f.inv_freq, g.inv_freq, sizeof(double) * (size_t)(d / 2)) == 0);
+    }
+    /* alpha = 1 is the default; its errors name alpha and write nothing */
+    pe_rope_scaling s = pe_rope_scaling_defaults(PE_SCALING_NTK_ALPHA, 16);
+    CHECK(s.factor == 1.0);
+    static pe_freqs def;
+    CHECK_OK(pe_freqs_default(16, 10000.0, &def));
+    CHECK_OK(pe_freqs_from_scaling(&s, &f, NULL));
+    CHECK(memcmp(f.inv_freq, def.inv_freq, sizeof(double) * 8) == 0 &&
+          memcmp(f.inv_freq_lo, def.inv_freq_lo, sizeof(double) * 8) == 0);
+    CHECK(strcmp(pe_scaling_name(PE_SCALING_NTK_ALPHA), "ntk_alpha") == 0);
+    s.factor = -2.0;
+    CHECK_ERROR(pe_freqs_from_scaling(&s, &f, NULL), PE_ERR_PARAM, "alpha=-2 must be finite and > 0");
+    s.factor = NAN;
+    CHECK_ERROR(pe_freqs_from_scaling(&s, &f, NULL), PE_ERR_PARAM, "alpha=nan must be");
+    s.factor = 2.0;
+    s.rotary_dim = 2;
+    CHECK_ERROR(pe_freqs_from_scaling(&s, &f, NULL), PE_ERR_DIM,
+                "rotary_dim=2: ntk_alpha's exponent d/(d-2) needs d > 2");
 }
 
 /* A rejected call leaves out and interp_weight byte-identical. */
