@@ -187,7 +187,7 @@ test-includes:
 STAGE := $(abspath $(BUILD))/stage
 test-install:
 	rm -rf $(STAGE)
-	$(MAKE) install PREFIX=$(STAGE) DESTDIR=
+	$(MAKE) --no-print-directory install PREFIX=$(STAGE) DESTDIR=
 	$(Q)$(call say,LD,$(BUILD)/rope_example_installed)$(CC) $(WARNFLAGS) $(CFLAGS) $(EXTRA_CFLAGS) -o $(BUILD)/rope_example_installed examples/rope_example.c \
 	  $$(PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig pkg-config --cflags --libs posenc) -Wl,-rpath,$(STAGE)/lib \
 	  $(LDFLAGS)
@@ -242,7 +242,7 @@ test-experiment: $(EXP_TEST_BIN)
 asan: deps
 	ASAN_OPTIONS=allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	LSAN_OPTIONS=print_suppressions=0 \
-	$(MAKE) BUILD=build/asan \
+	$(MAKE) --no-print-directory BUILD=build/asan \
 	  EXTRA_CFLAGS="-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=address,undefined" test
 
@@ -277,7 +277,7 @@ valgrind: $(TEST_BIN) $(FUZZ_REPLAY) | deps
 # The C tests under ThreadSanitizer (tests/test_threads.c runs every public
 # function from 8 threads on shared read-only state), in their own tree.
 tsan: deps
-	$(MAKE) BUILD=build/tsan EXTRA_CFLAGS="-O1 -fsanitize=thread -fno-omit-frame-pointer" \
+	$(MAKE) --no-print-directory BUILD=build/tsan EXTRA_CFLAGS="-O1 -fsanitize=thread -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=thread" build/tsan/posenc_tests
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 allocator_may_return_null=1" \
 	  build/tsan/posenc_tests
@@ -307,7 +307,7 @@ fuzz-bins: $(FUZZ_BIN)
 
 fuzz:
 	@bash scripts/setup-deps.sh clang libclang-rt-14-dev
-	$(MAKE) BUILD=build/fuzz CC=clang EXTRA_CFLAGS="$(FUZZ_FLAGS)" \
+	$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang EXTRA_CFLAGS="$(FUZZ_FLAGS)" \
 	  LDFLAGS="-fsanitize=address,undefined" fuzz-bins
 	$(foreach t,$(FUZZ_TARGETS),mkdir -p build/fuzz/corpus-$(t) build/fuzz/artifacts-$(t) && \
 	  build/fuzz/fuzz/libfuzzer_$(t) -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
@@ -472,7 +472,7 @@ ARM64_FUZZ := $(filter-out args,$(FUZZ_TARGETS))
 .PHONY: test-arm64
 test-arm64:
 	bash scripts/setup-deps.sh --arm64
-	$(MAKE) BUILD=$(ARM64_BUILD) CC=$(ARM64_CC) $(ARM64_BUILD)/posenc_tests \
+	$(MAKE) --no-print-directory BUILD=$(ARM64_BUILD) CC=$(ARM64_CC) $(ARM64_BUILD)/posenc_tests \
 	  $(ARM64_FUZZ:%=$(ARM64_BUILD)/fuzz/arm64_replay_%)
 	$(ARM64_RUN) $(ARM64_BUILD)/posenc_tests
 	$(foreach t,$(ARM64_FUZZ),$(ARM64_RUN) $(ARM64_BUILD)/fuzz/arm64_replay_$(t) fuzz/corpus/$(t) &&) true

@@ -82,9 +82,10 @@ int cmd_tour(const cli_spec *spec, int argc, char **argv) {
     if (t->draw) {
         char path[1024];
         snprintf(path, sizeof path, "%s/index.html", t->dir);
-        if (tour_write_html(t, path) != 0) {
+        char err[1024] = "";
+        if (tour_write_html(t, path, err, sizeof err) != 0) {
             free(t);
-            return cli_runtime_error(spec, "cannot write %s", path);
+            return cli_runtime_error(spec, "%s", err[0] ? err : path);
         }
         printf("\n%d claims checked%s; open %s in a browser.\n", t->n - t->failed, t->failed ? ", some FAILED" : "",
                path);

@@ -1021,7 +1021,8 @@ int pe_binary_hamming(int64_t start, int64_t count, int64_t *distances,
                       pe_hamming_report *out);
 
 /* Per pair of a pe_freqs: wavelength 2pi/w' (tokens per full turn; +inf for
- * w' = 0), flip distance pi/w' (where cos turns negative), and at offset k the
+ * w' = 0), flip distance pi/w' (half a turn: the pair points opposite its
+ * start, cos = -1; its term cos(k w') is already negative from pi/(2 w')), and at offset k the
  * phase k w' mod 2pi in [0, 2pi) and the number of full turns k w'/(2pi) (> 1:
  * the pair has aliased). Each output nullable, (rotary_dim/2,). */
 int pe_pair_periods(const pe_freqs *freqs, int64_t offset, double *wavelength,

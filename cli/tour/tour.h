@@ -88,8 +88,9 @@ int tour_scaling_claims(tour *t);
 int tour_experiment_claims(tour *t);
 
 /* DIR/index.html: one static page of every section, claim, number and
- * figure (tour_report.c opens the file, tour_html.c writes the body). */
-int tour_write_html(const tour *t, const char *path);
+ * figure (tour_report.c opens the file, tour_html.c writes the body). 0,
+ * or -1 with the reason, naming the file, in err. */
+int tour_write_html(const tour *t, const char *path, char *err, size_t errlen);
 void tour_html_page(const tour *t, FILE *f);
 
 #endif

@@ -86,10 +86,9 @@ int tour_claim(tour *t, const char *section, const char *key, int holds, const c
     return 0;
 }
 
-int tour_write_html(const tour *t, const char *path) {
-    char err[1024];
-    FILE *f = atomic_open(path, err, sizeof err);
+int tour_write_html(const tour *t, const char *path, char *err, size_t errlen) {
+    FILE *f = atomic_open(path, err, errlen);
     if (f == NULL) return -1;
     tour_html_page(t, f);
-    return atomic_close(f, true, err, sizeof err);
+    return atomic_close(f, true, err, errlen);
 }

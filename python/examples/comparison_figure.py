@@ -9,6 +9,7 @@ import argparse
 import numpy as np
 
 import posenc
+from atomic_save import savefig_atomic
 
 
 def main():
@@ -44,7 +45,7 @@ def main():
         ax.axhline(y=0, color="gray", linestyle="--", alpha=0.5)
     fig.tight_layout()
     if args.out:
-        fig.savefig(args.out, dpi=100)
+        savefig_atomic(fig, args.out, dpi=100)
         print(f"wrote {args.out}")
     else:
         plt.show()

@@ -10,6 +10,7 @@ import argparse
 import numpy as np
 
 import posenc
+from atomic_save import savefig_atomic
 
 
 def main():
@@ -48,7 +49,7 @@ def main():
         ax.axis("equal")
     fig.tight_layout()
     if args.out:
-        fig.savefig(args.out, dpi=100)
+        savefig_atomic(fig, args.out, dpi=100)
         print(f"wrote {args.out}")
     else:
         plt.show()

@@ -10,6 +10,7 @@ import argparse
 import numpy as np
 
 import posenc
+from atomic_save import savefig_atomic
 
 
 def main():
@@ -62,7 +63,7 @@ def main():
     print(f"Max difference: {np.abs(PE2[pos + k] - M_k @ PE2[pos]).max():.2e}")
 
     if args.out:
-        fig.savefig(args.out, dpi=100)
+        savefig_atomic(fig, args.out, dpi=100)
         print(f"wrote {args.out}")
     else:
         plt.show()

@@ -17,6 +17,9 @@ expect tour_collisions 0 'D = 8: closest k in \[2, 10\^5\] is 69115 at 0\.0386' 
 expect tour_all_hold 0 '^19 claims checked\.$' -- tour --no-figures --no-experiment
 
 expect tour_html 0 'claims checked; open .*/index\.html' -- tour --no-experiment --out "$TMP/tour"
+# a page that cannot be written says why, naming the file
+mkdir -p "$TMP/tour_blocked/index.html/x"
+expect tour_html_unwritable 1 'posenc tour: error: cannot create .*/tour_blocked/index\.html: Is a directory' -- tour --no-experiment --out "$TMP/tour_blocked"
 # the page references only files that exist, holds every claim with a
 # figure, its sections in the notes' order with MathML formulas, no script
 missing=""
