@@ -12,19 +12,24 @@
 int fig_bag_of_words(const figure_opts *o, const char *path, char *err, size_t errlen) {
     enum { T = TOUR_BAG_T, D = TOUR_BAG_D };
     float x[T * D], xr[T * D], of[T * D], orf[T * D];
+    int64_t rev[T];
     tour_bag_tokens(x);
-    for (int i = 0; i < T; i++) memcpy(xr + i * D, x + (T - 1 - i) * D, sizeof(float) * D);
+    for (int i = 0; i < T; i++) {
+        rev[i] = T - 1 - i;
+        memcpy(xr + i * D, x + rev[i] * D, sizeof(float) * D);
+    }
     pe_attention_params p = {T, T, D, D, 0.0, 0, NULL};
+    double worst = 0;
     int st = pe_attention(&p, x, x, x, of);
     if (st == PE_OK) st = pe_attention(&p, xr, xr, xr, orf);
+    if (st == PE_OK) st = pe_permutation_gap(of, orf, rev, T, D, &worst);
     if (st != PE_OK) return fig_lib_error(st, err, errlen);
-    double a[T * D], b[T * D], ra[T * D], worst = 0;
+    double a[T * D], b[T * D], ra[T * D];
     for (int i = 0; i < T; i++)
         for (int e = 0; e < D; e++) {
             a[i * D + e] = of[i * D + e];
             b[i * D + e] = orf[i * D + e];
-            ra[i * D + e] = of[(T - 1 - i) * D + e]; /* the plain run's rows, last first */
-            worst = fmax(worst, fabs(b[i * D + e] - ra[i * D + e]));
+            ra[i * D + e] = of[rev[i] * D + e]; /* the plain run's rows, last first */
         }
     figure_opts wide = *o;
     if (wide.width == 0 && wide.height == 0) {
