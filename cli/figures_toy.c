@@ -14,7 +14,7 @@ int fig_bag_of_words(const figure_opts *o, const char *path, char *err, size_t e
     float x[T * D], xr[T * D], of[T * D], orf[T * D];
     tour_bag_tokens(x);
     for (int i = 0; i < T; i++) memcpy(xr + i * D, x + (T - 1 - i) * D, sizeof(float) * D);
-    pe_attention_params p = {T, T, D, D, 0.0, 0, NULL};
+    pe_attention_params p = pe_attention_params_default(T, T, D, D);
     int st = pe_attention(&p, x, x, x, of);
     if (st == PE_OK) st = pe_attention(&p, xr, xr, xr, orf);
     if (st != PE_OK) return fig_lib_error(st, err, errlen);

@@ -25,7 +25,7 @@ static int bag_of_words(tour *t) {
     float x[T * D], xr[T * D], o[T * D], orr[T * D];
     tour_bag_tokens(x);
     for (int i = 0; i < T; i++) memcpy(xr + i * D, x + (T - 1 - i) * D, sizeof(float) * D);
-    pe_attention_params p = {T, T, D, D, 0.0, 0, NULL};
+    pe_attention_params p = pe_attention_params_default(T, T, D, D);
     TRY(pe_attention(&p, x, x, x, o));
     TRY(pe_attention(&p, xr, xr, xr, orr));
     double v[1] = {0};
