@@ -49,7 +49,8 @@ typedef struct {
 /* out = attention of (q, k, v) with the scheme applied at positions 0..T-1. */
 static int run_scheme(const attn_setup *s, const float *q, const float *k, const float *v,
                       float *out) {
-    pe_attention_params p = {s->T, s->T, s->D, s->Dv, 0.0, s->causal, NULL};
+    pe_attention_params p = pe_attention_params_default(s->T, s->T, s->D, s->Dv);
+    p.causal = s->causal;
     pe_positions pos = pe_positions_range(0);
     if (s->scheme == SCHEME_NONE) return pe_attention(&p, q, k, v, out);
     if (s->scheme == SCHEME_ROPE) {

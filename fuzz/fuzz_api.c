@@ -672,7 +672,9 @@ static void call_bias_attention(reader *r) {
         return;
     }
     /* attention: q, k, v, out, bias inside the arena */
-    pe_attention_params p = {nq, nk, dim(r), dim(r), real(r), (int)(u8(r) % 2), NULL};
+    pe_attention_params p = pe_attention_params_default(nq, nk, dim(r), dim(r));
+    p.scale = real(r);
+    p.causal = (int)(u8(r) % 2);
     size_t o[5];
     const long double sz[5] = {ld3(p.n_q, p.dim, 4), ld3(p.n_k, p.dim, 4), ld3(p.n_k, p.dim_v, 4),
                                ld3(p.n_q, p.dim_v, 4), ld3(p.n_q, p.n_k, 4)};

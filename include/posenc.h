@@ -149,6 +149,7 @@ typedef enum {
 } pe_sin_convention;
 
 typedef struct {
+    size_t struct_size; /* extensible (README "ABI and versions"): set by pe_additive_defaults */
     pe_additive_scheme scheme;
     int64_t dim;     /* D: row length (even for sinusoidal) */
     double scale;    /* raw: s (default 1) */
@@ -461,11 +462,17 @@ int pe_rope_rebase(const pe_freqs *old_freqs, const pe_freqs *new_freqs, pe_rope
  * (possible only with a -inf bias row) gets a zero output row.
  */
 typedef struct {
+    size_t struct_size; /* extensible (README "ABI and versions"): set by the initializer */
     int64_t n_q, n_k, dim, dim_v;
     double scale;
     int causal;
     const float *bias; /* (n_q, n_k) or NULL */
 } pe_attention_params;
+
+/* The initializer: the sizes given, scale 0 (1/sqrt(dim)), not causal, no
+ * bias; set the other fields afterwards. */
+pe_attention_params pe_attention_params_default(int64_t n_q, int64_t n_k, int64_t dim,
+                                                int64_t dim_v);
 
 int pe_attention(const pe_attention_params *params, const float *q,
                  const float *k, const float *v, float *out);
@@ -524,11 +531,13 @@ typedef enum {
 
 /*
  * Parameters of every generator; each scheme reads only its own fields and
- * ignores the rest. Start from pe_rope_scaling_defaults(). "NAN" below means
+ * ignores the rest. Start from pe_rope_scaling_defaults() (extensible: it sets
+ * struct_size; README "ABI and versions"). "NAN" below means
  * "not given: derive it"; 0 means "unset" where Hugging Face treats a falsy
  * value as unset (mscale, mscale_all_dim).
  */
 typedef struct {
+    size_t struct_size; /* sizeof(pe_rope_scaling) the caller built with */
     pe_scaling_type type;
     int64_t head_dim;   /* D (>= rotary_dim); PROPORTIONAL: even, <= PE_MAX_ROTARY_DIM */
     int64_t rotary_dim; /* d: even, 2 <= d <= min(D, PE_MAX_ROTARY_DIM) */

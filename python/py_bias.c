@@ -153,6 +153,7 @@ static int attn_get(PyObject *q_o, PyObject *k_o, PyObject *v_o, PyObject *b_o, 
     if (pya_get(q_o, "q", PYA_F32, 0, PYA_CONTIG, 2, 2, &a->q) || pya_get(k_o, "k", PYA_F32, 0, PYA_CONTIG, 2, 2, &a->k) ||
         pya_get(v_o, "v", PYA_F32, 0, PYA_CONTIG, 2, 2, &a->v))
         goto fail;
+    a->p = pe_attention_params_default(0, 0, 0, 0);
     a->p.n_q = a->q.shape[0];
     a->p.n_k = a->k.shape[0];
     a->p.dim = a->q.shape[1];

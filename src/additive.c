@@ -4,6 +4,7 @@
  * sinusoidal shift matrix M_k.
  */
 #include "internal.h"
+#include "struct_size.h"
 
 #include <float.h>
 #include <math.h>
@@ -13,6 +14,7 @@ static void sinusoidal_omega(const pe_additive_params *p, int64_t i, double *hi,
 
 pe_additive_params pe_additive_defaults(pe_additive_scheme scheme, int64_t dim) {
     pe_additive_params p;
+    p.struct_size = sizeof p;
     p.scheme = scheme;
     p.dim = dim;
     p.scale = 1.0;
@@ -32,6 +34,14 @@ int64_t pe_binary_nbits(int64_t length) {
 
 static int check_params(const pe_additive_params *params) {
     PE_CHECK_NULL(params);
+    /* The struct_size rule (struct_size.h). Every field read below belongs
+     * to the first version, so the caller's struct is read in place; a
+     * field added later must be read from the resolved copy. */
+    pe_additive_params resolved;
+    const pe_additive_params defaults = pe_additive_defaults(params->scheme, params->dim);
+    PE_TRY(pe__struct_resolve(params, &defaults, &resolved, sizeof resolved,
+                              PE__SIZE_THROUGH(pe_additive_params, convention), "pe_additive_params",
+                              "pe_additive_defaults"));
     const pe_additive_params *p = params;
     if (p->dim < 1)
         return pe__fail(PE_ERR_DIM, "dim=%lld must be >= 1", (long long)p->dim);

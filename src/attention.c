@@ -5,6 +5,7 @@
  * fast path.
  */
 #include "internal.h"
+#include "struct_size.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -27,8 +28,23 @@ static bool attention_sizes_ok(const pe_attention_params *p) {
            pe__size_mul(b, sizeof(double), &b);
 }
 
+pe_attention_params pe_attention_params_default(int64_t n_q, int64_t n_k, int64_t dim,
+                                                int64_t dim_v) {
+    pe_attention_params p = {sizeof(pe_attention_params), n_q, n_k, dim, dim_v, 0.0, 0, NULL};
+    return p;
+}
+
 static int check_params(const pe_attention_params *params) {
     PE_CHECK_NULL(params);
+    /* The struct_size rule (struct_size.h). Every field read here belongs to
+     * the first version, so the caller's struct is read in place; a field
+     * added later must be read from the resolved copy. */
+    pe_attention_params resolved;
+    const pe_attention_params defaults =
+        pe_attention_params_default(params->n_q, params->n_k, params->dim, params->dim_v);
+    PE_TRY(pe__struct_resolve(params, &defaults, &resolved, sizeof resolved,
+                              PE__SIZE_THROUGH(pe_attention_params, bias), "pe_attention_params",
+                              "pe_attention_params_default"));
     const pe_attention_params *p = params;
     if (p->n_q < 1 || p->n_k < 1 || p->dim < 1 || p->dim_v < 1)
         return pe__fail(PE_ERR_DIM,

@@ -13,6 +13,7 @@
  * transformers' modeling_rope_utils.py (the v5 reading; see docs/SCALING.md).
  */
 #include "scaling_internal.h"
+#include "struct_size.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -628,6 +629,7 @@ int pe_scaling_from_name(const char *name, pe_scaling_type *out) {
 pe_rope_scaling pe_rope_scaling_defaults(pe_scaling_type type, int64_t head_dim) {
     pe_rope_scaling s;
     memset(&s, 0, sizeof s);
+    s.struct_size = sizeof s;
     s.type = type;
     s.head_dim = head_dim;
     s.rotary_dim = head_dim;
@@ -720,6 +722,13 @@ static int compute(const pe_rope_scaling *s, long double factor, pe_freqs *f,
 int pe_freqs_from_scaling(const pe_rope_scaling *scaling, pe_freqs *out,
                           double *interp_weight) {
     PE_CHECK_NULL(scaling);
+    /* the struct_size rule (struct_size.h): fields past it get defaults */
+    pe_rope_scaling resolved;
+    const pe_rope_scaling defaults = pe_rope_scaling_defaults(scaling->type, scaling->head_dim);
+    PE_TRY(pe__struct_resolve(scaling, &defaults, &resolved, sizeof resolved,
+                              PE__SIZE_THROUGH(pe_rope_scaling, n_divisors), "pe_rope_scaling",
+                              "pe_rope_scaling_defaults"));
+    scaling = &resolved;
     long double factor;
     PE_TRY(validate_scaling(scaling, &factor));
     PE_CHECK_NULL(out);

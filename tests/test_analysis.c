@@ -236,7 +236,7 @@ TEST(analysis_permutation_gap) {
         rev[t] = N - 1 - t;
         memcpy(xr + t * D, x + rev[t] * D, sizeof(float) * D);
     }
-    pe_attention_params p = {N, N, D, D, 0.0, 0, NULL};
+    pe_attention_params p = pe_attention_params_default(N, N, D, D);
     CHECK_OK(pe_attention(&p, x, x, x, o));
     CHECK_OK(pe_attention(&p, xr, xr, xr, orr));
     CHECK_OK(pe_permutation_gap(o, orr, rev, N, D, &gap));

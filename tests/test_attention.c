@@ -42,7 +42,9 @@ TEST(attention_matches_reference) {
     long double ref[30];
     for (int causal = 0; causal < 2; causal++)
         for (int b = 0; b < 2; b++) {
-            pe_attention_params p = {6, 9, 8, 5, 0.0, causal, b ? bias : NULL};
+            pe_attention_params p = pe_attention_params_default(6, 9, 8, 5);
+            p.causal = causal;
+            p.bias = b ? bias : NULL;
             CHECK_OK(pe_attention(&p, q, k, v, out));
             ref_attention(q, k, v, 6, 9, 8, 5, b ? bias : NULL, causal, ref);
             /* outputs are convex combinations of v in [-1, 1], accumulated in
@@ -51,7 +53,7 @@ TEST(attention_matches_reference) {
         }
     /* stable softmax: huge logits do not overflow */
     for (int i = 0; i < 48; i++) q[i] *= 1e4f;
-    pe_attention_params p = {6, 9, 8, 5, 0.0, 0, NULL};
+    pe_attention_params p = pe_attention_params_default(6, 9, 8, 5);
     CHECK_OK(pe_attention(&p, q, k, v, out));
     for (int i = 0; i < 30; i++) CHECK(isfinite(out[i]));
 }
@@ -59,7 +61,8 @@ TEST(attention_matches_reference) {
 TEST(attention_causal_first_query_sees_first_key) {
     float q[3 * 2] = {1, 0, 0, 1, 1, 1}, k[3 * 2] = {1, 0, 0, 1, 1, 1};
     float v[3 * 1] = {10, 20, 30}, out[3];
-    pe_attention_params p = {3, 3, 2, 1, 0.0, 1, NULL};
+    pe_attention_params p = pe_attention_params_default(3, 3, 2, 1);
+    p.causal = 1;
     CHECK_OK(pe_attention(&p, q, k, v, out));
     CHECK(out[0] == 10.0f); /* only key 0 is visible to query 0 */
 }
@@ -71,7 +74,7 @@ static double equivariance_gap(const float *x, const int64_t *perm, int64_t T, i
           *op = malloc(sizeof(float) * T * D), *a = malloc(sizeof(float) * T * D),
           *ap = malloc(sizeof(float) * T * D);
     for (int64_t t = 0; t < T; t++) memcpy(xp + t * D, x + perm[t] * D, sizeof(float) * D);
-    pe_attention_params p = {T, T, D, D, 0.0, 0, NULL};
+    pe_attention_params p = pe_attention_params_default(T, T, D, D);
     if (scheme == 0) {
         CHECK_OK(pe_attention(&p, x, x, x, o));
         CHECK_OK(pe_attention(&p, xp, xp, xp, op));
@@ -135,13 +138,15 @@ TEST(attention_errors) {
     memset(out, 0x44, sizeof out);
     unsigned char b[sizeof out];
     memcpy(b, out, sizeof out);
-    pe_attention_params p = {2, 1, 2, 2, 0.0, 1, NULL};
+    pe_attention_params p = pe_attention_params_default(2, 1, 2, 2);
+    p.causal = 1;
     CHECK_ERROR(pe_attention(&p, q, q, q, out), PE_ERR_SHAPE, "n_q=2 <= n_k=1");
-    p = (pe_attention_params){0, 1, 2, 2, 0.0, 0, NULL};
+    p = pe_attention_params_default(0, 1, 2, 2);
     CHECK_ERROR(pe_attention(&p, q, q, q, out), PE_ERR_DIM, "n_q=0");
-    p = (pe_attention_params){1, 1, 2, 2, NAN, 0, NULL};
+    p = pe_attention_params_default(1, 1, 2, 2);
+    p.scale = NAN;
     CHECK_ERROR(pe_attention(&p, q, q, q, out), PE_ERR_PARAM, "scale=nan");
-    p = (pe_attention_params){1, 1, 2, 2, 0.0, 0, NULL};
+    p = pe_attention_params_default(1, 1, 2, 2);
     CHECK_ERROR(pe_attention(&p, q, NULL, q, out), PE_ERR_NULL, "k");
     pe_freqs f;
     CHECK_OK(pe_freqs_default(4, 10000.0, &f));

@@ -233,7 +233,9 @@ TEST(alibi_bias_feeds_attention_and_matches_bloom_form) {
     }
     CHECK_OK(pe_alibi_bias(H, NQ, NK, PE_ALIBI_CAUSAL, bias, PE_F32));
     for (int h = 0; h < H; h++) {
-        pe_attention_params p = {NQ, NK, D, D, 0.0, 1, bias + h * NQ * NK};
+        pe_attention_params p = pe_attention_params_default(NQ, NK, D, D);
+        p.causal = 1;
+        p.bias = bias + h * NQ * NK;
         float out[NQ * D], out_bloom[NQ * D];
         CHECK_OK(pe_attention(&p, q, k, v, out));
         const long double m = ref_slope(h, H);
@@ -449,7 +451,8 @@ TEST(t5_bias_fill_both_layouts_and_attention) {
         v[i] = (float)pe_rng_uniform(&rng, -1, 1);
     }
     CHECK_OK(pe_t5_bias(head_major, PE_T5_TABLE_HEAD_MAJOR, H, 1, NB, M, NQ, NK, bias));
-    pe_attention_params p = {NQ, NK, D, D, 0.0, 0, bias + 2 * NQ * NK};
+    pe_attention_params p = pe_attention_params_default(NQ, NK, D, D);
+    p.bias = bias + 2 * NQ * NK;
     float out[NQ * D];
     CHECK_OK(pe_attention(&p, q, k, v, out));
     for (int i = 0; i < NQ; i++) {

@@ -233,7 +233,8 @@ TEST(edges_int64_extremes_elsewhere) {
         CHECK(isfinite(y[i]));
     }
     CHECK_NEAR(n1, n0, 1e-6 * n0);
-    pe_attention_params ap = {2, 2, 16, 16, 0.0, 1, NULL};
+    pe_attention_params ap = pe_attention_params_default(2, 2, 16, 16);
+    ap.causal = 1;
     pe_positions qp = pe_positions_range(INT64_MAX - 1), kp = pe_positions_range(INT64_MAX - 1);
     float ao[32];
     CHECK_OK(pe_attention_rope(&ap, &f, PE_ROPE_INTERLEAVED, &qp, &kp, x, x, x, ao));

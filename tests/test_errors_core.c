@@ -300,7 +300,7 @@ TEST(errors_rope) {
 
 TEST(errors_attention_kernels_memory) {
     const pe_freqs f = freqs_d(D), f16 = freqs_d(16);
-    pe_attention_params p = {T, T, D, D, 0.0, 0, NULL};
+    pe_attention_params p = pe_attention_params_default(T, T, D, D);
     pe_positions r0 = pe_positions_range(0);
     EXPECT("ATT-1", PE_ERR_NULL, "params must not be NULL", pe_attention(NULL, X, X, X, OUTF));
     p.n_q = 0;
@@ -308,13 +308,14 @@ TEST(errors_attention_kernels_memory) {
     p.n_q = 3;
     p.causal = 1;
     EXPECT("ATT-3", PE_ERR_SHAPE, "causal attention needs n_q=3 <= n_k=2", pe_attention(&p, X, X, X, OUTF));
-    p = (pe_attention_params){T, T, D, D, NAN, 0, NULL};
+    p = pe_attention_params_default(T, T, D, D);
+    p.scale = NAN;
     EXPECT("ATT-4", PE_ERR_PARAM, "scale=nan must be finite", pe_attention(&p, X, X, X, OUTF));
     p.scale = -INFINITY;
     EXPECT("ATT-4", PE_ERR_PARAM, "scale=-inf must be finite", pe_attention(&p, X, X, X, OUTF));
-    p = (pe_attention_params){(int64_t)1 << 62, (int64_t)1 << 62, D, D, 0.0, 0, NULL};
+    p = pe_attention_params_default((int64_t)1 << 62, (int64_t)1 << 62, D, D);
     EXPECT("ATT-5", PE_ERR_OVERFLOW, "attention sizes overflow size_t", pe_attention(&p, X, X, X, OUTF));
-    p = (pe_attention_params){T, T, D, D, 0.0, 0, NULL};
+    p = pe_attention_params_default(T, T, D, D);
     EXPECT("ATT-1", PE_ERR_NULL, "v must not be NULL", pe_attention(&p, X, X, NULL, OUTF));
     EXPECT("ATT-1", PE_ERR_NULL, "out must not be NULL", pe_attention(&p, X, X, X, NULL));
     EXPECT("ATT-6", PE_ERR_DIM, "rotary_dim=16 exceeds dim=8",
@@ -388,7 +389,8 @@ TEST(errors_reliability_rows) {
                           &out, PE_ROPE_FORWARD));
     /* attention */
     static const float Q[2 * D] = {1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0};
-    pe_attention_params ap = {T, T, D, D, 1e201, 0, NULL};
+    pe_attention_params ap = pe_attention_params_default(T, T, D, D);
+    ap.scale = 1e201;
     EXPECT("ATT-7", PE_ERR_RANGE, "scale=1e+201 exceeds 1e200", pe_attention(&ap, Q, Q, Q, OUTF));
     ap.scale = 0;
     EXPECT("ATT-8", PE_ERR_SHAPE, "out overlaps v (64 and 64 bytes)",

@@ -90,3 +90,82 @@ TEST(errors_struct_size) {
     EXPECT("SIZE-1", PE_ERR_PARAM, "pe_rope_options.struct_size=8 ",
            pe_rope_shift(&f, PE_ROPE_HALF, NULL, 3, &t, &t, &o));
 }
+
+TEST(struct_size_scaling_and_additive) {
+    pe_rope_scaling s = pe_rope_scaling_defaults(PE_SCALING_LINEAR, 64);
+    CHECK(s.struct_size == sizeof s);
+    pe_additive_params a = pe_additive_defaults(PE_ADD_SINUSOIDAL, 8);
+    CHECK(a.struct_size == sizeof a);
+    s.factor = 4;
+    pe_freqs want, got;
+    CHECK_OK(pe_freqs_from_scaling(&s, &want, NULL));
+    /* a newer caller: zero bytes past this library's struct are accepted */
+    struct {
+        pe_rope_scaling s;
+        unsigned char more[16];
+    } newer;
+    memset(&newer, 0, sizeof newer);
+    newer.s = s;
+    newer.s.struct_size = sizeof newer;
+    CHECK_OK(pe_freqs_from_scaling(&newer.s, &got, NULL));
+    CHECK(memcmp(&want, &got, sizeof want) == 0);
+    double w0, w1;
+    CHECK_OK(pe_sinusoidal_frequency(&a, 1, &w0));
+    struct {
+        pe_additive_params a;
+        unsigned char more[16];
+    } newer_a;
+    memset(&newer_a, 0, sizeof newer_a);
+    newer_a.a = a;
+    newer_a.a.struct_size = sizeof newer_a;
+    CHECK_OK(pe_sinusoidal_frequency(&newer_a.a, 1, &w1));
+    CHECK(w0 == w1);
+}
+
+TEST(errors_struct_size_scaling_and_additive) {
+    pe_rope_scaling s = pe_rope_scaling_defaults(PE_SCALING_LINEAR, 64);
+    s.struct_size = 0;
+    EXPECT("SIZE-1", PE_ERR_PARAM,
+           "pe_rope_scaling.struct_size=0 is smaller than its first version", pe_freqs_from_scaling(&s, OUT, NULL));
+    EXPECT("SIZE-1", PE_ERR_PARAM, "start from pe_rope_scaling_defaults()",
+           pe_freqs_from_scaling(&s, OUT, NULL));
+    struct {
+        pe_rope_scaling s;
+        unsigned char more[8];
+    } newer;
+    memset(&newer, 0, sizeof newer);
+    newer.s = pe_rope_scaling_defaults(PE_SCALING_LINEAR, 64);
+    newer.s.struct_size = sizeof newer;
+    newer.more[7] = 9;
+    EXPECT("SIZE-2", PE_ERR_PARAM, "pe_rope_scaling.struct_size=", pe_freqs_from_scaling(&newer.s, OUT, NULL));
+    pe_additive_params a = pe_additive_defaults(PE_ADD_RAW, 4);
+    a.struct_size = 3;
+    pe_positions p = pe_positions_range(0);
+    EXPECT("SIZE-1", PE_ERR_PARAM, "pe_additive_params.struct_size=3 is smaller than its first version",
+           pe_additive_encode(&a, &p, 2, OUT, PE_F32));
+    EXPECT("SIZE-1", PE_ERR_PARAM, "start from pe_additive_defaults()", pe_shift_matrix(&a, 1, OUT));
+}
+
+TEST(struct_size_attention) {
+    enum { N = 3, DA = 4 };
+    const float q[N * DA] = {1, 0, 0, 1, 0, 1, 1, 0, 1, 1, 0, 0};
+    float a[N * DA], b[N * DA];
+    pe_attention_params p = pe_attention_params_default(N, N, DA, DA);
+    CHECK(p.struct_size == sizeof p && p.scale == 0.0 && p.causal == 0 && p.bias == NULL);
+    p.causal = 1;
+    CHECK_OK(pe_attention(&p, q, q, q, a));
+    struct {
+        pe_attention_params p;
+        unsigned char more[16];
+    } newer;
+    memset(&newer, 0, sizeof newer);
+    newer.p = p;
+    newer.p.struct_size = sizeof newer;
+    CHECK_OK(pe_attention(&newer.p, q, q, q, b));
+    CHECK(memcmp(a, b, sizeof a) == 0);
+    p.struct_size = 8;
+    EXPECT("SIZE-1", PE_ERR_PARAM,
+           "pe_attention_params.struct_size=8 is smaller than its first version", pe_attention(&p, q, q, q, OUT));
+    newer.more[0] = 1;
+    EXPECT("SIZE-2", PE_ERR_PARAM, "pe_attention_params.struct_size=", pe_attention(&newer.p, q, q, q, OUT));
+}

@@ -182,7 +182,8 @@ static void run_rope(run_result *r, int tid) {
                                                 PE_MROPE_INTERLEAVED, c, s, PE_F64),
         c, sizeof c);
     float ao[NQ * D];
-    pe_attention_params ap = {NQ, NK, D, D, 0.0, 1, NULL};
+    pe_attention_params ap = pe_attention_params_default(NQ, NK, D, D);
+    ap.causal = 1;
     put(r, "pe_attention", pe_attention(&ap, S.q, S.k, S.v, ao), ao, sizeof ao);
     pe_positions qp = pe_positions_range(1000 + NK - NQ), kp = pe_positions_range(1000);
     put(r, "pe_attention_rope", pe_attention_rope(&ap, &S.yarn, PE_ROPE_HALF, &qp, &kp, S.q,

@@ -18,7 +18,7 @@ int fig_bag_of_words(const figure_opts *o, const char *path, char *err, size_t e
         rev[i] = T - 1 - i;
         memcpy(xr + i * D, x + rev[i] * D, sizeof(float) * D);
     }
-    pe_attention_params p = {T, T, D, D, 0.0, 0, NULL};
+    pe_attention_params p = pe_attention_params_default(T, T, D, D);
     double worst = 0;
     int st = pe_attention(&p, x, x, x, of);
     if (st == PE_OK) st = pe_attention(&p, xr, xr, xr, orf);

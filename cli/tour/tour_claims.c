@@ -29,7 +29,7 @@ static int bag_of_words(tour *t) {
         rev[i] = T - 1 - i;
         memcpy(xr + i * D, x + rev[i] * D, sizeof(float) * D);
     }
-    pe_attention_params p = {T, T, D, D, 0.0, 0, NULL};
+    pe_attention_params p = pe_attention_params_default(T, T, D, D);
     TRY(pe_attention(&p, x, x, x, o));
     TRY(pe_attention(&p, xr, xr, xr, orr));
     double v[1] = {0};

@@ -233,7 +233,10 @@ TEST(exp_attention_matches_library_reference) {
                 k[t * ADh + e] = qkv[t * 3 * AD + AD + h * ADh + e];
                 v[t * ADh + e] = qkv[t * 3 * AD + 2 * AD + h * ADh + e];
             }
-        pe_attention_params p = {AT, AT, ADh, ADh, 0.5, 1, bias + h * AT * AT};
+        pe_attention_params p = pe_attention_params_default(AT, AT, ADh, ADh);
+        p.scale = 0.5;
+        p.causal = 1;
+        p.bias = bias + h * AT * AT;
         CHECK_OK(pe_attention(&p, q, k, v, ref));
         for (int i = 0; i < AT * ADh; i++)
             CHECK_NEAR(out[(i / ADh) * AD + h * ADh + i % ADh], ref[i], 1e-6);
