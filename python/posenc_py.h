@@ -131,6 +131,13 @@ PyObject *py_freqs_wrap(const pe_freqs *f, PyObject *interp);
 /* Per-area registration (each returns 0 or -1 with an exception set). */
 int py_init_freqs(PyObject *m);
 int py_init_rope(PyObject *m);
+int py_init_tables(PyObject *m); /* py_tables.c */
+/* x as a (tokens, heads, head_dim) view, (tokens, D) or (tokens, heads, D),
+ * and out (None: new; x: in place; else same shape, not overlapping): the
+ * views of rope_apply without batch axes (py_rope.c). On success the caller
+ * releases x and out and owns *result. */
+int py_rope_views(PyObject *x_o, PyObject *out_o, const char *xname, const char *outname, pya *x,
+                  pya *out, PyObject **result, pe_tensor *tin, pe_tensor *tout);
 int py_init_encode(PyObject *m);
 int py_init_bias(PyObject *m);
 int py_init_analysis(PyObject *m);
