@@ -53,77 +53,95 @@ typedef struct {
 
 /* Doubles of scratch a source needs past the trig (c, s, c1, s1 and tab). */
 static size_t extra_doubles(pe__angle_kind kind, int64_t half) {
-    if (kind == PE__ANGLES_MROPE) return 6 * (size_t)half; /* cg sg c1g s1g c s */
+    if (kind == PE__ANGLES_MROPE) return 4 * (size_t)half; /* cg sg (gathered), c1 s1 (slot order) */
     if (kind == PE__ANGLES_TABLE) return 2 * (size_t)half;
     return 0;
 }
 
 /* State of a chunk's M-RoPE source between tokens. */
 typedef struct {
-    double *cg, *sg, *c1g, *s1g, *c, *s;
-    int64_t at[3];   /* the position each gathered group holds */
-    int valid;       /* cg, sg hold the groups at `at` */
-    int prev_text;   /* the previous token was a text token (t = h = w) */
-    int step_ready;  /* c1g, s1g hold cos, sin of one position */
+    double *cg, *sg;   /* gathered cos/sin of a fresh evaluation */
+    double *c1, *s1;   /* cos, sin of one position, slot order (once per chunk) */
+    int64_t at[3];     /* the position of each axis that trig->c, s hold */
+    int valid;         /* trig->c, s hold slot-order cos/sin at `at` (vector sets) */
+    int prev_text;     /* the previous token was a text token (t = h = w) */
+    int step_ready;    /* c1, s1 computed */
+    int pattern;       /* axes whose step trig->c1, s1 hold (bit a: axis a); 0: none */
 } mrope_state;
 
 /*
  * One M-RoPE token. Text tokens (t = h = w) take plain RoPE's path, so a
- * run of them is plain RoPE bit for bit. Other tokens update each axis
- * group: unchanged when the axis holds the previous token's position,
- * stepped by one position (c' = c c1 - s s1, in double, as the vector sets
- * step plain RoPE: < 5e-16 per step) when it advanced by one and the set
- * steps, else evaluated exactly (cos_sin); then rope_prepare_cs. The
- * reference set never steps: its cos/sin stay exact.
+ * run of them is plain RoPE bit for bit. Other tokens, on a set that steps
+ * (the vector sets), after a token in the same restart interval: when each
+ * axis either holds the previous token's position or advanced by one (t
+ * and h along an image row, w stepping), the kernel's own step runs with a
+ * per-slot step of one position on the advancing axes and of zero (cos 1,
+ * sin 0: exact) on the others, the fused path plain RoPE's consecutive
+ * positions take; when no axis moved, the tables stand. Otherwise each
+ * axis group is evaluated exactly (cos_sin over its gathered slots) and
+ * scattered to slot order, then rope_prepare_cs. The reference set never
+ * steps: its cos/sin stay exact.
  */
 static void mrope_token(const rope_job *j, mrope_state *st, pe__rope_trig *trig, int64_t t,
                         int restart) {
     const pe__mrope_source *m = &j->a->mrope;
     const pe_freqs *f = j->a->freqs;
-    const int64_t *p = m->pos3 + 3 * t;
+    const int64_t *p = m->pos3 + 3 * t, half = j->half;
     if (p[0] == p[1] && p[1] == p[2]) {
+        if (st->pattern != 0 && st->pattern != 7) trig->step_ready = 0; /* c1 holds a partial step */
         trig->follows = !restart && st->prev_text;
-        pe__rope_prepare(j->k, p[0], f->inv_freq, f->inv_freq_lo, j->half, j->layout,
+        pe__rope_prepare(j->k, p[0], f->inv_freq, f->inv_freq_lo, half, j->layout,
                          j->negate_sin, trig);
+        if (trig->step_ready) st->pattern = 7;
         st->prev_text = 1;
-        st->valid = 0;
+        st->valid = j->k->steps; /* vector sets keep c, s of p (pe__rope_prepare) */
+        st->at[0] = st->at[1] = st->at[2] = p[0];
         return;
     }
-    const int keep = !restart && st->valid;
-    for (int ax = 0; ax < 3; ax++) {
-        const int64_t b = m->start[ax], cnt = m->n[ax];
-        if (cnt == 0) continue;
-        if (keep && p[ax] == st->at[ax]) continue;
-        if (keep && j->k->steps && p[ax] != INT64_MIN && p[ax] - 1 == st->at[ax]) {
-            if (!st->step_ready) {
-                j->k->cos_sin(1, m->w, m->w_lo, j->half, st->c1g, st->s1g);
-                st->step_ready = 1;
-            }
-            double *c = st->cg + b, *s = st->sg + b;
-            const double *c1 = st->c1g + b, *s1 = st->s1g + b;
-            for (int64_t i = 0; i < cnt; i++) {
-                const double cn = c[i] * c1[i] - s[i] * s1[i];
-                const double sn = s[i] * c1[i] + c[i] * s1[i];
-                c[i] = cn;
-                s[i] = sn;
-            }
-        } else {
-            j->k->cos_sin(p[ax], m->w + b, m->w_lo + b, cnt, st->cg + b, st->sg + b);
+    st->prev_text = 0;
+    if (!restart && st->valid) {
+        int pattern = 0, stepable = 1;
+        for (int ax = 0; ax < 3; ax++) {
+            if (m->n[ax] == 0 || p[ax] == st->at[ax]) continue;
+            if (p[ax] != INT64_MIN && p[ax] - 1 == st->at[ax])
+                pattern |= 1 << ax;
+            else
+                stepable = 0;
         }
+        if (stepable) {
+            for (int ax = 0; ax < 3; ax++) st->at[ax] = p[ax];
+            if (pattern == 0) return; /* the same angles: the tables stand */
+            if (pattern != st->pattern) {
+                if (!st->step_ready) {
+                    j->k->cos_sin(1, f->inv_freq, f->inv_freq_lo, half, st->c1, st->s1);
+                    st->step_ready = 1;
+                }
+                for (int64_t i = 0; i < half; i++) {
+                    const int on = (pattern >> m->axis[i]) & 1;
+                    trig->c1[i] = on ? st->c1[i] : 1.0;
+                    trig->s1[i] = on ? st->s1[i] : 0.0;
+                }
+                st->pattern = pattern;
+                trig->step_ready = pattern == 7; /* full step: what text tokens use */
+            }
+            (void)j->k->rope_tables(1, p[0], f->inv_freq, f->inv_freq_lo, half, j->layout,
+                                   j->negate_sin, trig);
+            return;
+        }
+    }
+    for (int ax = 0; ax < 3; ax++) {
+        const int64_t b = m->start[ax];
+        if (m->n[ax] > 0)
+            j->k->cos_sin(p[ax], m->w + b, m->w_lo + b, m->n[ax], st->cg + b, st->sg + b);
         st->at[ax] = p[ax];
     }
-    st->valid = 1;
-    st->prev_text = 0;
-    const double *c = st->cg, *s = st->sg;
-    if (m->slot != NULL) { /* back to slot order */
-        for (int64_t g = 0; g < j->half; g++) {
-            st->c[m->slot[g]] = st->cg[g];
-            st->s[m->slot[g]] = st->sg[g];
-        }
-        c = st->c;
-        s = st->s;
+    for (int64_t g = 0; g < half; g++) { /* slot order, where the kernels keep them */
+        const int64_t slot = m->slot ? m->slot[g] : g;
+        trig->c[slot] = st->cg[g];
+        trig->s[slot] = st->sg[g];
     }
-    j->k->rope_prepare_cs(c, s, j->half, j->layout, j->negate_sin, trig);
+    j->k->rope_prepare_cs(trig->c, trig->s, half, j->layout, j->negate_sin, trig);
+    st->valid = j->k->steps;
 }
 
 /* One table row widened to double. */
@@ -173,16 +191,8 @@ static void rope_chunk(void *ctx, int worker, int64_t t0, int64_t t1) {
     const pe__angles *a = j->a;
     pe__pos_cursor cur;
     if (a->kind != PE__ANGLES_MROPE) pe__pos_cursor_init(&cur, a->positions, t0);
-    mrope_state ms = {extra,
-                      extra + half,
-                      extra + 2 * half,
-                      extra + 3 * half,
-                      extra + 4 * half,
-                      extra + 5 * half,
-                      {0, 0, 0},
-                      0,
-                      0,
-                      0};
+    mrope_state ms = {extra, extra + half, extra + 2 * half, extra + 3 * half, {0, 0, 0},
+                      0, 0, 0, 0};
     int64_t last_row = -1;
     for (int64_t t = t0; t < t1; t++) {
         const int restart = t == t0 || t % PE__ROPE_RESTART == 0;

@@ -25,7 +25,8 @@ typedef struct {
     const int64_t *pos3; /* (tokens, 3) {t, h, w} */
     int64_t start[3], n[3];
     const int64_t *slot;
-    const double *w, *w_lo; /* (d/2,) frequencies in gathered order */
+    const double *w, *w_lo;     /* (d/2,) frequencies in gathered order */
+    const unsigned char *axis;  /* (d/2,) the axis of each slot, slot order */
 } pe__mrope_source;
 
 /* A caller's table (rope_table.c validated it and the rows asked for). */

@@ -106,9 +106,11 @@ static int map_make(const pe_freqs *f, const int64_t *sections, pe_mrope_mode mo
                     mrope_map *m) {
     const int64_t half = f->rotary_dim / 2;
     unsigned char *mem;
-    PE_TRY(pe__alloc("M-RoPE map", half, 1, 2 * sizeof(double) + sizeof(int64_t), &mem));
+    PE_TRY(pe__alloc("M-RoPE map", half, 1, 2 * sizeof(double) + sizeof(int64_t) + 1, &mem));
     double *w = (double *)(void *)mem, *w_lo = w + half;
     int64_t *slot = (int64_t *)(void *)(w_lo + half);
+    unsigned char *axis = (unsigned char *)(slot + half);
+    for (int64_t j = 0; j < half; j++) axis[j] = (unsigned char)slot_axis(j, sections, mode);
     int64_t at = 0;
     int identity = 1;
     for (int a = 0; a < 3; a++) {
@@ -126,6 +128,7 @@ static int map_make(const pe_freqs *f, const int64_t *sections, pe_mrope_mode mo
     m->src.slot = identity ? NULL : slot;
     m->src.w = w;
     m->src.w_lo = w_lo;
+    m->src.axis = axis;
     m->src.pos3 = NULL;
     m->mem = mem;
     return PE_OK;
