@@ -845,8 +845,9 @@ int pe_mrope_slot_axes(int64_t rotary_dim, const int64_t sections[3],
  * always to the bit.) Storage f32, f16 or bf16 like pe_rope_apply. The
  * rotation is pe_rope_apply's driver with a per-token angle source: text
  * tokens are stepped like plain RoPE, and an image token whose axes each
- * stay or advance by one from the previous token (a row of patches) steps
- * the advancing axis (fresh every 32 tokens, as plain RoPE). */
+ * stay or advance by one from the previous token (a row of patches) takes
+ * the same fused step with a zero step on the axes that stay (fresh every
+ * 32 tokens, as plain RoPE; docs/TABLES.md). */
 int pe_mrope_apply(const pe_freqs *freqs, pe_rope_layout layout,
                    const int64_t *positions, const int64_t sections[3],
                    pe_mrope_mode mode, const pe_tensor *in,
