@@ -33,7 +33,7 @@ typedef struct {
     const pe_positions *pos;
     int64_t seq;      /* VARLEN: the sequence of the last token asked */
     int64_t seq_end;  /* its end (cu_seqlens[seq + 1]) */
-    int64_t base;     /* position of token 0 minus ... : position = base + t */
+    int64_t base;     /* the sequence's first position minus its first token: position = base + t */
 } pe__pos_cursor;
 
 void pe__pos_cursor_init(pe__pos_cursor *c, const pe_positions *pos, int64_t t0);
@@ -42,7 +42,8 @@ static inline int64_t pe__pos_cursor_at(pe__pos_cursor *c, int64_t t) {
     const pe_positions *p = c->pos;
     if (p->kind != PE_POSITIONS_VARLEN) return p->ids ? p->ids[t] : p->start + t;
     if (t >= c->seq_end) pe__pos_cursor_advance(c, t);
-    return c->base + t;
+    /* base may have wrapped (positions.c): the sum is in range, add unsigned */
+    return (int64_t)((uint64_t)c->base + (uint64_t)t);
 }
 
 /* PE_ERR_SHAPE "<out_name> overlaps positions" when the bytes of out share

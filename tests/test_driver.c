@@ -238,8 +238,9 @@ TEST(varlen_positions_equal_listed_positions) {
 
 /* ------------------------------------------------------------------ M-RoPE */
 
-/* Qwen2-VL style: 20 text tokens, a gh x gw image at (t0, t0 + row,
- * t0 + col), then text resuming after the image's largest position. */
+/* Qwen2-VL style: `text` text tokens, a gh x gw image at (t0, t0 + row,
+ * t0 + col) with its last patch repeated 3 times, then text resuming
+ * after the image's largest position. */
 static int64_t grid_positions(int64_t *p, int64_t text, int64_t gh, int64_t gw, int64_t tail) {
     int64_t n = 0;
     for (int64_t t = 0; t < text; t++, n++) p[3 * n] = p[3 * n + 1] = p[3 * n + 2] = t;
@@ -249,6 +250,11 @@ static int64_t grid_positions(int64_t *p, int64_t text, int64_t gh, int64_t gw, 
             p[3 * n + 1] = text + r;
             p[3 * n + 2] = text + c;
         }
+    for (int r = 0; r < 3; r++, n++) { /* the last patch again: unchanged angles */
+        p[3 * n] = text;
+        p[3 * n + 1] = text + gh - 1;
+        p[3 * n + 2] = text + gw - 1;
+    }
     const int64_t next = text + (gh > gw ? gh : gw);
     for (int64_t t = 0; t < tail; t++, n++) p[3 * n] = p[3 * n + 1] = p[3 * n + 2] = next + t;
     return n;
@@ -283,7 +289,7 @@ static uint16_t f32_to_16(float v, int bf) { /* round to nearest even */
 
 TEST(mrope_grid_exact_16bit_threads_qk_and_kernel_sets) {
     pe_rng rng = {pe_test_seed() + 3};
-    enum { H = 4, D = 64, MAXT = 20 + 40 * 50 + 30 };
+    enum { H = 4, D = 64, MAXT = 20 + 40 * 50 + 3 + 30 };
     static int64_t p[3 * MAXT];
     const int64_t T = grid_positions(p, 20, 40, 50, 30);
     pe_freqs f;
@@ -362,4 +368,33 @@ TEST(mrope_grid_exact_16bit_threads_qk_and_kernel_sets) {
     CHECK_OK(pe_kernels_select("auto"));
     (void)saved;
     free(x), free(y), free(y2), free(k1), free(k2), free(h), free(ho), free(ref_vec);
+}
+
+/* Sequences starting at the ends of int64: positions reach INT64_MIN and
+ * INT64_MAX exactly (no intermediate overflow, UBSan-clean), and equal the
+ * listed ones. */
+TEST(varlen_extreme_starts) {
+    const int64_t cu[3] = {0, 3, 6}, starts[2] = {INT64_MIN, INT64_MAX - 2};
+    const int64_t ids[6] = {INT64_MIN, INT64_MIN + 1, INT64_MIN + 2, INT64_MAX - 2, INT64_MAX - 1,
+                            INT64_MAX};
+    pe_freqs f;
+    CHECK_OK(pe_freqs_default(8, 10000.0, &f));
+    const pe_positions v = pe_positions_varlen_i64(cu, 2, starts), l = pe_positions_list(ids);
+    double c1[24], s1[24], c2[24], s2[24];
+    CHECK_OK(pe_rope_cos_sin(&f, &l, 6, c1, s1, PE_F64));
+    CHECK_OK(pe_rope_cos_sin(&f, &v, 6, c2, s2, PE_F64));
+    CHECK(memcmp(c1, c2, sizeof c1) == 0 && memcmp(s1, s2, sizeof s1) == 0);
+    float x[6 * 8], y1[6 * 8], y2[6 * 8];
+    for (int i = 0; i < 48; i++) x[i] = (float)(i % 7) - 3.0f;
+    const pe_tensor in = pe_tensor_dense(x, PE_F32, 6, 1, 8), a = pe_tensor_dense(y1, PE_F32, 6, 1, 8),
+                    b = pe_tensor_dense(y2, PE_F32, 6, 1, 8);
+    CHECK_OK(pe_rope_apply(&f, PE_ROPE_HALF, &l, &in, &a, PE_ROPE_FORWARD));
+    CHECK_OK(pe_rope_apply(&f, PE_ROPE_HALF, &v, &in, &b, PE_ROPE_FORWARD));
+    CHECK(memcmp(y1, y2, sizeof y1) == 0);
+    /* one token more would pass INT64_MAX: refused (POS-8) */
+    const int64_t cu7[3] = {0, 3, 7};
+    float z[7 * 8] = {0};
+    const pe_tensor in7 = pe_tensor_dense(z, PE_F32, 7, 1, 8);
+    const pe_positions v7 = pe_positions_varlen_i64(cu7, 2, starts);
+    CHECK_STATUS(pe_rope_apply(&f, PE_ROPE_HALF, &v7, &in7, &in7, PE_ROPE_FORWARD), PE_ERR_RANGE);
 }
