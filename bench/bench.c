@@ -16,6 +16,10 @@
  * count or -1. */
 int bench_cases(const bench_opts *opts, const bench_baselines *base,
                 bench_result *res, int max, double *scale_f32_sec);
+/* Defined in cases_driver.c: the driver's angle sources (tables, M-RoPE,
+ * packed sequences); the count written or -1. */
+int bench_cases_driver(const bench_opts *opts, const bench_baselines *base,
+                       bench_result *res, int max);
 
 bench_verdict bench_verdict_of(const bench_result *r) {
     if (r->target <= 0) return BENCH_NO_TARGET;
@@ -94,6 +98,9 @@ int bench_run(const bench_opts *opts, FILE *out) {
     double scale_sec = 0;
     int n = bench_cases(opts, bench_baselines_for(isa), res, MAX_RESULTS, &scale_sec);
     if (n < 0) return -1;
+    const int nd = bench_cases_driver(opts, bench_baselines_for(isa), res + n, MAX_RESULTS - n);
+    if (nd < 0) return -1;
+    n += nd;
     n += bench_python(opts->quick, scale_sec, res + n, MAX_RESULTS - n);
     n += bench_train_step(opts->quick, res + n, MAX_RESULTS - n);
     if (opts->json)

@@ -94,14 +94,41 @@ const char *pe_dtype_name(pe_dtype dtype);
  * at start, start+1, ..., the KV-cache case) or explicit (ids[count], any
  * order, repeats and negative values allowed where the scheme has no table).
  */
+typedef enum {
+    PE_POSITIONS_DEFAULT = 0, /* start + t, or ids[t] */
+    PE_POSITIONS_VARLEN = 1   /* packed sequences: cu_seqlens + per-sequence starts */
+} pe_positions_kind;
+
 typedef struct {
-    int64_t start;       /* used when ids == NULL */
+    int64_t start;       /* used when ids == NULL (VARLEN: when seq_starts == NULL) */
     const int64_t *ids;  /* count positions, or NULL */
+    /* Packed variable-length batches (PE_POSITIONS_VARLEN), as flash-attn,
+     * TransformerEngine and FlashInfer pass them: n_seqs sequences laid
+     * end to end, sequence s holding tokens [cu_seqlens[s], cu_seqlens[s+1]),
+     * its token cu_seqlens[s] + i at position seq_starts[s] + i (or
+     * start + i when seq_starts is NULL). cu_seqlens has n_seqs + 1 entries,
+     * int32 or int64 (exactly one of the two pointers), starts at 0, never
+     * decreases and ends at the token count (docs/ERRORS.md POS-*). These
+     * fields were added after ids: a zero-initialised struct, and
+     * pe_positions_range/list, are PE_POSITIONS_DEFAULT as before. */
+    pe_positions_kind kind;
+    int64_t n_seqs;
+    const int32_t *cu_seqlens_i32;
+    const int64_t *cu_seqlens_i64;
+    const int64_t *seq_starts; /* (n_seqs,) or NULL */
 } pe_positions;
 
 /* Convenience constructors. */
 pe_positions pe_positions_range(int64_t start);
 pe_positions pe_positions_list(const int64_t *ids);
+/* Packed sequences: cu_seqlens (n_seqs + 1,), seq_starts (n_seqs,) or NULL
+ * (every sequence starts at position 0). Every call that takes positions
+ * accepts them; the rotations walk them sequentially (no per-token int64
+ * is materialised). */
+pe_positions pe_positions_varlen(const int32_t *cu_seqlens, int64_t n_seqs,
+                                 const int64_t *seq_starts);
+pe_positions pe_positions_varlen_i64(const int64_t *cu_seqlens, int64_t n_seqs,
+                                     const int64_t *seq_starts);
 
 /*
  * A strided view of a 3-D tensor (tokens, heads, head_dim). head_dim is
@@ -377,8 +404,10 @@ int pe_rope_apply_qk(const pe_freqs *freqs, pe_rope_layout layout,
 
 /*
  * cos/sin cache: cos_out[t][i] = cos(p_t w'_i), sin_out[t][i] = sin(p_t w'_i)
- * for count tokens and d/2 pairs, row-major (count, d/2), f32 or f64,
- * angles reduced exactly as in pe_rope_apply. Magnitude A is NOT applied.
+ * for count tokens and d/2 pairs, row-major (count, d/2), f32, f64, f16 or
+ * bf16 (each entry the double value correctly rounded to the storage
+ * type), angles reduced exactly as in pe_rope_apply. Magnitude A is NOT
+ * applied. The result is a PE_TABLE_PAIRS table for pe_rope_apply_table.
  */
 int pe_rope_cos_sin(const pe_freqs *freqs, const pe_positions *positions,
                     int64_t count, void *cos_out, void *sin_out,
@@ -391,6 +420,64 @@ int pe_rope_cos_sin(const pe_freqs *freqs, const pe_positions *positions,
 int pe_rope_cos_sin_ex(const pe_freqs *freqs, const pe_positions *positions,
                        int64_t count, void *cos_out, void *sin_out,
                        pe_dtype dtype, const pe_rope_options *options);
+
+/*
+ * Rotation from a caller's cos/sin table (docs/TABLES.md): the table is
+ * built once per batch (pe_rope_cos_sin, pe_mrope_cos_sin, or the caller's
+ * own: vision freqs_cis, learned mixing) and applied to every layer.
+ * Row r of cos and sin holds the pair entries of position r:
+ *   PE_TABLE_PAIRS       d/2 entries, entry i for pair i (pe_rope_cos_sin's
+ *                        layout; vLLM's cos_sin_cache halves)
+ *   PE_TABLE_DUPLICATED  d entries, Hugging Face's (T, d) `cos, sin`: half
+ *                        layout cat(f, f), pair i reads entry i; interleaved
+ *                        layout repeat_interleave(f, 2), pair i reads 2i.
+ *                        The duplicate of each entry is not read (HF's
+ *                        formula is a rotation only when they are equal).
+ * Entries are used as given: a magnitude (HF's attention_scaling) must be
+ * in the table. FORWARD rotates by (cos, sin), BACKWARD by (cos, -sin) (the
+ * gradient; also the inverse of a unit-magnitude table); INVERSE is refused
+ * (a table does not say its magnitude).
+ */
+typedef enum {
+    PE_TABLE_PAIRS = 0,
+    PE_TABLE_DUPLICATED = 1
+} pe_table_width;
+
+typedef struct {
+    size_t struct_size;     /* sizeof(pe_rope_table): set by pe_rope_table_default */
+    int64_t rotary_dim;     /* d: elements [0, d) rotate, [d, head_dim) pass through */
+    int64_t rows;           /* rows in cos and sin; token t reads row positions[t] */
+    const void *cos, *sin;  /* (rows, width) each, row_stride elements apart */
+    pe_dtype dtype;         /* PE_F32, PE_F16, PE_BF16 or PE_F64 */
+    pe_table_width width;   /* PE_TABLE_PAIRS (d/2 entries) or PE_TABLE_DUPLICATED (d) */
+    int64_t row_stride;     /* elements between rows; 0: the row's width */
+} pe_rope_table;
+
+/* struct_size set, everything else 0 (width PE_TABLE_PAIRS, dtype PE_F32). */
+pe_rope_table pe_rope_table_default(void);
+
+/*
+ * Rotate every (token, head) row of in into out with token t taking row
+ * positions[t] of the table (any positions kind: pe_positions_range(0) for
+ * a (tokens, ...) table, the token positions for a (max_position, ...)
+ * cache, packed sequences). Views, in place, threads, store policy and
+ * the bit-identity across threads and vector sets are pe_rope_apply_ex's.
+ * Accuracy: the rotation by the stored entries is pe_rope_apply's bound
+ * with A = 1; against the exact rotation add the table's own error per
+ * output element, e |(x, y)| with e the entry's error: f32 tables from
+ * pe_rope_cos_sin 2^-24 (+1.2e-15), f16 2^-11 (entries below 2^-14 carry
+ * 2^-25 absolute), bf16 2^-8 (docs/TABLES.md has the measured values).
+ */
+int pe_rope_apply_table(const pe_rope_table *table, pe_rope_layout layout,
+                        const pe_positions *positions, const pe_tensor *in,
+                        const pe_tensor *out, pe_rope_direction direction,
+                        const pe_rope_options *options);
+/* q and k from one table: the rules of pe_rope_apply_qk. */
+int pe_rope_apply_table_qk(const pe_rope_table *table, pe_rope_layout layout,
+                           const pe_positions *positions, const pe_tensor *q_in,
+                           const pe_tensor *q_out, const pe_tensor *k_in,
+                           const pe_tensor *k_out, pe_rope_direction direction,
+                           const pe_rope_options *options);
 
 /* Index permutation between layouts for a head of head_dim elements whose
  * first rotary_dim rotate: perm[j] = the half-split index that holds the
@@ -837,13 +924,32 @@ int pe_mrope_slot_axes(int64_t rotary_dim, const int64_t sections[3],
  * is pe_rope_apply's on those positions, bit for bit. (A text token right
  * after an image token gets fresh cos/sin where pe_rope_apply on the same
  * positions might step them from the previous one: equal to 1e-14, not
- * always to the bit.) */
+ * always to the bit.) Storage f32, f16 or bf16 like pe_rope_apply. The
+ * rotation is pe_rope_apply's driver with a per-token angle source: text
+ * tokens are stepped like plain RoPE, and an image token whose axes each
+ * stay or advance by one from the previous token (a row of patches) takes
+ * the same fused step with a zero step on the axes that stay (fresh every
+ * 32 tokens, as plain RoPE; docs/TABLES.md). */
 int pe_mrope_apply(const pe_freqs *freqs, pe_rope_layout layout,
                    const int64_t *positions, const int64_t sections[3],
                    pe_mrope_mode mode, const pe_tensor *in,
                    const pe_tensor *out, pe_rope_direction direction);
 
-/* cos/sin cache like pe_rope_cos_sin: (count, d/2) row-major, f32 or f64,
+/* pe_mrope_apply with options (threads, store policy; NULL: the defaults). */
+int pe_mrope_apply_ex(const pe_freqs *freqs, pe_rope_layout layout,
+                      const int64_t *positions, const int64_t sections[3],
+                      pe_mrope_mode mode, const pe_tensor *in, const pe_tensor *out,
+                      pe_rope_direction direction, const pe_rope_options *options);
+
+/* Queries and keys in one M-RoPE call: pe_rope_apply_qk's rules, each
+ * token's cos/sin computed once for both. */
+int pe_mrope_apply_qk(const pe_freqs *freqs, pe_rope_layout layout,
+                      const int64_t *positions, const int64_t sections[3],
+                      pe_mrope_mode mode, const pe_tensor *q_in, const pe_tensor *q_out,
+                      const pe_tensor *k_in, const pe_tensor *k_out,
+                      pe_rope_direction direction, const pe_rope_options *options);
+
+/* cos/sin cache like pe_rope_cos_sin: (count, d/2) row-major, f32, f64, f16 or bf16,
  * entry [t][j] at the angle positions[t][axis_j] * w'_j. Magnitude A is NOT
  * applied. positions: (count, 3). */
 int pe_mrope_cos_sin(const pe_freqs *freqs, const int64_t *positions,

@@ -80,7 +80,7 @@ PyMODINIT_FUNC PyInit_posenc(void) {
     if (m == NULL) return NULL;
     if (py_init_shared(m) != 0) goto fail;
     if (PyModule_AddStringConstant(m, "__version__", pe_version_string()) != 0) goto fail;
-    if (py_init_freqs(m) || py_init_rope(m) || py_init_encode(m) || py_init_bias(m) ||
+    if (py_init_freqs(m) || py_init_rope(m) || py_init_tables(m) || py_init_encode(m) || py_init_bias(m) ||
         py_init_analysis(m) || py_init_io(m) || py_init_plan(m) || py_init_check(m) ||
         py_init_dlpack(m))
         goto fail;

@@ -143,4 +143,11 @@ PyObject *py_freqs_wrap(const pe_freqs *f, PyObject *interp);
  * added to the module m by PyInit_posenc before any area; 0 or -1. */
 int py_init_shared(PyObject *m);
 
+/* x as a (tokens, heads, head_dim) view, (tokens, D) or (tokens, heads, D),
+ * and out (None: new; x: in place; else same shape, not overlapping): the
+ * views of rope_apply without batch axes (py_rope.c). On success the caller
+ * releases x and out and owns *result. */
+int py_rope_views(PyObject *x_o, PyObject *out_o, const char *xname, const char *outname, pya *x,
+                  pya *out, PyObject **result, pe_tensor *tin, pe_tensor *tout);
+
 #endif

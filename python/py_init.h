@@ -18,5 +18,6 @@ int py_init_io(PyObject *m);
 int py_init_plan(PyObject *m);
 int py_init_check(PyObject *m);
 int py_init_dlpack(PyObject *m);
+int py_init_tables(PyObject *m);
 
 #endif

@@ -619,7 +619,8 @@ static PyObject *py_rope_cos_sin(PyObject *self, PyObject *args, PyObject *kw) {
         return NULL;
     const pe_freqs *f = py_freqs_arg(fr_o, "freqs");
     pe_dtype dtype = PE_F32;
-    if (f == NULL || (dt_o && py_dtype_arg(dt_o, "dtype", PYA_F32 | PYA_F64, &dtype))) return NULL;
+    if (f == NULL || (dt_o && py_dtype_arg(dt_o, "dtype", PYA_F32 | PYA_F64 | PYA_F16 | PYA_BF16, &dtype)))
+        return NULL;
     long long count = -1;
     if (count_o != Py_None && (count = PyLong_AsLongLong(count_o)) == -1 && PyErr_Occurred()) return NULL;
     pypos p;
@@ -710,11 +711,13 @@ static PyObject *py_mrope_slot_axes(PyObject *self, PyObject *args, PyObject *kw
 
 static PyObject *py_mrope_apply(PyObject *self, PyObject *args, PyObject *kw) {
     (void)self;
-    static char *kwlist[] = {"x", "freqs", "positions", "sections", "mode", "layout", "direction", "out", NULL};
+    static char *kwlist[] = {"x", "freqs", "positions", "sections", "mode", "layout", "direction", "out",
+                             "threads", NULL};
     PyObject *x_o, *fr_o, *pos_o, *sec_o, *out_o = Py_None, *own = NULL, *result = NULL;
     const char *mode_s = "blocked", *layout_s = "half", *dir_s = "forward";
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOO|$sssO:mrope_apply", kwlist, &x_o, &fr_o, &pos_o, &sec_o,
-                                     &mode_s, &layout_s, &dir_s, &out_o))
+    int threads = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOO|$sssOi:mrope_apply", kwlist, &x_o, &fr_o, &pos_o, &sec_o,
+                                     &mode_s, &layout_s, &dir_s, &out_o, &threads))
         return NULL;
     const pe_freqs *f = py_freqs_arg(fr_o, "freqs");
     int64_t sec[3];
@@ -729,8 +732,10 @@ static PyObject *py_mrope_apply(PyObject *self, PyObject *args, PyObject *kw) {
     if (rope_views(x_o, out_o, Py_None, 3, -1, "x", "out", &x, &out, &result, &tin, &tout, &repeat) != 0) return NULL;
     if (mrope_positions(pos_o, tin.tokens, &own, &pos) == 0) {
         int st;
-        PY_CALL(x.size, st = pe_mrope_apply(f, layout, (const int64_t *)pos.view.buf, sec, (pe_mrope_mode)mode,
-                                            &tin, &tout, (pe_rope_direction)dir));
+        pe_rope_options opt;
+        rope_options(threads, &opt);
+        PY_CALL(x.size, st = pe_mrope_apply_ex(f, layout, (const int64_t *)pos.view.buf, sec, (pe_mrope_mode)mode,
+                                               &tin, &tout, (pe_rope_direction)dir, &opt));
         if (st != PE_OK) {
             Py_CLEAR(result);
             py_raise(st);
@@ -742,6 +747,56 @@ static PyObject *py_mrope_apply(PyObject *self, PyObject *args, PyObject *kw) {
     Py_XDECREF(own);
     pya_release(&x);
     pya_release(&out);
+    return result;
+}
+
+/* M-RoPE on queries and keys in one call (py_rope_apply_qk's rules, no batch axes). */
+static PyObject *py_mrope_apply_qk(PyObject *self, PyObject *args, PyObject *kw) {
+    (void)self;
+    static char *kwlist[] = {"q", "k", "freqs", "positions", "sections", "mode", "layout", "direction",
+                             "q_out", "k_out", "threads", NULL};
+    PyObject *q_o, *k_o, *fr_o, *pos_o, *sec_o, *qo_o = Py_None, *ko_o = Py_None, *own = NULL, *result = NULL;
+    const char *mode_s = "blocked", *layout_s = "half", *dir_s = "forward";
+    int threads = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOOO|$sssOOi:mrope_apply_qk", kwlist, &q_o, &k_o, &fr_o, &pos_o,
+                                     &sec_o, &mode_s, &layout_s, &dir_s, &qo_o, &ko_o, &threads))
+        return NULL;
+    const pe_freqs *f = py_freqs_arg(fr_o, "freqs");
+    int64_t sec[3];
+    int mode, dir;
+    pe_rope_layout layout;
+    if (f == NULL || sections_arg(sec_o, sec) || py_choice(mode_s, "mode", mrope_modes, &mode) ||
+        py_layout(layout_s, &layout) || py_choice(dir_s, "direction", directions, &dir))
+        return NULL;
+    pya q, qo, k, ko, pos = {0};
+    PyObject *rq, *rk;
+    pe_tensor qin, qout, kin, kout;
+    if (py_rope_views(q_o, qo_o, "q", "q_out", &q, &qo, &rq, &qin, &qout) != 0) return NULL;
+    if (py_rope_views(k_o, ko_o, "k", "k_out", &k, &ko, &rk, &kin, &kout) != 0) {
+        pya_release(&q);
+        pya_release(&qo);
+        Py_DECREF(rq);
+        return NULL;
+    }
+    if (pya_overlap(&q, &ko) || pya_overlap(&k, &qo) || pya_overlap(&qo, &ko)) {
+        PyErr_SetString(PyExc_ValueError, "the q and k outputs overlap each other or the other input");
+    } else if (mrope_positions(pos_o, qin.tokens, &own, &pos) == 0) {
+        pe_rope_options opt;
+        rope_options(threads, &opt);
+        int st;
+        PY_CALL(q.size + k.size, st = pe_mrope_apply_qk(f, layout, (const int64_t *)pos.view.buf, sec,
+                                                        (pe_mrope_mode)mode, &qin, &qout, &kin, &kout,
+                                                        (pe_rope_direction)dir, &opt));
+        result = st == PE_OK ? PyTuple_Pack(2, rq, rk) : py_raise(st);
+        pya_release(&pos);
+        Py_XDECREF(own);
+    }
+    Py_DECREF(rq);
+    Py_DECREF(rk);
+    pya_release(&q);
+    pya_release(&qo);
+    pya_release(&k);
+    pya_release(&ko);
     return result;
 }
 
@@ -758,7 +813,7 @@ static PyObject *py_mrope_cos_sin(PyObject *self, PyObject *args, PyObject *kw) 
     int mode;
     pe_dtype dtype = PE_F32;
     if (f == NULL || sections_arg(sec_o, sec) || py_choice(mode_s, "mode", mrope_modes, &mode) ||
-        (dt_o && py_dtype_arg(dt_o, "dtype", PYA_F32 | PYA_F64, &dtype)))
+        (dt_o && py_dtype_arg(dt_o, "dtype", PYA_F32 | PYA_F64 | PYA_F16 | PYA_BF16, &dtype)))
         return NULL;
     pya pos, c, s;
     PyObject *rc, *rs;
@@ -830,10 +885,20 @@ static PyMethodDef methods[] = {
      "            direction='forward', out=None) -> array\n\n"
      "Multi-axis RoPE (Qwen2-VL 'blocked', Qwen3-VL 'interleaved'): positions (tokens, 3)\n"
      "holds (t, h, w) per token, sections (s_t, s_h, s_w) sums to rotary_dim/2. x, out as in\n"
-     "rope_apply."},
+     "rope_apply (float32, float16, bfloat16); threads as in rope_apply."},
+    {"mrope_apply_qk", KW(py_mrope_apply_qk),
+     "mrope_apply_qk(q, k, freqs, positions, sections, *, mode='blocked', layout='half',\n"
+     "               direction='forward', q_out=None, k_out=None, threads=1) -> (q_out, k_out)\n\n"
+     "mrope_apply on queries and keys in one call (each token's cos/sin computed once)."},
     {"mrope_cos_sin", KW(py_mrope_cos_sin),
      "mrope_cos_sin(freqs, positions, sections, *, mode='blocked', dtype='float32') -> (cos, sin)"},
     {NULL, NULL, 0, NULL},
 };
 
 int py_init_rope(PyObject *m) { return PyModule_AddFunctions(m, methods); }
+
+int py_rope_views(PyObject *x_o, PyObject *out_o, const char *xname, const char *outname, pya *x,
+                  pya *out, PyObject **result, pe_tensor *tin, pe_tensor *tout) {
+    int64_t repeat = 1; /* at most 3 dimensions: never folded */
+    return rope_views(x_o, out_o, Py_None, 3, -1, xname, outname, x, out, result, tin, tout, &repeat);
+}

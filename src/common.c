@@ -1,6 +1,7 @@
 /* common.c — version, dtypes, positions and tensor views: the small shared
  * vocabulary of the API. */
 #include "internal.h"
+#include "positions.h"
 
 #include <limits.h>
 
@@ -28,12 +29,12 @@ const char *pe_dtype_name(pe_dtype dtype) {
 }
 
 pe_positions pe_positions_range(int64_t start) {
-    pe_positions p = {start, NULL};
+    pe_positions p = {.start = start};
     return p;
 }
 
 pe_positions pe_positions_list(const int64_t *ids) {
-    pe_positions p = {0, ids};
+    pe_positions p = {.ids = ids};
     return p;
 }
 
@@ -61,7 +62,7 @@ int pe__check_positions(const pe_positions *positions, int64_t count) {
         return pe__fail(PE_ERR_RANGE,
                         "positions start=%lld + count=%lld overflow int64",
                         (long long)positions->start, (long long)count);
-    return PE_OK;
+    return pe__check_positions_kind(positions, count); /* positions.c */
 }
 
 int pe__check_tensor(const pe_tensor *t, const char *name) {
@@ -100,8 +101,8 @@ int pe__check_tensor(const pe_tensor *t, const char *name) {
 
 int pe__check_cos_sin_out(int64_t count, int64_t half, const void *cos_out,
                           const void *sin_out, pe_dtype dtype) {
-    if (dtype != PE_F32 && dtype != PE_F64)
-        return pe__fail(PE_ERR_DTYPE, "dtype=%s: cos/sin caches are f32 or f64",
+    if (dtype != PE_F32 && dtype != PE_F64 && dtype != PE_F16 && dtype != PE_BF16)
+        return pe__fail(PE_ERR_DTYPE, "dtype=%s: cos/sin caches are f32, f64, f16 or bf16",
                         pe_dtype_name(dtype));
     size_t bytes;
     if (pe__bytes("cos/sin cache", count, half, pe__dtype_size(dtype), &bytes) != PE_OK)

@@ -44,8 +44,11 @@ static inline size_t pe__dtype_size(pe_dtype dtype) {
     return 0;
 }
 
-/* Position of token t. */
+/* Position of token t (packed sequences: a search, positions.c; the
+ * rotations read them sequentially through positions.h's cursor). */
+int64_t pe__varlen_position_at(const pe_positions *pos, int64_t t);
 static inline int64_t pe__position_at(const pe_positions *pos, int64_t t) {
+    if (pos->kind == PE_POSITIONS_VARLEN) return pe__varlen_position_at(pos, t);
     return pos->ids ? pos->ids[t] : pos->start + t;
 }
 
@@ -54,7 +57,7 @@ static inline int64_t pe__position_at(const pe_positions *pos, int64_t t) {
 int pe__check_positions(const pe_positions *pos, int64_t count);
 
 /* Validate the outputs of a cos/sin cache of count rows of half entries:
- * dtype f32 or f64, a size that fits size_t, and (when count > 0) non-null
+ * dtype f32, f64, f16 or bf16, a size that fits size_t, and (when count > 0) non-null
  * pointers. Shared by pe_rope_cos_sin_ex and pe_mrope_cos_sin. */
 int pe__check_cos_sin_out(int64_t count, int64_t half, const void *cos_out,
                           const void *sin_out, pe_dtype dtype);

@@ -13,6 +13,8 @@
  */
 #include "internal.h"
 #include "struct_size.h"
+#include "positions.h"
+#include "rope_driver.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -93,7 +95,7 @@ int pe__rope_check_layout(pe_rope_layout layout) {
     return PE_OK;
 }
 
-static int check_direction(pe_rope_direction direction) {
+int pe__rope_check_direction(pe_rope_direction direction) {
     if (direction != PE_ROPE_FORWARD && direction != PE_ROPE_INVERSE &&
         direction != PE_ROPE_BACKWARD)
         return pe__fail(PE_ERR_PARAM, "direction=%d is not a RoPE direction",
@@ -136,6 +138,11 @@ int pe__rope_check_options(const pe_rope_options *o) {
  * dtype, rotary_dim within head_dim, and in place only as the same view. */
 int pe__rope_check_pair(const pe_freqs *freqs, const pe_tensor *in, const pe_tensor *out,
                          const char *in_name, const char *out_name) {
+    return pe__rope_check_pair_d(freqs->rotary_dim, in, out, in_name, out_name);
+}
+
+int pe__rope_check_pair_d(int64_t rotary_dim, const pe_tensor *in, const pe_tensor *out,
+                          const char *in_name, const char *out_name) {
     PE_TRY(pe__check_tensor(in, in_name));
     if (out != in) PE_TRY(pe__check_tensor(out, out_name)); /* in place: one view */
     const int rotatable =
@@ -153,9 +160,9 @@ int pe__rope_check_pair(const pe_freqs *freqs, const pe_tensor *in, const pe_ten
                         in_name, (long long)in->tokens, (long long)in->heads,
                         (long long)in->head_dim, out_name, (long long)out->tokens,
                         (long long)out->heads, (long long)out->head_dim);
-    if (freqs->rotary_dim > in->head_dim)
+    if (rotary_dim > in->head_dim)
         return pe__fail(PE_ERR_DIM, "rotary_dim=%lld exceeds head_dim=%lld",
-                        (long long)freqs->rotary_dim, (long long)in->head_dim);
+                        (long long)rotary_dim, (long long)in->head_dim);
     /* in place only as the same view; any other sharing is refused
      * (overlap.c): rows read after an earlier row wrote them would make
      * the result depend on the order of rows, and so on threads */
@@ -163,46 +170,15 @@ int pe__rope_check_pair(const pe_freqs *freqs, const pe_tensor *in, const pe_ten
     return PE_OK;
 }
 
-/* Explicit positions are read while rows are written: they must not sit
- * in an output. */
-static int check_ids_apart(const pe_positions *positions, int64_t tokens, const pe_tensor *out,
-                           const char *out_name) {
-    if (positions->ids == NULL) return PE_OK;
+/* Explicit positions (ids, cu_seqlens, seq_starts) are read while rows
+ * are written: they must not sit in an output. */
+int pe__rope_check_positions_apart(const pe_positions *positions, int64_t tokens,
+                                   const pe_tensor *out, const char *out_name) {
+    if (tokens == 0) return PE_OK;
     const pe__span o = pe__view_span(out);
-    return pe__check_bytes_apart((const void *)o.lo, o.hi - o.lo, out_name, positions->ids,
-                                 (size_t)tokens * sizeof(int64_t), "positions");
+    return pe__check_positions_apart(positions, tokens, (const void *)o.lo, o.hi - o.lo,
+                                     out_name);
 }
-
-/* Non-temporal stores pay off only for outputs much larger than the caches
- * that nobody reads right away; 16 MiB is past the L2 of any current core
- * and a large share of a typical L3. */
-#define PE_STREAM_MIN_BYTES ((size_t)16 << 20)
-
-/* Below this a tensor stays in L2 and prefetching ahead only costs. */
-#define PE_PREFETCH_MIN_BYTES ((size_t)1 << 20)
-
-/* Bytes of a validated view's elements: its rows do not overlap (overlap.c)
- * and its extent fits (common.c), so the product cannot wrap. */
-static size_t tensor_bytes(const pe_tensor *t) {
-    return (size_t)t->tokens * (size_t)t->heads * (size_t)t->head_dim *
-           pe__dtype_size(t->dtype);
-}
-
-/* Everything a part of a rotation needs; read-only while parts run. */
-typedef struct {
-    const pe_kernel_table *k;
-    const pe_freqs *freqs;
-    const pe_positions *positions;
-    int64_t tokens;
-    int n;                        /* tensors: 1 (x) or 2 (q, k) */
-    const pe_tensor *in[2], *out[2];
-    pe__rope_rows rows[2];        /* per-token template: pointers at token 0 */
-    double magnitude;
-    pe_rope_layout layout;
-    int negate_sin;
-    unsigned char *scratch;       /* parts * part_bytes */
-    size_t part_bytes;
-} rope_job;
 
 void pe__rope_copy_tail(const pe__rope_rows *r) {
     const size_t esz = pe__dtype_size(r->dtype);
@@ -212,99 +188,25 @@ void pe__rope_copy_tail(const pe__rope_rows *r) {
                (size_t)(r->head_dim - r->d) * esz);
 }
 
-/* Tokens [t0, t1) on one worker. Fresh cos/sin at the chunk's start and at
- * every PE__ROPE_RESTART-th token, steps in between (pe__rope_trig). */
-static void rope_chunk(void *ctx, int worker, int64_t t0, int64_t t1) {
-    const rope_job *j = ctx;
-    const int64_t half = j->freqs->rotary_dim / 2;
-    double *c = (double *)(void *)(j->scratch + (size_t)worker * j->part_bytes);
-    pe__rope_trig trig = {c, c + half, c + 2 * half, c + 3 * half,
-                          (float *)(void *)(c + 4 * half), j->magnitude, 0, 0, 0};
-    for (int64_t t = t0; t < t1; t++) {
-        trig.follows = t > t0 && t % PE__ROPE_RESTART != 0;
-        pe__rope_prepare(j->k, pe__position_at(j->positions, t), j->freqs->inv_freq,
-                         j->freqs->inv_freq_lo, half, j->layout, j->negate_sin, &trig);
-        for (int x = 0; x < j->n; x++) {
-            pe__rope_rows r = j->rows[x];
-            const size_t esz = pe__dtype_size(r.dtype);
-            r.in = (const char *)r.in + (size_t)(t * j->in[x]->token_stride) * esz;
-            r.out = (char *)r.out + (size_t)(t * j->out[x]->token_stride) * esz;
-            j->k->rope_token(&r, &trig);
-            pe__rope_pass_through(&r);
-        }
-    }
-}
-
-/* The rotation of n (in, out) pairs after validation. */
+/* The rotation of n (in, out) pairs after validation: the one driver with
+ * the positions as angle source. */
 static int rope_run(const pe_freqs *freqs, pe_rope_layout layout,
                     const pe_positions *positions, int n, const pe_tensor *const *in,
                     const pe_tensor *const *out, pe_rope_direction direction,
                     const pe_rope_options *o) {
-    rope_job j; /* every field used is set below (no memset: decode steps
-                 * are short enough for a 256-byte clear to show) */
-    j.k = pe__kernels(); /* one set for the whole call */
-    j.freqs = freqs;
-    j.positions = positions;
-    j.tokens = in[0]->tokens;
-    j.n = 0;
-    double traffic = 0;
-    for (int x = 0; x < n; x++) {
-        if (in[x]->heads == 0 || in[x]->head_dim == 0) continue; /* nothing to do */
-        const bool in_place = in[x]->data == out[x]->data;
-        const size_t bytes = tensor_bytes(out[x]);
-        const int stream = !in_place && (o->stores == PE_STORES_STREAMING ||
-                                         (o->stores == PE_STORES_AUTO &&
-                                          bytes >= PE_STREAM_MIN_BYTES));
-        j.in[j.n] = in[x];
-        j.out[j.n] = out[x];
-        j.rows[j.n] = (pe__rope_rows){in[x]->data,       out[x]->data,
-                                      in[x]->heads,      in[x]->head_stride,
-                                      out[x]->head_stride, freqs->rotary_dim,
-                                      in[x]->head_dim,   layout,
-                                      in[x]->dtype,      stream,
-                                      bytes >= PE_PREFETCH_MIN_BYTES};
-        traffic += 2.0 * (double)bytes;
-        j.n++;
-    }
-    if (j.tokens == 0 || j.n == 0) return PE_OK;
-    j.magnitude = direction == PE_ROPE_INVERSE ? 1.0 / freqs->attention_factor
-                                               : freqs->attention_factor;
-    j.negate_sin = direction != PE_ROPE_FORWARD;
-    j.layout = layout;
-    const int64_t half = freqs->rotary_dim / 2;
-    /* a token's trigonometry costs about as much as moving 8 bytes per pair */
-    traffic += 8.0 * (double)half * (double)j.tokens;
-    const int parts = pe__threads_for(o->threads, traffic, j.tokens);
-    j.part_bytes = sizeof(double) * 4 * (size_t)half +
-                   sizeof(float) * PE__ROPE_TAB_FLOATS(freqs->rotary_dim);
-    /* Small single-part calls (decode steps) use the stack: no allocator
-     * on the path of a call that rotates a few KiB. */
-    double stack[1024];
-    const bool small = parts == 1 && j.part_bytes <= sizeof stack;
-    if (small)
-        j.scratch = (unsigned char *)stack;
-    else
-        PE_TRY(pe__alloc("cos/sin scratch", parts, 1, j.part_bytes, &j.scratch));
-    /* chunks of whole restart intervals (results do not depend on the
-     * split), about 128 KiB of rows each */
-    int64_t chunk = j.tokens;
-    if (parts > 1) {
-        const double token_bytes = traffic / (double)j.tokens;
-        chunk = PE__ROPE_RESTART;
-        while (chunk < j.tokens && (double)chunk * token_bytes < 128.0 * 1024) chunk *= 2;
-    }
-    pe__parallel_chunks(parts, j.tokens, chunk, rope_chunk, &j);
-    if (!small) free(j.scratch);
-    return PE_OK;
+    pe__angles a;
+    a.kind = PE__ANGLES_POSITIONS;
+    a.freqs = freqs;
+    a.positions = positions;
+    return pe__rope_drive(&a, freqs->rotary_dim, layout, direction, n, in, out, o);
 }
 
-static int rope_common_checks(const pe_freqs *freqs, pe_rope_layout layout,
-                              pe_rope_direction direction,
-                              const pe_rope_options **options,
-                              pe_rope_options *defaults) {
+int pe__rope_common_checks(const pe_freqs *freqs, pe_rope_layout layout,
+                           pe_rope_direction direction, const pe_rope_options **options,
+                           pe_rope_options *defaults) {
     PE_TRY(pe_freqs_validate(freqs));
     PE_TRY(pe__rope_check_layout(layout));
-    PE_TRY(check_direction(direction));
+    PE_TRY(pe__rope_check_direction(direction));
     PE_TRY(pe__rope_options_resolve(*options, defaults));
     *options = defaults;
     return PE_OK;
@@ -315,10 +217,10 @@ int pe_rope_apply_ex(const pe_freqs *freqs, pe_rope_layout layout,
                      const pe_tensor *out, pe_rope_direction direction,
                      const pe_rope_options *options) {
     pe_rope_options defaults;
-    PE_TRY(rope_common_checks(freqs, layout, direction, &options, &defaults));
+    PE_TRY(pe__rope_common_checks(freqs, layout, direction, &options, &defaults));
     PE_TRY(pe__rope_check_pair(freqs, in, out, "in", "out"));
     PE_TRY(pe__check_positions(positions, in->tokens));
-    PE_TRY(check_ids_apart(positions, in->tokens, out, "out"));
+    PE_TRY(pe__rope_check_positions_apart(positions, in->tokens, out, "out"));
     const pe_tensor *ins[1] = {in}, *outs[1] = {out};
     return rope_run(freqs, layout, positions, 1, ins, outs, direction, options);
 }
@@ -329,28 +231,33 @@ int pe_rope_apply(const pe_freqs *freqs, pe_rope_layout layout,
     return pe_rope_apply_ex(freqs, layout, positions, in, out, direction, NULL);
 }
 
-int pe_rope_apply_qk(const pe_freqs *freqs, pe_rope_layout layout,
-                     const pe_positions *positions, const pe_tensor *q_in,
-                     const pe_tensor *q_out, const pe_tensor *k_in,
-                     const pe_tensor *k_out, pe_rope_direction direction,
-                     const pe_rope_options *options) {
-    pe_rope_options defaults;
-    PE_TRY(rope_common_checks(freqs, layout, direction, &options, &defaults));
-    PE_TRY(pe__rope_check_pair(freqs, q_in, q_out, "q_in", "q_out"));
-    PE_TRY(pe__rope_check_pair(freqs, k_in, k_out, "k_in", "k_out"));
+int pe__rope_check_qk(int64_t rotary_dim, const pe_tensor *q_in, const pe_tensor *q_out,
+                      const pe_tensor *k_in, const pe_tensor *k_out) {
+    PE_TRY(pe__rope_check_pair_d(rotary_dim, q_in, q_out, "q_in", "q_out"));
+    PE_TRY(pe__rope_check_pair_d(rotary_dim, k_in, k_out, "k_in", "k_out"));
     if (q_in->tokens != k_in->tokens || q_in->head_dim != k_in->head_dim)
         return pe__fail(PE_ERR_SHAPE,
                         "q (%lld tokens, head_dim %lld) and k (%lld tokens, "
                         "head_dim %lld) must agree",
                         (long long)q_in->tokens, (long long)q_in->head_dim,
                         (long long)k_in->tokens, (long long)k_in->head_dim);
-    PE_TRY(pe__check_positions(positions, q_in->tokens));
     /* each output apart from everything else the call reads or writes */
     PE_TRY(pe__check_apart(k_out, "k_out", q_out, "q_out", false));
     PE_TRY(pe__check_apart(q_out, "q_out", k_in, "k_in", false));
-    PE_TRY(pe__check_apart(k_out, "k_out", q_in, "q_in", false));
-    PE_TRY(check_ids_apart(positions, q_in->tokens, q_out, "q_out"));
-    PE_TRY(check_ids_apart(positions, q_in->tokens, k_out, "k_out"));
+    return pe__check_apart(k_out, "k_out", q_in, "q_in", false);
+}
+
+int pe_rope_apply_qk(const pe_freqs *freqs, pe_rope_layout layout,
+                     const pe_positions *positions, const pe_tensor *q_in,
+                     const pe_tensor *q_out, const pe_tensor *k_in,
+                     const pe_tensor *k_out, pe_rope_direction direction,
+                     const pe_rope_options *options) {
+    pe_rope_options defaults;
+    PE_TRY(pe__rope_common_checks(freqs, layout, direction, &options, &defaults));
+    PE_TRY(pe__rope_check_qk(freqs->rotary_dim, q_in, q_out, k_in, k_out));
+    PE_TRY(pe__check_positions(positions, q_in->tokens));
+    PE_TRY(pe__rope_check_positions_apart(positions, q_in->tokens, q_out, "q_out"));
+    PE_TRY(pe__rope_check_positions_apart(positions, q_in->tokens, k_out, "k_out"));
     const pe_tensor *ins[2] = {q_in, k_in}, *outs[2] = {q_out, k_out};
     return rope_run(freqs, layout, positions, 2, ins, outs, direction, options);
 }
@@ -367,17 +274,27 @@ typedef struct {
 
 static void cache_chunk(void *ctx, int worker, int64_t t0, int64_t t1) {
     const cache_job *j = ctx;
-    (void)worker; /* rows are independent: no scratch */
+    (void)worker; /* rows are independent: no shared scratch */
     const int64_t half = j->freqs->rotary_dim / 2;
+    double buf[PE_MAX_ROTARY_DIM]; /* 16-bit rows: cos then sin, d/2 each */
+    const size_t esz = pe__dtype_size(j->dtype);
+    pe__pos_cursor cur;
+    pe__pos_cursor_init(&cur, j->positions, t0);
     for (int64_t t = t0; t < t1; t++) {
-        const int64_t p = pe__position_at(j->positions, t);
+        const int64_t p = pe__pos_cursor_at(&cur, t);
         const size_t row = (size_t)t * (size_t)half;
+        char *co = (char *)j->cos_out + row * esz, *so = (char *)j->sin_out + row * esz;
         if (j->dtype == PE_F32)
             j->k->cos_sin_f32(p, j->freqs->inv_freq, j->freqs->inv_freq_lo, half,
-                              (float *)j->cos_out + row, (float *)j->sin_out + row);
-        else
+                              (float *)(void *)co, (float *)(void *)so);
+        else if (j->dtype == PE_F64)
             j->k->cos_sin(p, j->freqs->inv_freq, j->freqs->inv_freq_lo, half,
-                          (double *)j->cos_out + row, (double *)j->sin_out + row);
+                          (double *)(void *)co, (double *)(void *)so);
+        else {
+            j->k->cos_sin(p, j->freqs->inv_freq, j->freqs->inv_freq_lo, half, buf, buf + half);
+            pe__store_entries(buf, half, co, j->dtype);
+            pe__store_entries(buf + half, half, so, j->dtype);
+        }
     }
 }
 
@@ -393,13 +310,8 @@ int pe_rope_cos_sin_ex(const pe_freqs *freqs, const pe_positions *positions,
     PE_TRY(pe__check_cos_sin_out(count, half, cos_out, sin_out, dtype));
     if (count == 0) return PE_OK;
     const size_t cache_bytes = (size_t)count * (size_t)half * pe__dtype_size(dtype);
-    if (positions->ids != NULL) {
-        const size_t id_bytes = (size_t)count * sizeof(int64_t); /* ids exist: fits */
-        PE_TRY(pe__check_bytes_apart(cos_out, cache_bytes, "cos_out", positions->ids, id_bytes,
-                                     "positions"));
-        PE_TRY(pe__check_bytes_apart(sin_out, cache_bytes, "sin_out", positions->ids, id_bytes,
-                                     "positions"));
-    }
+    PE_TRY(pe__check_positions_apart(positions, count, cos_out, cache_bytes, "cos_out"));
+    PE_TRY(pe__check_positions_apart(positions, count, sin_out, cache_bytes, "sin_out"));
     const size_t n = (size_t)count * (size_t)half; /* checked above */
     cache_job j = {pe__kernels(), freqs, positions, count, cos_out, sin_out, dtype};
     /* computing a pair costs about as much as moving 32 bytes; writing it

@@ -2,11 +2,13 @@
  * rope_mrope.c — multi-axis RoPE (SPEC §2.3): each token carries three
  * positions (t, h, w) and every frequency slot takes its angle from one of
  * them, by a section list in the blocked (Qwen2-VL) or interleaved
- * (Qwen3-VL) assignment. The rotation itself is pe_rope_apply's: the same
- * kernels, the same views and directions; only the position feeding each
- * slot changes.
+ * (Qwen3-VL) assignment. This file holds only that section mapping and the
+ * argument checks: the rotation is the one driver's (rope_driver.c) with
+ * an M-RoPE angle source, so threads, f16/bf16, q and k together and the
+ * stepping of consecutive positions are plain RoPE's.
  */
 #include "internal.h"
+#include "rope_driver.h"
 
 #include <stdlib.h>
 
@@ -93,155 +95,117 @@ static int check_positions3(const int64_t *positions, int64_t count) {
 }
 
 /*
- * Per-call plan: the slots of each axis gathered into one contiguous group
- * (slot indices and their frequencies), so that a token needs one cos_sin
- * call per axis over exactly its slots, then a scatter back to slot order.
+ * The section map of a call: the slots of each axis gathered into one
+ * contiguous group (slot indices and their frequencies), so that a token
+ * needs one cos_sin call (or one step) per axis over exactly its slots.
+ * Blocked sections are already grouped: slot is then NULL.
  */
 typedef struct {
-    int64_t half;
-    int64_t start[3], n[3]; /* group of axis a: [start[a], start[a] + n[a]) */
-    int64_t *slot;          /* (half,) slot index at each gathered place */
-    double *w, *w_lo;       /* (half,) gathered frequencies */
-    double *cg, *sg;        /* (half,) gathered cos/sin scratch */
-    double *c, *s;          /* (half,) cos/sin in slot order */
-    double *tc, *ts, *tc1, *ts1; /* (half,) and tab (2 d floats): the kernels' trig */
-    float *tab;
-} mrope_plan;
+    pe__mrope_source src;
+    void *mem;
+} mrope_map;
 
-static int plan_make(const pe_freqs *f, const int64_t *sections,
-                     pe_mrope_mode mode, mrope_plan *pl) {
+static int map_make(const pe_freqs *f, const int64_t *sections, pe_mrope_mode mode,
+                    mrope_map *m) {
     const int64_t half = f->rotary_dim / 2;
-    /* 10 double arrays, the float tables (as many bytes as 2 more) and slot */
-    double *buf;
-    PE_TRY(pe__alloc("M-RoPE plan", half, 1, sizeof(double) * 12 + sizeof(int64_t), &buf));
-    pl->half = half;
-    pl->w = buf;
-    pl->w_lo = buf + half;
-    pl->cg = buf + 2 * half;
-    pl->sg = buf + 3 * half;
-    pl->c = buf + 4 * half;
-    pl->s = buf + 5 * half;
-    pl->tc = buf + 6 * half;
-    pl->ts = buf + 7 * half;
-    pl->tc1 = buf + 8 * half;
-    pl->ts1 = buf + 9 * half;
-    pl->tab = (float *)(void *)(buf + 10 * half);
-    pl->slot = (int64_t *)(buf + 12 * half);
+    unsigned char *mem;
+    PE_TRY(pe__alloc("M-RoPE map", half, 1, 2 * sizeof(double) + sizeof(int64_t) + 1, &mem));
+    double *w = (double *)(void *)mem, *w_lo = w + half;
+    int64_t *slot = (int64_t *)(void *)(w_lo + half);
+    unsigned char *axis = (unsigned char *)(slot + half);
+    for (int64_t j = 0; j < half; j++) axis[j] = (unsigned char)slot_axis(j, sections, mode);
     int64_t at = 0;
+    int identity = 1;
     for (int a = 0; a < 3; a++) {
-        pl->start[a] = at;
+        m->src.start[a] = at;
         for (int64_t j = 0; j < half; j++)
             if (slot_axis(j, sections, mode) == a) {
-                pl->slot[at] = j;
-                pl->w[at] = f->inv_freq[j];
-                pl->w_lo[at] = f->inv_freq_lo[j];
+                slot[at] = j;
+                identity &= at == j;
+                w[at] = f->inv_freq[j];
+                w_lo[at] = f->inv_freq_lo[j];
                 at++;
             }
-        pl->n[a] = at - pl->start[a];
+        m->src.n[a] = at - m->src.start[a];
     }
+    m->src.slot = identity ? NULL : slot;
+    m->src.w = w;
+    m->src.w_lo = w_lo;
+    m->src.axis = axis;
+    m->src.pos3 = NULL;
+    m->mem = mem;
     return PE_OK;
 }
 
-static void plan_free(mrope_plan *pl) { free(pl->w); }
-
-/* cos/sin of every slot of a token at p = {t, h, w}, into pl->c, pl->s. */
-static void plan_cos_sin(mrope_plan *pl, const pe_freqs *f, const int64_t *p,
-                         const pe_kernel_table *k) {
-    if (p[0] == p[1] && p[1] == p[2]) { /* a text token: pe_rope_cos_sin's call */
-        k->cos_sin(p[0], f->inv_freq, f->inv_freq_lo, pl->half, pl->c, pl->s);
-        return;
-    }
-    for (int a = 0; a < 3; a++)
-        if (pl->n[a] > 0)
-            k->cos_sin(p[a], pl->w + pl->start[a], pl->w_lo + pl->start[a],
-                       pl->n[a], pl->cg + pl->start[a], pl->sg + pl->start[a]);
-    for (int64_t g = 0; g < pl->half; g++) {
-        pl->c[pl->slot[g]] = pl->cg[g];
-        pl->s[pl->slot[g]] = pl->sg[g];
-    }
+/* The (tokens, 3) positions are read while rows are written. */
+static int check_positions3_apart(const int64_t *positions, int64_t tokens,
+                                  const pe_tensor *out, const char *out_name) {
+    if (tokens == 0) return PE_OK;
+    const pe__span o = pe__view_span(out);
+    return pe__check_bytes_apart((const void *)o.lo, o.hi - o.lo, out_name, positions,
+                                 (size_t)tokens * 3 * sizeof(int64_t), "positions");
 }
 
-static int check_layout(pe_rope_layout layout) {
-    if (layout != PE_ROPE_INTERLEAVED && layout != PE_ROPE_HALF)
-        return pe__fail(PE_ERR_PARAM, "layout=%d is not a RoPE layout", (int)layout);
-    return PE_OK;
+static int mrope_run(const pe_freqs *freqs, pe_rope_layout layout, const int64_t *positions,
+                     const int64_t *sections, pe_mrope_mode mode, int n,
+                     const pe_tensor *const *in, const pe_tensor *const *out,
+                     pe_rope_direction direction, const pe_rope_options *options) {
+    if (in[0]->tokens == 0) return PE_OK;
+    mrope_map m;
+    PE_TRY(map_make(freqs, sections, mode, &m));
+    pe__angles a;
+    a.kind = PE__ANGLES_MROPE;
+    a.freqs = freqs;
+    a.positions = NULL;
+    a.mrope = m.src;
+    a.mrope.pos3 = positions;
+    const int st = pe__rope_drive(&a, freqs->rotary_dim, layout, direction, n, in, out, options);
+    free(m.mem);
+    return st;
+}
+
+int pe_mrope_apply_ex(const pe_freqs *freqs, pe_rope_layout layout,
+                      const int64_t *positions, const int64_t sections[3],
+                      pe_mrope_mode mode, const pe_tensor *in, const pe_tensor *out,
+                      pe_rope_direction direction, const pe_rope_options *options) {
+    pe_rope_options defaults;
+    PE_TRY(pe_freqs_validate(freqs));
+    PE_TRY(pe__rope_check_layout(layout));
+    PE_TRY(check_sections(freqs->rotary_dim / 2, sections, mode));
+    PE_TRY(pe__rope_common_checks(freqs, layout, direction, &options, &defaults));
+    PE_TRY(pe__rope_check_pair_d(freqs->rotary_dim, in, out, "in", "out"));
+    PE_TRY(check_positions3(positions, in->tokens));
+    PE_TRY(check_positions3_apart(positions, in->tokens, out, "out"));
+    const pe_tensor *ins[1] = {in}, *outs[1] = {out};
+    return mrope_run(freqs, layout, positions, sections, mode, 1, ins, outs, direction,
+                     options);
 }
 
 int pe_mrope_apply(const pe_freqs *freqs, pe_rope_layout layout,
                    const int64_t *positions, const int64_t sections[3],
                    pe_mrope_mode mode, const pe_tensor *in,
                    const pe_tensor *out, pe_rope_direction direction) {
-    PE_TRY(pe_freqs_validate(freqs));
-    PE_TRY(check_layout(layout));
-    PE_TRY(check_sections(freqs->rotary_dim / 2, sections, mode));
-    PE_TRY(pe__check_tensor(in, "in"));
-    PE_TRY(pe__check_tensor(out, "out"));
-    if (direction != PE_ROPE_FORWARD && direction != PE_ROPE_INVERSE &&
-        direction != PE_ROPE_BACKWARD)
-        return pe__fail(PE_ERR_PARAM, "direction=%d is not a RoPE direction",
-                        (int)direction);
-    if (in->dtype != PE_F32 || out->dtype != PE_F32)
-        return pe__fail(PE_ERR_DTYPE, "M-RoPE tensors must be f32 (in %s, out %s)",
-                        pe_dtype_name(in->dtype), pe_dtype_name(out->dtype));
-    if (in->tokens != out->tokens || in->heads != out->heads ||
-        in->head_dim != out->head_dim)
-        return pe__fail(PE_ERR_SHAPE,
-                        "in (%lld, %lld, %lld) and out (%lld, %lld, %lld) differ",
-                        (long long)in->tokens, (long long)in->heads,
-                        (long long)in->head_dim, (long long)out->tokens,
-                        (long long)out->heads, (long long)out->head_dim);
-    if (freqs->rotary_dim > in->head_dim)
-        return pe__fail(PE_ERR_DIM, "rotary_dim=%lld exceeds head_dim=%lld",
-                        (long long)freqs->rotary_dim, (long long)in->head_dim);
-    PE_TRY(check_positions3(positions, in->tokens));
-    /* in place only as the same view; positions are read while rows are
-     * written (overlap.c) */
-    if (out != in) PE_TRY(pe__check_apart(out, "out", in, "in", true));
-    if (in->tokens > 0) {
-        const pe__span o = pe__view_span(out);
-        PE_TRY(pe__check_bytes_apart((const void *)o.lo, o.hi - o.lo, "out", positions,
-                                     (size_t)in->tokens * 3 * sizeof(int64_t), "positions"));
-    }
-    if (in->tokens == 0 || in->heads == 0) return PE_OK;
+    return pe_mrope_apply_ex(freqs, layout, positions, sections, mode, in, out, direction,
+                             NULL);
+}
 
-    mrope_plan pl;
-    PE_TRY(plan_make(freqs, sections, mode, &pl));
-    double magnitude = freqs->attention_factor;
-    if (direction == PE_ROPE_INVERSE) magnitude = 1.0 / magnitude;
-    const pe_kernel_table *k = pe__kernels();
-    pe__rope_trig trig = {pl.tc, pl.ts, pl.tc1, pl.ts1, pl.tab, magnitude, 0, 0, 0};
-    const int negate = direction != PE_ROPE_FORWARD; /* inverse, backward: -theta */
-    int text_run = 0; /* the previous token was a text token */
-    for (int64_t t = 0; t < in->tokens; t++) {
-        const int64_t *p = positions + 3 * t;
-        if (p[0] == p[1] && p[1] == p[2]) {
-            /* a text token: pe_rope_apply's call with its restart points,
-             * so runs of text tokens are bit-identical to plain RoPE */
-            trig.follows = text_run && t % PE__ROPE_RESTART != 0;
-            pe__rope_prepare(k, p[0], freqs->inv_freq, freqs->inv_freq_lo, pl.half, layout,
-                             negate, &trig);
-            text_run = 1;
-        } else {
-            plan_cos_sin(&pl, freqs, p, k);
-            k->rope_prepare_cs(pl.c, pl.s, pl.half, layout, negate, &trig);
-            text_run = 0;
-        }
-        const pe__rope_rows rows = {(const float *)in->data + t * in->token_stride,
-                                    (float *)out->data + t * out->token_stride,
-                                    in->heads,
-                                    in->head_stride,
-                                    out->head_stride,
-                                    freqs->rotary_dim,
-                                    in->head_dim,
-                                    layout,
-                                    PE_F32,
-                                    0,
-                                    0};
-        k->rope_token(&rows, &trig);
-        pe__rope_pass_through(&rows);
-    }
-    plan_free(&pl);
-    return PE_OK;
+int pe_mrope_apply_qk(const pe_freqs *freqs, pe_rope_layout layout,
+                      const int64_t *positions, const int64_t sections[3],
+                      pe_mrope_mode mode, const pe_tensor *q_in, const pe_tensor *q_out,
+                      const pe_tensor *k_in, const pe_tensor *k_out,
+                      pe_rope_direction direction, const pe_rope_options *options) {
+    pe_rope_options defaults;
+    PE_TRY(pe_freqs_validate(freqs));
+    PE_TRY(pe__rope_check_layout(layout));
+    PE_TRY(check_sections(freqs->rotary_dim / 2, sections, mode));
+    PE_TRY(pe__rope_common_checks(freqs, layout, direction, &options, &defaults));
+    PE_TRY(pe__rope_check_qk(freqs->rotary_dim, q_in, q_out, k_in, k_out));
+    PE_TRY(check_positions3(positions, q_in->tokens));
+    PE_TRY(check_positions3_apart(positions, q_in->tokens, q_out, "q_out"));
+    PE_TRY(check_positions3_apart(positions, q_in->tokens, k_out, "k_out"));
+    const pe_tensor *ins[2] = {q_in, k_in}, *outs[2] = {q_out, k_out};
+    return mrope_run(freqs, layout, positions, sections, mode, 2, ins, outs, direction,
+                     options);
 }
 
 int pe_mrope_cos_sin(const pe_freqs *freqs, const int64_t *positions,
@@ -254,28 +218,37 @@ int pe_mrope_cos_sin(const pe_freqs *freqs, const int64_t *positions,
     const int64_t half = freqs->rotary_dim / 2;
     PE_TRY(pe__check_cos_sin_out(count, half, cos_out, sin_out, dtype));
     if (count == 0) return PE_OK;
-    const size_t cache_bytes = (size_t)count * (size_t)half * pe__dtype_size(dtype);
+    const size_t esz = pe__dtype_size(dtype);
+    const size_t cache_bytes = (size_t)count * (size_t)half * esz;
     const size_t id_bytes = (size_t)count * 3 * sizeof(int64_t); /* checked */
     PE_TRY(pe__check_bytes_apart(cos_out, cache_bytes, "cos_out", positions, id_bytes,
                                  "positions"));
     PE_TRY(pe__check_bytes_apart(sin_out, cache_bytes, "sin_out", positions, id_bytes,
                                  "positions"));
-    mrope_plan pl;
-    PE_TRY(plan_make(freqs, sections, mode, &pl));
+    mrope_map m;
+    PE_TRY(map_make(freqs, sections, mode, &m));
     const pe_kernel_table *k = pe__kernels();
+    /* exact cos/sin of every slot, gathered per axis then in slot order */
+    double g[2 * PE_MAX_PAIRS], v[2 * PE_MAX_PAIRS];
     for (int64_t t = 0; t < count; t++) {
-        plan_cos_sin(&pl, freqs, positions + 3 * t, k);
-        const size_t row = (size_t)t * (size_t)half;
-        for (int64_t i = 0; i < half; i++) {
-            if (dtype == PE_F32) {
-                ((float *)cos_out)[row + i] = (float)pl.c[i];
-                ((float *)sin_out)[row + i] = (float)pl.s[i];
-            } else {
-                ((double *)cos_out)[row + i] = pl.c[i];
-                ((double *)sin_out)[row + i] = pl.s[i];
+        const int64_t *p = positions + 3 * t;
+        if (p[0] == p[1] && p[1] == p[2]) { /* a text token: pe_rope_cos_sin's call */
+            k->cos_sin(p[0], freqs->inv_freq, freqs->inv_freq_lo, half, v, v + half);
+        } else {
+            for (int a = 0; a < 3; a++)
+                if (m.src.n[a] > 0)
+                    k->cos_sin(p[a], m.src.w + m.src.start[a], m.src.w_lo + m.src.start[a],
+                               m.src.n[a], g + m.src.start[a], g + half + m.src.start[a]);
+            for (int64_t i = 0; i < half; i++) {
+                const int64_t j = m.src.slot ? m.src.slot[i] : i;
+                v[j] = g[i];
+                v[half + j] = g[half + i];
             }
         }
+        const size_t row = (size_t)t * (size_t)half * esz;
+        pe__store_entries(v, half, (char *)cos_out + row, dtype);
+        pe__store_entries(v + half, half, (char *)sin_out + row, dtype);
     }
-    plan_free(&pl);
+    free(m.mem);
     return PE_OK;
 }

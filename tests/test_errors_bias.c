@@ -110,7 +110,7 @@ TEST(errors_analysis) {
     p = pe_additive_defaults(PE_ADD_SINUSOIDAL, 5); /* rejected by the encoder it calls */
     EXPECT("ADD-5", PE_ERR_DIM, "dim=5 must be even for sinusoidal", pe_similarity_additive(&p, &r0, 2, OUTD));
     EXPECT("COM-3", PE_ERR_RANGE, "overflow int64",
-           pe_similarity_rope(&f, PE_ROPE_HALF, N, v, v, &(pe_positions){INT64_MAX, NULL}, 2, OUTD));
+           pe_similarity_rope(&f, PE_ROPE_HALF, N, v, v, &(pe_positions){.start = INT64_MAX}, 2, OUTD));
     const int64_t big = (int64_t)1 << 62;
     static const float y[2 * 3];
     static const int64_t rev[2] = {1, 0}, bad_perm[2] = {1, 2};

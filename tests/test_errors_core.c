@@ -283,8 +283,8 @@ TEST(errors_rope) {
     EXPECT("COM-4", PE_ERR_NULL, "k_out must not be NULL",
            pe_rope_apply_qk(&f, PE_ROPE_HALF, &ids, &in, &out, &k_in, NULL, 0, NULL));
     (void)k_out;
-    EXPECT("ROPE-17", PE_ERR_DTYPE, "dtype=f16: cos/sin caches are f32 or f64",
-           pe_rope_cos_sin(&f, &r0, 1, OUT, OUT_AT(4096), PE_F16));
+    EXPECT("ROPE-17", PE_ERR_DTYPE, "dtype=i64: cos/sin caches are f32, f64, f16 or bf16",
+           pe_rope_cos_sin(&f, &r0, 1, OUT, OUT_AT(4096), PE_I64));
     EXPECT("ROPE-18", PE_ERR_OVERFLOW, "count=4611686018427387904 x pairs overflows size_t",
            pe_rope_cos_sin(&f, &r0, (int64_t)1 << 62, OUT, OUT_AT(4096), PE_F64));
     EXPECT("ROPE-3", PE_ERR_NULL, "sin_out must not be NULL", pe_rope_cos_sin(&f, &r0, 1, OUT, NULL, PE_F32));
@@ -295,7 +295,7 @@ TEST(errors_rope) {
     /* In place: the input is the caller's buffer too and stays as it was. */
     pe_tensor inplace = pe_tensor_dense(OUT, PE_F32, T, 1, D);
     EXPECT("COM-3", PE_ERR_RANGE, "overflow int64",
-           pe_rope_apply(&f, PE_ROPE_HALF, &(pe_positions){INT64_MAX, NULL}, &inplace, &inplace, 0));
+           pe_rope_apply(&f, PE_ROPE_HALF, &(pe_positions){.start = INT64_MAX}, &inplace, &inplace, 0));
 }
 
 TEST(errors_attention_kernels_memory) {

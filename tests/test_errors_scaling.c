@@ -181,7 +181,7 @@ TEST(errors_mrope) {
            pe_mrope_apply(&f, PE_ROPE_HALF, pos, ok, B, &in, &out, (pe_rope_direction)-1));
     bad = out;
     bad.dtype = PE_BF16;
-    EXPECT("MRP-11", PE_ERR_DTYPE, "M-RoPE tensors must be f32 (in f32, out bf16)",
+    EXPECT("MRP-11", PE_ERR_DTYPE, "RoPE tensors must be f32, f16 or bf16, out like in (in f32, out bf16)",
            pe_mrope_apply(&f, PE_ROPE_HALF, pos, ok, B, &in, &bad, PE_ROPE_FORWARD));
     bad = pe_tensor_dense(OUT, PE_F32, 2, 1, 18);
     EXPECT("MRP-12", PE_ERR_SHAPE, "in (2, 1, 16) and out (2, 1, 18) differ",
@@ -194,7 +194,7 @@ TEST(errors_mrope) {
     bad.token_stride = 32;
     EXPECT("MRP-14", PE_ERR_SHAPE, "out overlaps in: only the same view (in place)",
            pe_mrope_apply(&f, PE_ROPE_HALF, pos, ok, B, &out, &bad, PE_ROPE_FORWARD));
-    EXPECT("MRP-15", PE_ERR_DTYPE, "dtype=i64: cos/sin caches are f32 or f64",
+    EXPECT("MRP-15", PE_ERR_DTYPE, "dtype=i64: cos/sin caches are f32, f64, f16 or bf16",
            pe_mrope_cos_sin(&f, pos, 2, ok, B, OUT, OUT_AT(4096), PE_I64));
     EXPECT("MRP-2", PE_ERR_NULL, "cos_out must not be NULL",
            pe_mrope_cos_sin(&f, pos, 2, ok, B, NULL, OUT_AT(4096), PE_F64));

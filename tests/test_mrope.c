@@ -394,7 +394,7 @@ TEST(mrope_errors_leave_buffers_untouched) {
 
     double c[16], s[16];
     memset(c, 0x5a, sizeof c);
-    CHECK_ERROR(pe_mrope_cos_sin(&f, pos, 2, ok, B, c, s, PE_F16), PE_ERR_DTYPE, "f16");
+    CHECK_ERROR(pe_mrope_cos_sin(&f, pos, 2, ok, B, c, s, PE_I64), PE_ERR_DTYPE, "i64");
     CHECK_ERROR(pe_mrope_cos_sin(&f, pos, -1, ok, B, c, s, PE_F64), PE_ERR_SHAPE, "count=-1");
     CHECK_ERROR(pe_mrope_cos_sin(&f, NULL, 2, ok, B, c, s, PE_F64), PE_ERR_NULL, "positions");
     CHECK_ERROR(pe_mrope_cos_sin(&f, pos, 2, ok, B, NULL, s, PE_F64), PE_ERR_NULL, "cos_out");
