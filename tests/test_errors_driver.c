@@ -78,7 +78,7 @@ TEST(errors_rope_table) {
            pe_rope_apply_table(&bad, PE_ROPE_HALF, &r0, &in, &out, PE_ROPE_FORWARD, NULL));
     bad = tb;
     bad.rotary_dim = 7;
-    EXPECT("TBL-3", PE_ERR_DIM, "table rotary_dim=7 must be even and in [2, 4096]",
+    EXPECT("TBL-3", PE_ERR_DIM, "table rotary_dim=7 must be even and in [2, 1024]",
            pe_rope_apply_table(&bad, PE_ROPE_HALF, &r0, &in, &out, PE_ROPE_FORWARD, NULL));
     bad = tb;
     bad.dtype = PE_I64;
