@@ -45,6 +45,7 @@ const char *py_numpy_dtype_name(pe_dtype dtype) {
     case PE_F16: return "float16";
     case PE_BF16: return "uint16";
     case PE_I64: return "int64";
+    case PE_I8: return "int8";
     }
     return "?";
 }

@@ -40,6 +40,7 @@ static inline size_t pe__dtype_size(pe_dtype dtype) {
     case PE_F16: return 2;
     case PE_BF16: return 2;
     case PE_I64: return 8;
+    case PE_I8: return 1;
     }
     return 0;
 }
@@ -209,6 +210,11 @@ typedef struct {
      * order per element). */
     void (*scatter_add_f32)(float *table, int64_t dim, const int64_t *pos,
                             int64_t n, const float *grad);
+    /* out[i] = in[i] for i < n stored as dtype (PE_F32: a copy; PE_F16,
+     * PE_BF16: rounded to nearest even exactly as pe__f32_to_f16 /
+     * pe__f32_to_bf16): the fused epilogue's cache stores
+     * (rope_fused.c). Bit-identical across sets. */
+    void (*narrow_f32)(const float *in, void *out, int64_t n, pe_dtype dtype);
 } pe_kernel_table;
 
 extern const pe_kernel_table pe__kernels_scalar;
@@ -275,5 +281,7 @@ float pe__f16_to_f32(uint16_t h);
 uint16_t pe__f32_to_f16(float f);
 float pe__bf16_to_f32(uint16_t h);
 uint16_t pe__f32_to_bf16(float f);
+/* The scalar narrow_f32 of the kernel table (every set without its own). */
+void pe__narrow_f32(const float *in, void *out, int64_t n, pe_dtype dtype);
 
 #endif /* PE_INTERNAL_H */

@@ -520,6 +520,16 @@ static void avx2_scatter_add_f32(float *table, int64_t dim, const int64_t *pos, 
     }
 }
 
+/* The fused epilogue's cache stores (internal.h narrow_f32): the same
+ * conversions as the rotation's stores (st); the tail through the scalar
+ * ones, which round identically. */
+static void avx2_narrow_f32(const float *in, void *out, int64_t n, pe_dtype dt) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) st(out, i, _mm256_loadu_ps(in + i), dt, 0);
+    if (i < n)
+        pe__narrow_f32(in + i, (char *)out + (size_t)i * pe__dtype_size(dt), n - i, dt);
+}
+
 const pe_kernel_table pe__kernels_avx2 = {
     .name = "avx2",
     .cos_sin = avx2_cos_sin,
@@ -531,6 +541,7 @@ const pe_kernel_table pe__kernels_avx2 = {
     .freqs_ok = avx2_freqs_ok,
     .alibi_row = avx2_alibi_row,
     .scatter_add_f32 = avx2_scatter_add_f32,
+    .narrow_f32 = avx2_narrow_f32,
 };
 
 #else

@@ -555,6 +555,17 @@ static void avx512_scatter_add_f32(float *table, int64_t dim, const int64_t *pos
     }
 }
 
+/* The fused epilogue's cache stores (internal.h narrow_f32): the same
+ * conversions as the rotation's stores (st). */
+static void avx512_narrow_f32(const float *in, void *out, int64_t n, pe_dtype dt) {
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) st(out, i, _mm512_loadu_ps(in + i), dt, (__mmask16)0xFFFF, 1, 0);
+    if (i < n) {
+        const __mmask16 m = (__mmask16)((1u << (n - i)) - 1u);
+        st(out, i, _mm512_maskz_loadu_ps(m, in + i), dt, m, 0, 0);
+    }
+}
+
 const pe_kernel_table pe__kernels_avx512 = {
     .name = "avx512",
     .cos_sin = avx512_cos_sin,
@@ -566,6 +577,7 @@ const pe_kernel_table pe__kernels_avx512 = {
     .freqs_ok = avx512_freqs_ok,
     .alibi_row = avx512_alibi_row,
     .scatter_add_f32 = avx512_scatter_add_f32,
+    .narrow_f32 = avx512_narrow_f32,
 };
 
 #else

@@ -160,4 +160,5 @@ const pe_kernel_table pe__kernels_scalar = {
     .freqs_ok = scalar_freqs_ok,
     .alibi_row = scalar_alibi_row,
     .scatter_add_f32 = scalar_scatter_add_f32,
+    .narrow_f32 = pe__narrow_f32,
 };
