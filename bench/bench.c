@@ -162,6 +162,7 @@ int bench_run(const bench_opts *opts, FILE *out) {
     double scale_sec = 0;
     int n = bench_cases(opts, bench_baselines_for(isa), res, MAX_RESULTS, &scale_sec);
     if (n < 0) return -1;
+    n += bench_fused(opts->quick, bench_baselines_for(isa), res + n, MAX_RESULTS - n);
     n += bench_python(opts->quick, scale_sec, res + n, MAX_RESULTS - n);
     n += bench_train_step(opts->quick, res + n, MAX_RESULTS - n);
     if (opts->json)

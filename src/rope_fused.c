@@ -14,9 +14,11 @@
  * the int8 quantizer. Without a norm and with an f32 destination the rows
  * go from the input straight to the destination.
  *
- * The norm and the quantizer are plain C shared by every kernel set (fixed
- * summation order, double accumulation), so results do not depend on the
- * set or on threads; tokens are split in whole PE__ROPE_RESTART intervals.
+ * The norm is the kernel table's rms_norm, one definition (kernels/norm.c:
+ * fixed summation order, double accumulation) that every set reproduces
+ * bit for bit; the quantizer is plain C here. So results do not depend on
+ * the set (beyond the rotation's own scalar/vector difference) or on
+ * threads; tokens are split in whole PE__ROPE_RESTART intervals.
  */
 #include "internal.h"
 
@@ -207,29 +209,10 @@ typedef struct {
     const pe_positions *positions;
     pe_rope_layout layout;
     pe_fused_qkv_params p;
-    bool q_in_place;
     unsigned char *scratch; /* parts * part_bytes */
     size_t part_bytes;
     size_t trig_bytes; /* the trigonometry's share of a part, then the rows */
 } fused_job;
-
-/* RMSNorm of one head of n elements into y (docs in posenc.h): the sum of
- * squares in 8 partial sums, element i into sum i % 8, combined in a fixed
- * tree; so the result is one function of x on every set and thread. */
-static void rms_norm(const float *x, int64_t n, const float *w, int one_plus, double eps,
-                     float *y) {
-    double s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    int64_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        for (int l = 0; l < 8; l++) s[l] += (double)x[i + l] * (double)x[i + l];
-    for (int l = 0; i < n; i++, l++) s[l] += (double)x[i] * (double)x[i];
-    const double sum = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
-    const double r = 1.0 / sqrt(sum / (double)n + eps);
-    if (one_plus)
-        for (i = 0; i < n; i++) y[i] = (float)(((double)x[i] * r) * (1.0 + (double)w[i]));
-    else
-        for (i = 0; i < n; i++) y[i] = (float)(((double)x[i] * r) * (double)w[i]);
-}
 
 /* int8 slot of one head: s = fl(absmax / 127), q = rne(fl(x / s)) within
  * [-127, 127]; s = 0, NaN or inf stores zeros (posenc.h). */
@@ -311,9 +294,8 @@ static void norm_rotate_store(const fused_job *j, const pe__rope_trig *trig, con
         rotate_store(j, trig, at(in, t, 0), in->head_stride, dst, t, scale, rows);
         return;
     }
-    for (int64_t h = 0; h < in->heads; h++)
-        rms_norm(at(in, t, h), D, w, j->p.norm_weight == PE_NORM_ONE_PLUS_WEIGHT, j->p.norm_eps,
-                 rows + h * D);
+    j->k->rms_norm(at(in, t, 0), in->heads, in->head_stride, D, w,
+                   j->p.norm_weight == PE_NORM_ONE_PLUS_WEIGHT, j->p.norm_eps, rows);
     rotate_store(j, trig, rows, D, dst, t, scale, rows);
 }
 
@@ -363,7 +345,6 @@ int pe_rope_fused_qkv(const pe_freqs *freqs, pe_rope_layout layout,
     j.freqs = freqs;
     j.positions = positions;
     j.layout = layout;
-    j.q_in_place = pe__same_view(&p->q_out, &p->q_in);
     const int64_t half = freqs->rotary_dim / 2;
     const int64_t heads = p->q_in.heads > p->k_in.heads ? p->q_in.heads : p->k_in.heads;
     /* heads x head_dim floats: a row of each validated view fits size_t */
@@ -376,6 +357,7 @@ int pe_rope_fused_qkv(const pe_freqs *freqs, pe_rope_layout layout,
                            view_bytes(&p->q_out) + view_bytes(&p->k_cache) +
                            view_bytes(&p->v_cache) + 8.0 * (double)half * (double)tokens;
     const int parts = pe__threads_for(p->threads, traffic, tokens);
+
     /* A decode step's scratch on the stack: no allocator on the path of a
      * call that moves a few tens of KiB. */
     _Alignas(64) unsigned char stack[32768];

@@ -501,3 +501,38 @@ TEST(fused_struct_size_and_empty_calls) {
     e.v_cache = pe_tensor_dense(NULL, PE_F16, 0, 2, 8);
     CHECK_OK(pe_rope_fused_qkv(&f, PE_ROPE_HALF, &pos, &e));
 }
+
+/* The norm is one definition on every set, the scalar one included: with
+ * rotary_dim 2 the elements past the first pair are the normalised values
+ * themselves, which must agree bit for bit (head counts and head_dim chosen
+ * to leave partial vector blocks and a group of heads short). */
+TEST(fused_norm_bit_identical_on_every_set) {
+    char saved[16];
+    snprintf(saved, sizeof saved, "%s", pe_kernels_name());
+    for (int gemma = 0; gemma < 2; gemma++) {
+        const cfg c = {5, 7, 3, 45, 2, PE_ROPE_HALF, 1, 1, gemma, PE_F32, 0, PE_F32, PE_F32, 1.0, 0};
+        float *ref = NULL;
+        const size_t qn = (size_t)(c.T * c.Hq * c.D), kn = (size_t)(c.T * c.Hkv * c.D);
+        for (int si = 0; si < N_SETS; si++) {
+            if (pe_kernels_select(SETS[si]) != PE_OK) continue;
+            bufs b;
+            setup(&c, 5, &b);
+            CHECK_OK(pe_rope_fused_qkv(&b.f, c.layout, &b.positions, &b.p));
+            float *got = malloc((qn + kn) * 4);
+            memcpy(got, b.qout, qn * 4), memcpy(got + qn, b.kc, kn * 4);
+            if (ref == NULL) {
+                ref = got;
+                check_outputs(&c, &b, SETS[si]);
+            } else {
+                int same = 1;
+                for (size_t i = 0; i < qn + kn; i++)
+                    if (i % (size_t)c.D >= 2 && memcmp(&got[i], &ref[i], 4) != 0) same = 0;
+                CHECK_MSG(same, "%s: normalised values differ from the scalar set's", SETS[si]);
+                free(got);
+            }
+            teardown(&b);
+        }
+        free(ref);
+    }
+    CHECK_OK(pe_kernels_select(saved));
+}

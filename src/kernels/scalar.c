@@ -161,4 +161,5 @@ const pe_kernel_table pe__kernels_scalar = {
     .alibi_row = scalar_alibi_row,
     .scatter_add_f32 = scalar_scatter_add_f32,
     .narrow_f32 = pe__narrow_f32,
+    .rms_norm = pe__rms_norm,
 };
