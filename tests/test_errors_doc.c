@@ -68,7 +68,7 @@ TEST(errors_doc_lists_exactly_the_tested_rows) {
     static const char *const files[] = {"tests/test_errors_core.c", "tests/test_errors_scaling.c",
                                         "tests/test_errors_bias.c", "tests/test_errors_io.c",
                                         "tests/test_gguf.c", "tests/test_plan_gguf.c",
-                                        "tests/test_check.c"};
+                                        "tests/test_check.c", "tests/test_errors_fused.c"};
     for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
         char *src = slurp(files[k]);
         for (char *p = src; p && (p = strstr(p, "EXPECT(\"")) != NULL; p += 8)
