@@ -6,6 +6,7 @@
 
 /* posenc.check (py_check.c) */
 int py_init_check(PyObject *m);
+int py_init_fused(PyObject *m);
 
 #include <string.h>
 
@@ -36,7 +37,7 @@ PyObject *py_raise(int status) {
 /* ----------------------------------------------------------------- dtypes */
 
 static const char *const dtype_names[] = {"float32", "float64", "float16", "uint16 (bfloat16)",
-                                          "int64"};
+                                          "int64", "int8"};
 
 const char *py_numpy_dtype_name(pe_dtype dtype) {
     switch (dtype) {
@@ -63,6 +64,7 @@ static int format_dtype(const Py_buffer *v) {
     case 'H': return v->itemsize == 2 ? PE_BF16 : -1; /* bfloat16 travels as uint16 */
     case 'q':
     case 'l': return v->itemsize == 8 ? PE_I64 : -1;
+    case 'b': return v->itemsize == 1 ? PE_I8 : -1;
     }
     return -1;
 }
@@ -91,8 +93,8 @@ static const char *format_name(const Py_buffer *v) {
 static void describe_mask(unsigned accept, char *buf, size_t cap) {
     buf[0] = '\0';
     int n = 0, total = 0;
-    for (int d = 0; d < 5; d++) total += (accept >> d) & 1;
-    for (int d = 0; d < 5; d++) {
+    for (int d = 0; d < 6; d++) total += (accept >> d) & 1;
+    for (int d = 0; d < 6; d++) {
         if (!((accept >> d) & 1)) continue;
         size_t len = strlen(buf);
         snprintf(buf + len, cap - len, "%s%s", n == 0 ? "" : n == total - 1 ? " or " : ", ",
@@ -618,7 +620,8 @@ PyMODINIT_FUNC PyInit_posenc(void) {
     if (rc != 0) goto fail;
     if (PyModule_AddStringConstant(m, "__version__", pe_version_string()) != 0) goto fail;
     if (py_init_freqs(m) || py_init_rope(m) || py_init_encode(m) || py_init_bias(m) ||
-        py_init_analysis(m) || py_init_io(m) || py_init_plan(m) || py_init_check(m))
+        py_init_analysis(m) || py_init_io(m) || py_init_plan(m) || py_init_check(m) ||
+        py_init_fused(m))
         goto fail;
     return m;
 fail:
