@@ -211,6 +211,7 @@ typedef struct {
     pe_fused_qkv_params p;
     unsigned char *scratch; /* parts * part_bytes */
     size_t part_bytes;
+    int prefetch; /* inputs larger than L2: prefetch rows read straight from them */
     size_t trig_bytes; /* the trigonometry's share of a part, then the rows */
 } fused_job;
 
@@ -267,8 +268,9 @@ static void rotate_store(const fused_job *j, const pe__rope_trig *trig, const fl
                          int64_t src_stride, const pe_tensor *dst, int64_t t,
                          const pe_tensor *scale, float *rot) {
     const int64_t heads = dst->heads, D = dst->head_dim;
-    pe__rope_rows r = {src,          NULL,          heads, src_stride, 0, j->freqs->rotary_dim,
-                       D,            j->layout,     PE_F32, 0,         0};
+    /* rows read from the input (no norm) are prefetched as rope.c does */
+    pe__rope_rows r = {src, NULL, heads, src_stride, 0, j->freqs->rotary_dim, D, j->layout, PE_F32,
+                       0,   src != rot && j->prefetch};
     if (dst->dtype == PE_F32) { /* straight into the destination */
         r.out = at(dst, t, 0);
         r.out_head_stride = dst->head_stride;
@@ -357,6 +359,9 @@ int pe_rope_fused_qkv(const pe_freqs *freqs, pe_rope_layout layout,
                            view_bytes(&p->q_out) + view_bytes(&p->k_cache) +
                            view_bytes(&p->v_cache) + 8.0 * (double)half * (double)tokens;
     const int parts = pe__threads_for(p->threads, traffic, tokens);
+    /* below 1 MiB the inputs stay in L2 and prefetching ahead only costs
+     * (rope.c's PE_PREFETCH_MIN_BYTES) */
+    j.prefetch = view_bytes(&p->q_in) + view_bytes(&p->k_in) >= (double)((size_t)1 << 20);
 
     /* A decode step's scratch on the stack: no allocator on the path of a
      * call that moves a few tens of KiB. */

@@ -525,7 +525,10 @@ static void avx2_scatter_add_f32(float *table, int64_t dim, const int64_t *pos, 
  * ones, which round identically. */
 static void avx2_narrow_f32(const float *in, void *out, int64_t n, pe_dtype dt) {
     int64_t i = 0;
-    for (; i + 8 <= n; i += 8) st(out, i, _mm256_loadu_ps(in + i), dt, 0);
+    for (; i + 8 <= n; i += 8) {
+        _mm_prefetch((const char *)(in + i) + PE__PREFETCH_BYTES, _MM_HINT_T0);
+        st(out, i, _mm256_loadu_ps(in + i), dt, 0);
+    }
     if (i < n)
         pe__narrow_f32(in + i, (char *)out + (size_t)i * pe__dtype_size(dt), n - i, dt);
 }
@@ -542,6 +545,7 @@ ALWAYS_INLINE void norm_group(const float *x, int64_t xs, int64_t n, const float
         for (int k = 0; k < g; k++) {
             float b[8] = {0, 0, 0, 0, 0, 0, 0, 0};
             const float *p = x + k * xs + i;
+            _mm_prefetch((const char *)p + PE__PREFETCH_BYTES, _MM_HINT_T0);
             if (n - i < 8) memcpy(b, p, (size_t)(n - i) * sizeof(float)), p = b;
             const __m256 v = _mm256_loadu_ps(p);
             const __m256d a = _mm256_cvtps_pd(_mm256_castps256_ps128(v));

@@ -556,10 +556,14 @@ static void avx512_scatter_add_f32(float *table, int64_t dim, const int64_t *pos
 }
 
 /* The fused epilogue's cache stores (internal.h narrow_f32): the same
- * conversions as the rotation's stores (st). */
+ * conversions as the rotation's stores (st); the input (a v row straight
+ * from a large projection buffer) prefetched ahead as the rotation does. */
 static void avx512_narrow_f32(const float *in, void *out, int64_t n, pe_dtype dt) {
     int64_t i = 0;
-    for (; i + 16 <= n; i += 16) st(out, i, _mm512_loadu_ps(in + i), dt, (__mmask16)0xFFFF, 1, 0);
+    for (; i + 16 <= n; i += 16) {
+        _mm_prefetch((const char *)(in + i) + PE__PREFETCH_BYTES, _MM_HINT_T0);
+        st(out, i, _mm512_loadu_ps(in + i), dt, (__mmask16)0xFFFF, 1, 0);
+    }
     if (i < n) {
         const __mmask16 m = (__mmask16)((1u << (n - i)) - 1u);
         st(out, i, _mm512_maskz_loadu_ps(m, in + i), dt, m, 0, 0);
@@ -572,6 +576,7 @@ static void avx512_narrow_f32(const float *in, void *out, int64_t n, pe_dtype dt
  * head's result is pe__rms_norm's bit for bit. g heads at once (g a
  * constant after inlining): independent chains keep the units busy. */
 ALWAYS_INLINE __m512d sq_acc(__m512d acc, const float *p, __mmask8 m) {
+    _mm_prefetch((const char *)p + PE__PREFETCH_BYTES, _MM_HINT_T0);
     const __m512d v = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, p));
     return _mm512_add_pd(acc, _mm512_mul_pd(v, v));
 }
