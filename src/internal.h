@@ -217,7 +217,7 @@ typedef struct {
     void (*narrow_f32)(const float *in, void *out, int64_t n, pe_dtype dtype);
     /* RMSNorm of `heads` heads of n floats (x + h x_stride) with weight w
      * (1 + w when one_plus) into y + h n, exactly as pe__rms_norm
-     * (kernels/norm.c) defines it: bit-identical across sets. Heads are
+     * (kernels/scalar.c) defines it: bit-identical across sets. Heads are
      * independent, so a set may interleave them (the chain of one head's
      * sum, sqrt and division is long). */
     void (*rms_norm)(const float *x, int64_t heads, int64_t x_stride, int64_t n,
@@ -290,7 +290,7 @@ float pe__bf16_to_f32(uint16_t h);
 uint16_t pe__f32_to_bf16(float f);
 /* The scalar narrow_f32 of the kernel table (every set without its own). */
 void pe__narrow_f32(const float *in, void *out, int64_t n, pe_dtype dtype);
-/* The scalar rms_norm (kernels/norm.c), and its step from the 8 partial
+/* The scalar rms_norm (kernels/scalar.c), and its step from the 8 partial
  * sums of squares to 1/sqrt(mean + eps), inline so that each set compiles
  * it with its own instructions (sqrt and division are correctly rounded in
  * all of them: the same bits). */

@@ -14,7 +14,7 @@
  * the int8 quantizer. Without a norm and with an f32 destination the rows
  * go from the input straight to the destination.
  *
- * The norm is the kernel table's rms_norm, one definition (kernels/norm.c:
+ * The norm is the kernel table's rms_norm, one definition (kernels/scalar.c:
  * fixed summation order, double accumulation) that every set reproduces
  * bit for bit; the quantizer is plain C here. So results do not depend on
  * the set (beyond the rotation's own scalar/vector difference) or on

@@ -533,7 +533,7 @@ static void avx2_narrow_f32(const float *in, void *out, int64_t n, pe_dtype dt) 
         pe__narrow_f32(in + i, (char *)out + (size_t)i * pe__dtype_size(dt), n - i, dt);
 }
 
-/* The fused epilogue's RMSNorm (kernels/norm.c defines it): partial sums
+/* The fused epilogue's RMSNorm (kernels/scalar.c defines it): partial sums
  * 0-3 and 4-7 in the lanes of two registers, a partial block zero-padded
  * (zeros add +0 exactly), no FMA: each head's result is pe__rms_norm's bit
  * for bit. g heads at once (g a constant after inlining). */

@@ -570,7 +570,7 @@ static void avx512_narrow_f32(const float *in, void *out, int64_t n, pe_dtype dt
     }
 }
 
-/* The fused epilogue's RMSNorm (kernels/norm.c defines it): lane l of
+/* The fused epilogue's RMSNorm (kernels/scalar.c defines it): lane l of
  * one register is partial sum l, the tail is loaded masked (zeros add +0
  * exactly), products and sums are separately rounded (no FMA), so each
  * head's result is pe__rms_norm's bit for bit. g heads at once (g a
