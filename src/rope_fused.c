@@ -174,7 +174,6 @@ static int check_all(const pe_freqs *freqs, pe_rope_layout layout, const pe_posi
     const pe_tensor *out[N_OUT] = {&p->q_out, &p->k_cache, &p->v_cache, &p->k_scale, &p->v_scale};
     static const char *const out_name[N_OUT] = {"q_out", "k_cache", "v_cache", "k_scale",
                                                 "v_scale"};
-    const int n_out = 3 + (p->k_cache.dtype == PE_I8) + (p->v_cache.dtype == PE_I8);
     const size_t w_bytes = (size_t)q->head_dim * sizeof(float); /* a row: fits */
     const size_t ids_bytes = positions->ids ? (size_t)q->tokens * sizeof(int64_t) : 0;
     for (int a = 0; a < N_OUT; a++) {
@@ -197,7 +196,6 @@ static int check_all(const pe_freqs *freqs, pe_rope_layout layout, const pe_posi
         PE_TRY(pe__check_bytes_apart((const void *)s.lo, s.hi - s.lo, out_name[a],
                                      positions->ids, ids_bytes, "positions"));
     }
-    (void)n_out;
     return PE_OK;
 }
 
@@ -261,9 +259,9 @@ static void store_rows(const fused_job *j, const float *src, int64_t src_stride,
 }
 
 /* Rotate the heads of one token from src (f32 rows at src_stride) and
- * store them into dst (any storage of the call). rows: the token's
- * template (layout, d, head_dim, heads). rot: an f32 scratch of heads x
- * head_dim for destinations that are not f32. */
+ * store them into dst (any storage of the call). rot: an f32 scratch of
+ * heads x head_dim for destinations that are not f32 (it may be src: the
+ * rotation runs in place there). */
 static void rotate_store(const fused_job *j, const pe__rope_trig *trig, const float *src,
                          int64_t src_stride, const pe_tensor *dst, int64_t t,
                          const pe_tensor *scale, float *rot) {
