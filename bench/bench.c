@@ -101,6 +101,7 @@ int bench_run(const bench_opts *opts, FILE *out) {
     const int nd = bench_cases_driver(opts, bench_baselines_for(isa), res + n, MAX_RESULTS - n);
     if (nd < 0) return -1;
     n += nd;
+    n += bench_fused(opts->quick, bench_baselines_for(isa), res + n, MAX_RESULTS - n);
     n += bench_python(opts->quick, scale_sec, res + n, MAX_RESULTS - n);
     n += bench_train_step(opts->quick, res + n, MAX_RESULTS - n);
     if (opts->json)

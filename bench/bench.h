@@ -87,4 +87,8 @@ int bench_python(int quick, double baseline_sec, bench_result *out, int max);
  * if it could not run. */
 int bench_train_step(int quick, bench_result *out, int max);
 
+/* The fused QKV epilogue's cases (cases_fused.c): returns how many results
+ * it wrote (<= max), 0 if it could not run. */
+int bench_fused(int quick, const bench_baselines *base, bench_result *out, int max);
+
 #endif

@@ -81,12 +81,13 @@ typedef enum {
     PE_F64 = 1, /* IEEE binary64 */
     PE_F16 = 2, /* IEEE binary16: RoPE storage (pe_rope_apply*), .npy and safetensors */
     PE_BF16 = 3, /* bfloat16: RoPE storage (pe_rope_apply*) and safetensors */
-    PE_I64 = 4  /* int64 (positions, in files) */
+    PE_I64 = 4, /* int64 (positions, in files) */
+    PE_I8 = 5   /* int8: quantized KV-cache slots (pe_rope_fused_qkv) */
 } pe_dtype;
 
 /* Size in bytes of one element of dtype, 0 for an unknown dtype. */
 size_t pe_dtype_size(pe_dtype dtype);
-/* "f32", "f64", "f16", "bf16", "i64" or "?" */
+/* "f32", "f64", "f16", "bf16", "i64", "i8" or "?" */
 const char *pe_dtype_name(pe_dtype dtype);
 
 /*
@@ -535,6 +536,88 @@ int pe_rope_shift(const pe_freqs *freqs, pe_rope_layout layout, const int64_t *d
 int pe_rope_rebase(const pe_freqs *old_freqs, const pe_freqs *new_freqs, pe_rope_layout layout,
                    const pe_positions *positions, const pe_tensor *in, const pe_tensor *out,
                    const pe_rope_options *options);
+
+/* ------------------------------------------------ fused QKV epilogue */
+
+/*
+ * What an engine does after the QKV projection, in one pass per token
+ * (docs/FUSED.md): from f32 q, k, v views (usually slices of one fused
+ * projection buffer, pe_fused_qkv_split), optionally RMS-normalise each
+ * head of q and of k (QK-norm: Qwen3, OLMo 2, Gemma 3), rotate q and k at
+ * their positions, write q in place or into q_out, and write k and v into a
+ * cache slot, converted to f16/bf16 or quantized to int8.
+ *
+ * RMSNorm of a head x of D = head_dim elements, weight w (D floats):
+ *   y_i = fl32( (x_i / sqrt(mean(x^2) + eps)) * w'_i ),  w'_i = w_i, or
+ *   1 + w_i with PE_NORM_ONE_PLUS_WEIGHT (Gemma), computed in double: the
+ * sum of squares in 8 partial sums (element i into sum i mod 8, in index
+ * order), combined as ((s0+s1)+(s2+s3))+((s4+s5)+(s6+s7)), then
+ * r = 1/sqrt(sum/D + eps), y_i = fl32((x_i r) w'_i). The same operations on
+ * every kernel set and thread count: y is within 0.5 ulp (f32) + 1e-15
+ * relative of the exact value. Hugging Face's Qwen3RMSNorm computes the
+ * same formula in float32.
+ *
+ * The rotation is pe_rope_apply's (FORWARD, same accuracy) applied to y.
+ * int8 slots (PE_I8): per (token, head) scale s = fl32(absmax / 127) over
+ * the head's D (rotated) values, stored in k_scale / v_scale; element
+ * q_i = round-half-even(fl32(x_i / s)) clamped to [-127, 127]; x ~ q s with
+ * |x - q s| <= s/2 (+ 2^-17 s for the rounding of s). A head whose absmax
+ * is 0, NaN or infinite stores q = 0 and s = absmax / 127 (0, NaN, inf).
+ */
+typedef enum {
+    PE_NORM_WEIGHT = 0,         /* x_hat * w (Qwen3, OLMo 2) */
+    PE_NORM_ONE_PLUS_WEIGHT = 1 /* x_hat * (1 + w) (Gemma) */
+} pe_norm_weight;
+
+/*
+ * Parameters of pe_rope_fused_qkv; start from pe_fused_qkv_params_default()
+ * (struct_size first: fields added later keep their defaults for callers
+ * built against this version). Views are (tokens, heads, head_dim) with
+ * element strides, as everywhere:
+ *   q_in   f32, n_q heads            q_out   f32/f16/bf16, n_q heads; the
+ *                                            same view as q_in: in place
+ *   k_in   f32, n_kv heads           k_cache f32/f16/bf16/i8, n_kv heads
+ *   v_in   f32, n_kv heads           v_cache f32/f16/bf16/i8, n_kv heads
+ *   k_scale, v_scale  f32 (tokens, n_kv, 1) views: required with i8
+ *                     caches, data NULL otherwise
+ * Every view has the same tokens and head_dim (>= rotary_dim). Inputs may
+ * share memory with each other (they are only read); each output shares no
+ * byte with any other output or input, except q_out == q_in (in place).
+ */
+typedef struct {
+    size_t struct_size; /* sizeof(pe_fused_qkv_params) */
+    pe_tensor q_in, k_in, v_in;
+    pe_tensor q_out;
+    pe_tensor k_cache, v_cache;
+    pe_tensor k_scale, v_scale;
+    const float *q_norm_weight; /* head_dim floats, or NULL: q not normalised */
+    const float *k_norm_weight; /* head_dim floats, or NULL: k not normalised */
+    double norm_eps;            /* finite, >= 0; default 1e-6 */
+    pe_norm_weight norm_weight; /* default PE_NORM_WEIGHT */
+    int threads;                /* as pe_rope_options.threads; default 1 */
+} pe_fused_qkv_params;
+
+/* Defaults: struct_size set, every view empty (data NULL), no norm
+ * weights, eps 1e-6, PE_NORM_WEIGHT, 1 thread. */
+pe_fused_qkv_params pe_fused_qkv_params_default(void);
+
+/* The three f32 views of a dense fused projection (tokens, (n_q + 2 n_kv)
+ * head_dim): per token the n_q q heads, then n_kv k heads, then n_kv v
+ * heads (the order of Qwen/Llama's fused qkv_proj and llama.cpp's wqkv). */
+int pe_fused_qkv_split(float *qkv, int64_t tokens, int64_t n_q_heads, int64_t n_kv_heads,
+                       int64_t head_dim, pe_tensor *q, pe_tensor *k, pe_tensor *v);
+
+/*
+ * Norm, rotate, store: token t at positions[t] (or start + t), rotated
+ * forward with freqs in `layout`; every argument validated before anything
+ * is written. Results do not depend on the thread count, and the vector
+ * kernel sets agree bit for bit (the scalar set within pe_rope_apply's
+ * bound). Output accuracy against the exact norm + rotation of the f32
+ * inputs: f32 the norm's 0.5 ulp carried through pe_rope_apply's bound;
+ * f16/bf16 that value rounded to nearest even; i8 as above.
+ */
+int pe_rope_fused_qkv(const pe_freqs *freqs, pe_rope_layout layout,
+                      const pe_positions *positions, const pe_fused_qkv_params *params);
 
 /* ----------------------------------------------------- reference attention */
 

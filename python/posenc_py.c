@@ -36,7 +36,7 @@ PyObject *py_raise(int status) {
 /* ----------------------------------------------------------------- dtypes */
 
 static const char *const dtype_names[] = {"float32", "float64", "float16", "uint16 (bfloat16)",
-                                          "int64"};
+                                          "int64", "int8"};
 
 const char *py_numpy_dtype_name(pe_dtype dtype) {
     switch (dtype) {
@@ -45,6 +45,7 @@ const char *py_numpy_dtype_name(pe_dtype dtype) {
     case PE_F16: return "float16";
     case PE_BF16: return "uint16";
     case PE_I64: return "int64";
+    case PE_I8: return "int8";
     }
     return "?";
 }
@@ -62,6 +63,7 @@ static int format_dtype(const Py_buffer *v) {
     case 'H': return v->itemsize == 2 ? PE_BF16 : -1; /* bfloat16 travels as uint16 */
     case 'q':
     case 'l': return v->itemsize == 8 ? PE_I64 : -1;
+    case 'b': return v->itemsize == 1 ? PE_I8 : -1;
     }
     return -1;
 }
@@ -90,8 +92,8 @@ static const char *format_name(const Py_buffer *v) {
 static void describe_mask(unsigned accept, char *buf, size_t cap) {
     buf[0] = '\0';
     int n = 0, total = 0;
-    for (int d = 0; d < 5; d++) total += (accept >> d) & 1;
-    for (int d = 0; d < 5; d++) {
+    for (int d = 0; d < 6; d++) total += (accept >> d) & 1;
+    for (int d = 0; d < 6; d++) {
         if (!((accept >> d) & 1)) continue;
         size_t len = strlen(buf);
         snprintf(buf + len, cap - len, "%s%s", n == 0 ? "" : n == total - 1 ? " or " : ", ",

@@ -22,6 +22,7 @@
 #define PYA_F16 (1u << PE_F16)
 #define PYA_BF16 (1u << PE_BF16)
 #define PYA_I64 (1u << PE_I64)
+#define PYA_I8 (1u << PE_I8)
 #define PYA_FLOATS (PYA_F32 | PYA_F16 | PYA_BF16)
 
 /* Contiguity an argument must have. */

@@ -19,5 +19,6 @@ int py_init_plan(PyObject *m);
 int py_init_check(PyObject *m);
 int py_init_dlpack(PyObject *m);
 int py_init_tables(PyObject *m);
+int py_init_fused(PyObject *m);
 
 #endif

@@ -23,6 +23,7 @@ static const char *npy_format(pe_dtype d) {
     case PE_F16: return "e";
     case PE_I64: return "q";
     case PE_BF16: return "H";
+    case PE_I8: return "b";
     }
     return "B";
 }

@@ -95,7 +95,8 @@ static double load(const void *data, pe_dtype dt, int64_t idx) {
     case PE_F64: return ((const double *)data)[idx];
     case PE_F16: return pe__f16_to_f32(((const uint16_t *)data)[idx]);
     case PE_BF16: return pe__bf16_to_f32(((const uint16_t *)data)[idx]);
-    case PE_I64: break;
+    case PE_I64:
+    case PE_I8: break;
     }
     return NAN;
 }

@@ -24,6 +24,7 @@ const char *pe_dtype_name(pe_dtype dtype) {
     case PE_F16: return "f16";
     case PE_BF16: return "bf16";
     case PE_I64: return "i64";
+    case PE_I8: return "i8";
     }
     return "?";
 }

@@ -40,6 +40,7 @@ static inline size_t pe__dtype_size(pe_dtype dtype) {
     case PE_F16: return 2;
     case PE_BF16: return 2;
     case PE_I64: return 8;
+    case PE_I8: return 1;
     }
     return 0;
 }
@@ -215,6 +216,18 @@ typedef struct {
      * order per element). */
     void (*scatter_add_f32)(float *table, int64_t dim, const int64_t *pos,
                             int64_t n, const float *grad);
+    /* out[i] = in[i] for i < n stored as dtype (PE_F32: a copy; PE_F16,
+     * PE_BF16: rounded to nearest even exactly as pe__f32_to_f16 /
+     * pe__f32_to_bf16): the fused epilogue's cache stores
+     * (rope_fused.c). Bit-identical across sets. */
+    void (*narrow_f32)(const float *in, void *out, int64_t n, pe_dtype dtype);
+    /* RMSNorm of `heads` heads of n floats (x + h x_stride) with weight w
+     * (1 + w when one_plus) into y + h n, exactly as pe__rms_norm
+     * (kernels/scalar.c) defines it: bit-identical across sets. Heads are
+     * independent, so a set may interleave them (the chain of one head's
+     * sum, sqrt and division is long). */
+    void (*rms_norm)(const float *x, int64_t heads, int64_t x_stride, int64_t n,
+                     const float *w, int one_plus, double eps, float *y);
 } pe_kernel_table;
 
 extern const pe_kernel_table pe__kernels_scalar;
@@ -281,5 +294,17 @@ float pe__f16_to_f32(uint16_t h);
 uint16_t pe__f32_to_f16(float f);
 float pe__bf16_to_f32(uint16_t h);
 uint16_t pe__f32_to_bf16(float f);
+/* The scalar narrow_f32 of the kernel table (every set without its own). */
+void pe__narrow_f32(const float *in, void *out, int64_t n, pe_dtype dtype);
+/* The scalar rms_norm (kernels/scalar.c), and its step from the 8 partial
+ * sums of squares to 1/sqrt(mean + eps), inline so that each set compiles
+ * it with its own instructions (sqrt and division are correctly rounded in
+ * all of them: the same bits). */
+void pe__rms_norm(const float *x, int64_t heads, int64_t x_stride, int64_t n, const float *w,
+                  int one_plus, double eps, float *y);
+static inline double pe__rms_norm_inv(const double s[8], int64_t n, double eps) {
+    const double sum = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+    return 1.0 / __builtin_sqrt(sum / (double)n + eps);
+}
 
 #endif /* PE_INTERNAL_H */

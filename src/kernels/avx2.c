@@ -520,6 +520,70 @@ static void avx2_scatter_add_f32(float *table, int64_t dim, const int64_t *pos, 
     }
 }
 
+/* The fused epilogue's cache stores (internal.h narrow_f32): the same
+ * conversions as the rotation's stores (st); the tail through the scalar
+ * ones, which round identically. */
+static void avx2_narrow_f32(const float *in, void *out, int64_t n, pe_dtype dt) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        _mm_prefetch((const char *)(in + i) + PE__PREFETCH_BYTES, _MM_HINT_T0);
+        st(out, i, _mm256_loadu_ps(in + i), dt, 0);
+    }
+    if (i < n)
+        pe__narrow_f32(in + i, (char *)out + (size_t)i * pe__dtype_size(dt), n - i, dt);
+}
+
+/* The fused epilogue's RMSNorm (kernels/scalar.c defines it): partial sums
+ * 0-3 and 4-7 in the lanes of two registers, a partial block zero-padded
+ * (zeros add +0 exactly), no FMA: each head's result is pe__rms_norm's bit
+ * for bit. g heads at once (g a constant after inlining). */
+ALWAYS_INLINE void norm_group(const float *x, int64_t xs, int64_t n, const float *w,
+                              int one_plus, double eps, float *y, const int g) {
+    __m256d lo[4], hi[4];
+    for (int k = 0; k < g; k++) lo[k] = hi[k] = _mm256_setzero_pd();
+    for (int64_t i = 0; i < n; i += 8) {
+        for (int k = 0; k < g; k++) {
+            float b[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+            const float *p = x + k * xs + i;
+            _mm_prefetch((const char *)p + PE__PREFETCH_BYTES, _MM_HINT_T0);
+            if (n - i < 8) memcpy(b, p, (size_t)(n - i) * sizeof(float)), p = b;
+            const __m256 v = _mm256_loadu_ps(p);
+            const __m256d a = _mm256_cvtps_pd(_mm256_castps256_ps128(v));
+            const __m256d c = _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1));
+            lo[k] = _mm256_add_pd(lo[k], _mm256_mul_pd(a, a));
+            hi[k] = _mm256_add_pd(hi[k], _mm256_mul_pd(c, c));
+        }
+    }
+    double r[4];
+    for (int k = 0; k < g; k++) {
+        double s[8];
+        _mm256_storeu_pd(s, lo[k]);
+        _mm256_storeu_pd(s + 4, hi[k]);
+        r[k] = pe__rms_norm_inv(s, n, eps);
+    }
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        __m256d wd = _mm256_cvtps_pd(_mm_loadu_ps(w + i));
+        if (one_plus) wd = _mm256_add_pd(_mm256_set1_pd(1.0), wd);
+        for (int k = 0; k < g; k++) {
+            const __m256d v = _mm256_cvtps_pd(_mm_loadu_ps(x + k * xs + i));
+            _mm_storeu_ps(y + k * n + i,
+                          _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_mul_pd(v, _mm256_set1_pd(r[k])), wd)));
+        }
+    }
+    for (; i < n; i++)
+        for (int k = 0; k < g; k++)
+            y[k * n + i] = (float)(((double)x[k * xs + i] * r[k]) *
+                                   (one_plus ? 1.0 + (double)w[i] : (double)w[i]));
+}
+
+static void avx2_rms_norm(const float *x, int64_t heads, int64_t xs, int64_t n, const float *w,
+                          int one_plus, double eps, float *y) {
+    int64_t h = 0;
+    for (; h + 4 <= heads; h += 4) norm_group(x + h * xs, xs, n, w, one_plus, eps, y + h * n, 4);
+    for (; h < heads; h++) norm_group(x + h * xs, xs, n, w, one_plus, eps, y + h * n, 1);
+}
+
 const pe_kernel_table pe__kernels_avx2 = {
     .name = "avx2",
     .cos_sin = avx2_cos_sin,
@@ -531,6 +595,8 @@ const pe_kernel_table pe__kernels_avx2 = {
     .freqs_ok = avx2_freqs_ok,
     .alibi_row = avx2_alibi_row,
     .scatter_add_f32 = avx2_scatter_add_f32,
+    .narrow_f32 = avx2_narrow_f32,
+    .rms_norm = avx2_rms_norm,
 };
 
 #else

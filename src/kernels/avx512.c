@@ -555,6 +555,80 @@ static void avx512_scatter_add_f32(float *table, int64_t dim, const int64_t *pos
     }
 }
 
+/* The fused epilogue's cache stores (internal.h narrow_f32): the same
+ * conversions as the rotation's stores (st); the input (a v row straight
+ * from a large projection buffer) prefetched ahead as the rotation does. */
+static void avx512_narrow_f32(const float *in, void *out, int64_t n, pe_dtype dt) {
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        _mm_prefetch((const char *)(in + i) + PE__PREFETCH_BYTES, _MM_HINT_T0);
+        st(out, i, _mm512_loadu_ps(in + i), dt, (__mmask16)0xFFFF, 1, 0);
+    }
+    if (i < n) {
+        const __mmask16 m = (__mmask16)((1u << (n - i)) - 1u);
+        st(out, i, _mm512_maskz_loadu_ps(m, in + i), dt, m, 0, 0);
+    }
+}
+
+/* The fused epilogue's RMSNorm (kernels/scalar.c defines it): lane l of
+ * one register is partial sum l, the tail is loaded masked (zeros add +0
+ * exactly), products and sums are separately rounded (no FMA), so each
+ * head's result is pe__rms_norm's bit for bit. g heads at once (g a
+ * constant after inlining): independent chains keep the units busy. */
+ALWAYS_INLINE __m512d sq_acc(__m512d acc, const float *p, __mmask8 m) {
+    _mm_prefetch((const char *)p + PE__PREFETCH_BYTES, _MM_HINT_T0);
+    const __m512d v = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, p));
+    return _mm512_add_pd(acc, _mm512_mul_pd(v, v));
+}
+
+ALWAYS_INLINE void norm_store(float *y, const float *x, __m512d r, __m512d wd, __mmask8 m) {
+    const __m512d v = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, x));
+    _mm256_mask_storeu_ps(y, m, _mm512_cvtpd_ps(_mm512_mul_pd(_mm512_mul_pd(v, r), wd)));
+}
+
+ALWAYS_INLINE __m512d norm_inv(__m512d acc, int64_t n, double eps) {
+    double s[8];
+    _mm512_storeu_pd(s, acc);
+    return _mm512_set1_pd(pe__rms_norm_inv(s, n, eps));
+}
+
+/* g = 1 or 4 heads (a constant after inlining), accumulators in registers */
+ALWAYS_INLINE void norm_group(const float *x, int64_t xs, int64_t n, const float *w,
+                              int one_plus, double eps, float *y, const int g) {
+    __m512d a0 = _mm512_setzero_pd(), a1 = a0, a2 = a0, a3 = a0;
+    for (int64_t i = 0; i < n; i += 8) {
+        const __mmask8 m = n - i >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (n - i)) - 1u);
+        a0 = sq_acc(a0, x + i, m);
+        if (g == 4) {
+            a1 = sq_acc(a1, x + xs + i, m);
+            a2 = sq_acc(a2, x + 2 * xs + i, m);
+            a3 = sq_acc(a3, x + 3 * xs + i, m);
+        }
+    }
+    const __m512d r0 = norm_inv(a0, n, eps);
+    const __m512d r1 = g == 4 ? norm_inv(a1, n, eps) : r0;
+    const __m512d r2 = g == 4 ? norm_inv(a2, n, eps) : r0;
+    const __m512d r3 = g == 4 ? norm_inv(a3, n, eps) : r0;
+    for (int64_t i = 0; i < n; i += 8) {
+        const __mmask8 m = n - i >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (n - i)) - 1u);
+        __m512d wd = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, w + i));
+        if (one_plus) wd = _mm512_add_pd(_mm512_set1_pd(1.0), wd);
+        norm_store(y + i, x + i, r0, wd, m);
+        if (g == 4) {
+            norm_store(y + n + i, x + xs + i, r1, wd, m);
+            norm_store(y + 2 * n + i, x + 2 * xs + i, r2, wd, m);
+            norm_store(y + 3 * n + i, x + 3 * xs + i, r3, wd, m);
+        }
+    }
+}
+
+static void avx512_rms_norm(const float *x, int64_t heads, int64_t xs, int64_t n,
+                            const float *w, int one_plus, double eps, float *y) {
+    int64_t h = 0;
+    for (; h + 4 <= heads; h += 4) norm_group(x + h * xs, xs, n, w, one_plus, eps, y + h * n, 4);
+    for (; h < heads; h++) norm_group(x + h * xs, xs, n, w, one_plus, eps, y + h * n, 1);
+}
+
 const pe_kernel_table pe__kernels_avx512 = {
     .name = "avx512",
     .cos_sin = avx512_cos_sin,
@@ -566,6 +640,8 @@ const pe_kernel_table pe__kernels_avx512 = {
     .freqs_ok = avx512_freqs_ok,
     .alibi_row = avx512_alibi_row,
     .scatter_add_f32 = avx512_scatter_add_f32,
+    .narrow_f32 = avx512_narrow_f32,
+    .rms_norm = avx512_rms_norm,
 };
 
 #else

@@ -61,3 +61,15 @@ uint16_t pe__f32_to_bf16(float f) {
         return (uint16_t)((u >> 16) | 0x40u);
     return (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
 }
+
+void pe__narrow_f32(const float *in, void *out, int64_t n, pe_dtype dtype) {
+    if (dtype == PE_F32) {
+        memcpy(out, in, (size_t)n * sizeof(float));
+        return;
+    }
+    uint16_t *o = out;
+    if (dtype == PE_F16)
+        for (int64_t i = 0; i < n; i++) o[i] = pe__f32_to_f16(in[i]);
+    else
+        for (int64_t i = 0; i < n; i++) o[i] = pe__f32_to_bf16(in[i]);
+}

@@ -417,6 +417,8 @@ const pe_kernel_table pe__kernels_neon = {
     .freqs_ok = neon_freqs_ok,
     .alibi_row = neon_alibi_row,
     .scatter_add_f32 = neon_scatter_add_f32,
+    .narrow_f32 = pe__narrow_f32,
+    .rms_norm = pe__rms_norm,
 };
 
 #else
