@@ -130,7 +130,8 @@ static int check_all(const pe_freqs *freqs, pe_rope_layout layout, const pe_posi
                      const pe_fused_qkv_params *p) {
     PE_TRY(pe_freqs_validate(freqs));
     PE_TRY(pe__rope_check_layout(layout));
-    const pe_rope_options o = {p->threads, PE_STORES_AUTO};
+    pe_rope_options o = pe_rope_options_default();
+    o.threads = p->threads;
     PE_TRY(pe__rope_check_options(&o));
     const pe_tensor *in[N_IN] = {&p->q_in, &p->k_in, &p->v_in};
     static const char *const in_name[N_IN] = {"q_in", "k_in", "v_in"};
