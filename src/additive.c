@@ -4,6 +4,7 @@
  * sinusoidal shift matrix M_k.
  */
 #include "internal.h"
+#include "positions.h"
 #include "struct_size.h"
 
 #include <float.h>

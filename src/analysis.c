@@ -6,6 +6,7 @@
  * angles come from the same exact kernel as the rotation.
  */
 #include "internal.h"
+#include "positions.h"
 
 #include <math.h>
 #include <stdlib.h>

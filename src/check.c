@@ -10,6 +10,7 @@
  * from the angles the dump shows.
  */
 #include "internal.h"
+#include "positions.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -45,14 +45,6 @@ static inline size_t pe__dtype_size(pe_dtype dtype) {
     return 0;
 }
 
-/* Position of token t (packed sequences: a search, positions.c; the
- * rotations read them sequentially through positions.h's cursor). */
-int64_t pe__varlen_position_at(const pe_positions *pos, int64_t t);
-static inline int64_t pe__position_at(const pe_positions *pos, int64_t t) {
-    if (pos->kind == PE_POSITIONS_VARLEN) return pe__varlen_position_at(pos, t);
-    return pos->ids ? pos->ids[t] : pos->start + t;
-}
-
 /* Validate positions for count tokens: ids != NULL or start + count not
  * overflowing int64. */
 int pe__check_positions(const pe_positions *pos, int64_t count);

@@ -27,6 +27,13 @@ static inline int64_t pe__cu_at(const pe_positions *pos, int64_t s) {
  * whatever the arrays hold). */
 int64_t pe__varlen_position_at(const pe_positions *pos, int64_t t);
 
+/* Position of token t of any kind (packed sequences: the search above; the
+ * rotations read them sequentially through the cursor below). */
+static inline int64_t pe__position_at(const pe_positions *pos, int64_t t) {
+    if (pos->kind == PE_POSITIONS_VARLEN) return pe__varlen_position_at(pos, t);
+    return pos->ids ? pos->ids[t] : pos->start + t;
+}
+
 /* Sequential reader: pe__pos_cursor_init at the first token of a range,
  * then pe__pos_cursor_at for increasing t. */
 typedef struct {

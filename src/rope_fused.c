@@ -21,6 +21,7 @@
  * threads; tokens are split in whole PE__ROPE_RESTART intervals.
  */
 #include "internal.h"
+#include "positions.h"
 
 #include <math.h>
 #include <stdlib.h>
