@@ -77,7 +77,7 @@ const bench_baselines *bench_baselines_for(const char *kernels) {
     return &bench_base_generic;
 }
 
-/* The library's rule (src/kernels/parallel.c): a part per 2 MiB of traffic
+/* The library's rule (src/rope_threads.c): a part per 2 MiB of traffic
  * at most, so a baseline never pays for threads the library would not
  * start either. */
 #define MIN_BYTES_PER_PART (2.0 * 1024 * 1024)

@@ -60,16 +60,9 @@ static int check_sections(int64_t half, const int64_t *sections,
     return PE_OK;
 }
 
-static int check_rotary_dim(int64_t d) {
-    if (d < 2 || d > PE_MAX_ROTARY_DIM || d % 2 != 0)
-        return pe__fail(PE_ERR_DIM, "rotary_dim=%lld must be even and in [2, %d]",
-                        (long long)d, PE_MAX_ROTARY_DIM);
-    return PE_OK;
-}
-
 int pe_mrope_slot_axes(int64_t rotary_dim, const int64_t sections[3],
                        pe_mrope_mode mode, int *axes) {
-    PE_TRY(check_rotary_dim(rotary_dim));
+    PE_TRY(pe__check_rotary_dim(rotary_dim));
     PE_TRY(check_sections(rotary_dim / 2, sections, mode));
     PE_CHECK_NULL(axes);
     for (int64_t j = 0; j < rotary_dim / 2; j++) axes[j] = slot_axis(j, sections, mode);
@@ -158,18 +151,12 @@ static void plan_cos_sin(mrope_plan *pl, const pe_freqs *f, const int64_t *p,
     }
 }
 
-static int check_layout(pe_rope_layout layout) {
-    if (layout != PE_ROPE_INTERLEAVED && layout != PE_ROPE_HALF)
-        return pe__fail(PE_ERR_PARAM, "layout=%d is not a RoPE layout", (int)layout);
-    return PE_OK;
-}
-
 int pe_mrope_apply(const pe_freqs *freqs, pe_rope_layout layout,
                    const int64_t *positions, const int64_t sections[3],
                    pe_mrope_mode mode, const pe_tensor *in,
                    const pe_tensor *out, pe_rope_direction direction) {
     PE_TRY(pe_freqs_validate(freqs));
-    PE_TRY(check_layout(layout));
+    PE_TRY(pe__check_rope_layout(layout, "layout"));
     PE_TRY(check_sections(freqs->rotary_dim / 2, sections, mode));
     PE_TRY(pe__check_tensor(in, "in"));
     PE_TRY(pe__check_tensor(out, "out"));
@@ -187,9 +174,7 @@ int pe_mrope_apply(const pe_freqs *freqs, pe_rope_layout layout,
                         (long long)in->tokens, (long long)in->heads,
                         (long long)in->head_dim, (long long)out->tokens,
                         (long long)out->heads, (long long)out->head_dim);
-    if (freqs->rotary_dim > in->head_dim)
-        return pe__fail(PE_ERR_DIM, "rotary_dim=%lld exceeds head_dim=%lld",
-                        (long long)freqs->rotary_dim, (long long)in->head_dim);
+    PE_TRY(pe__check_rotary_within(freqs->rotary_dim, in->head_dim));
     PE_TRY(check_positions3(positions, in->tokens));
     /* in place only as the same view; positions are read while rows are
      * written (overlap.c) */

@@ -18,6 +18,7 @@
  */
 #include "internal.h"
 #include "kernels/angle.h"
+#include "rope_threads.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -131,7 +132,7 @@ int pe_rope_shift(const pe_freqs *freqs, pe_rope_layout layout, const int64_t *d
                   int64_t delta, const pe_tensor *in, const pe_tensor *out,
                   const pe_rope_options *options) {
     PE_TRY(pe_freqs_validate(freqs));
-    PE_TRY(pe__rope_check_layout(layout));
+    PE_TRY(pe__check_rope_layout(layout, "layout"));
     pe_rope_options defaults = pe_rope_options_default();
     if (options == NULL) options = &defaults;
     PE_TRY(pe__rope_check_options(options));
@@ -156,7 +157,7 @@ int pe_rope_rebase(const pe_freqs *old_freqs, const pe_freqs *new_freqs, pe_rope
     if (old_freqs->rotary_dim != new_freqs->rotary_dim)
         return pe__fail(PE_ERR_DIM, "new_freqs rotary_dim=%lld differs from old_freqs rotary_dim=%lld",
                         (long long)new_freqs->rotary_dim, (long long)old_freqs->rotary_dim);
-    PE_TRY(pe__rope_check_layout(layout));
+    PE_TRY(pe__check_rope_layout(layout, "layout"));
     pe_rope_options defaults = pe_rope_options_default();
     if (options == NULL) options = &defaults;
     PE_TRY(pe__rope_check_options(options));

@@ -11,7 +11,8 @@
  * choice is one atomic pointer: the only global mutable state of the
  * library, set once and changed afterwards only by pe_kernels_select.
  */
-#include "../internal.h"
+#include "kernels.h"
+#include "../errors.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
