@@ -454,46 +454,37 @@ $(TOUR_TEST_BIN): $(TOUR_TEST_OBJ) $(BUILD)/tests/runner.o $(STATIC_LIB) $(EXP_O
 test-tour: $(TOUR_TEST_BIN)
 	$(TOUR_TEST_BIN)
 # --------------------------------------------------------------- arm64
-# make test-arm64 (run by .ci/run): the library, a focused C suite and the
+# make test-arm64 (run by .ci/run): the library, the C tests and the
 # fuzz-corpus replay cross-built for AArch64 (Debian's gcc-aarch64-linux-gnu,
 # cJSON through multiarch; scripts/setup-deps.sh --arm64 installs them on
-# first use) in build/arm64/, run under qemu-aarch64-static. There the NEON
-# kernel set is the automatic choice (getauxval(AT_HWCAP) reports Advanced
-# SIMD), so the kernel tests check it against the scalar reference and
-# against the stored AVX-512 rotations (tests/test_kernels_x86_fixture.c),
-# and the rotation, shift, M-RoPE and edge tests run through it. The focused
-# suite is what qemu finishes in minutes on 2 shared cores; the whole C suite
-# (make test-arm64-full) takes far longer there, mostly in tests that do not
-# touch the kernels. Emulation proves correctness, not speed. The replay
-# leaves out fuzz_args: it needs the CLI, whose figures need an arm64 cairo.
-# make bench-arm64 builds the whole CLI for AArch64 (adds libcairo2-dev:arm64)
-# and runs `posenc bench --quick` under qemu: it shows that bench builds and
-# reports its ratios on ARM; under emulation the ratios mean nothing.
+# first use) in build/arm64/, run under qemu-aarch64-static: about two
+# minutes on 2 shared cores. There the NEON kernel set is the automatic
+# choice (getauxval(AT_HWCAP) reports Advanced SIMD), so the kernel tests
+# check it against the scalar reference and against the stored AVX-512
+# rotations (tests/test_kernels_x86_fixture.c), and every rotation, shift,
+# M-RoPE and cache test runs through it. Emulation proves correctness, not
+# speed. The replay leaves out fuzz_args: it needs the CLI, whose figures
+# need an arm64 cairo. make bench-arm64 builds the whole CLI for AArch64
+# (adding libcairo2-dev:arm64) and runs `posenc bench --quick` under qemu:
+# it shows that bench builds and reports its ratios on ARM; under emulation
+# the ratios mean nothing.
 ARM64_CC ?= aarch64-linux-gnu-gcc
 ARM64_BUILD := $(BUILD)/arm64
 # The arm64 programs run with Debian's multiarch loader and C library
-# (/lib/ld-linux-aarch64.so.1, libc6:arm64, which libcjson1:arm64 pulls in),
-# not with `-L /usr/aarch64-linux-gnu`: that prefix supplies the cross
-# toolchain's ld.so, which then loads the multiarch libc.so.6 of another
-# Debian revision through /etc/ld.so.cache, and the mismatched pair hangs in
-# the first pthread_create (seen with 2.36-8cross1 against 2.36-9+deb12u14).
+# (/lib/ld-linux-aarch64.so.1, libc6:arm64), not with `-L
+# /usr/aarch64-linux-gnu`: that prefix supplies the cross toolchain's ld.so,
+# which then loads the multiarch libc.so.6 of another Debian revision through
+# /etc/ld.so.cache, and the mismatched pair hangs in the first pthread_create
+# (2.36-8cross1 against 2.36-9+deb12u14): the suite never finished.
 ARM64_RUN := qemu-aarch64-static
 ARM64_FUZZ := $(filter-out args,$(FUZZ_TARGETS))
 ARM64_MAKE = $(MAKE) --no-print-directory BUILD=$(ARM64_BUILD) CC=$(ARM64_CC)
-# The focused suite: every kernel test, the rotations that drive the kernels.
-KERNEL_TEST_SRC := $(addprefix tests/,test_kernels.c test_kernels2.c test_kernels_x86_fixture.c \
-                   test_rope.c test_rope_shift.c test_mrope.c test_edges.c runner.c)
-KERNEL_TEST_BIN := $(BUILD)/kernel_tests
-.PHONY: test-arm64 test-arm64-full bench-arm64 arm64-deps
-arm64-deps:
+.PHONY: test-arm64 bench-arm64
+test-arm64:
 	bash scripts/setup-deps.sh --arm64
-test-arm64: arm64-deps
-	+$(ARM64_MAKE) $(ARM64_BUILD)/kernel_tests $(ARM64_FUZZ:%=$(ARM64_BUILD)/fuzz/arm64_replay_%)
-	$(ARM64_RUN) $(ARM64_BUILD)/kernel_tests
-	$(foreach t,$(ARM64_FUZZ),$(ARM64_RUN) $(ARM64_BUILD)/fuzz/arm64_replay_$(t) fuzz/corpus/$(t) &&) true
-test-arm64-full: arm64-deps
-	+$(ARM64_MAKE) $(ARM64_BUILD)/posenc_tests
+	+$(ARM64_MAKE) $(ARM64_BUILD)/posenc_tests $(ARM64_FUZZ:%=$(ARM64_BUILD)/fuzz/arm64_replay_%)
 	$(ARM64_RUN) $(ARM64_BUILD)/posenc_tests
+	$(foreach t,$(ARM64_FUZZ),$(ARM64_RUN) $(ARM64_BUILD)/fuzz/arm64_replay_$(t) fuzz/corpus/$(t) &&) true
 bench-arm64:
 	bash scripts/setup-deps.sh --arm64 libcairo2-dev:arm64
 	+$(ARM64_MAKE) $(ARM64_BUILD)/posenc
@@ -507,9 +498,6 @@ ifneq ($(filter aarch64-%,$(shell $(CC) -dumpmachine)),)
 $(filter $(BUILD)/cli/%,$(CLI_OBJ)): ISAFLAGS += -fno-tree-vectorize
 endif
 
-$(KERNEL_TEST_BIN): $(KERNEL_TEST_SRC:%.c=$(BUILD)/%.o) $(STATIC_LIB)
-	$(Q)$(call say,LD,$@)$(CC) $(ALL_CFLAGS) -o $@ $(filter %.o,$^) $(STATIC_LIB) $(LDLIBS_LIB) $(LDFLAGS)
-
-# A replay without the CLI archive (no cairo for arm64 here).
+# A replay without the CLI archive (no cairo for arm64 in make test-arm64).
 $(BUILD)/fuzz/arm64_replay_%: $(BUILD)/fuzz/fuzz_%.o $(BUILD)/fuzz/replay.o $(STATIC_LIB)
 	$(Q)$(call say,LD,$@)$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/fuzz/replay.o $(STATIC_LIB) $(LDLIBS_LIB) $(LDFLAGS)
