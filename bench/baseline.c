@@ -1,7 +1,9 @@
 /*
  * baseline.c — the portable baselines (plain loops; the compiler vectorizes
  * them with the default instruction set) and the choice of the set that
- * matches the active kernels, plus the threaded split the baselines use.
+ * matches the active kernels (base_avx2.c, base_avx512.c on x86-64,
+ * base_neon.c on AArch64; the scalar set gets these), plus the threaded
+ * split the baselines use.
  */
 #include "bench.h"
 
@@ -73,11 +75,14 @@ const bench_baselines *bench_baselines_for(const char *kernels) {
     if (strcmp(kernels, "avx512") == 0) return &bench_base_avx512;
     if (strcmp(kernels, "avx2") == 0) return &bench_base_avx2;
 #endif
+#if defined(__aarch64__)
+    if (strcmp(kernels, "neon") == 0) return &bench_base_neon;
+#endif
     (void)kernels;
     return &bench_base_generic;
 }
 
-/* The library's rule (src/kernels/parallel.c): a part per 2 MiB of traffic
+/* The library's rule (src/rope_threads.c): a part per 2 MiB of traffic
  * at most, so a baseline never pays for threads the library would not
  * start either. */
 #define MIN_BYTES_PER_PART (2.0 * 1024 * 1024)

@@ -75,6 +75,9 @@ extern const bench_baselines bench_base_generic;
 #if defined(__x86_64__)
 extern const bench_baselines bench_base_avx2, bench_base_avx512;
 #endif
+#if defined(__aarch64__)
+extern const bench_baselines bench_base_neon;
+#endif
 
 /* The extra lines for numpy / PyTorch RoPE when /usr/bin/python3 can import
  * them (python.c); returns how many results it wrote (<= max), 0 if

@@ -14,8 +14,9 @@ packages=(libcjson-dev libcairo2-dev)
 # npm unless node and npm are already on PATH (NodeSource's nodejs bundles
 # npm; Debian 12's npm is a package of its own). --browser: chromium for
 # make test-browser. --arm64: make test-arm64's cross compiler, arm64 C
-# library and cJSON (Debian multiarch: adds the arm64 architecture to dpkg)
-# and qemu to run the result.
+# library and cJSON (Debian multiarch: adds the arm64 architecture to dpkg),
+# the multiarch libc6:arm64 whose loader runs the result (Makefile,
+# ARM64_RUN), and qemu to run it.
 for a in "$@"; do
     if [ "$a" = --web ]; then
         packages+=(emscripten)
@@ -24,7 +25,8 @@ for a in "$@"; do
     elif [ "$a" = --browser ]; then
         packages+=(chromium)
     elif [ "$a" = --arm64 ]; then
-        packages+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcjson-dev:arm64 qemu-user-static)
+        packages+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcjson-dev:arm64 libc6:arm64
+                   qemu-user-static)
     else
         packages+=("$a")
     fi
@@ -58,5 +60,8 @@ export DEBIAN_FRONTEND=noninteractive
 if [[ " ${missing[*]} " == *":arm64 "* ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
     $SUDO dpkg --add-architecture arm64
 fi
-$SUDO apt-get update -q
-$SUDO apt-get install -y "${missing[@]}"
+# Wait for another apt/dpkg run to finish (a shared machine, or an unattended
+# upgrade on a fresh box) instead of failing on its lock.
+LOCK_WAIT=(-o DPkg::Lock::Timeout=900)
+$SUDO apt-get "${LOCK_WAIT[@]}" update -q
+$SUDO apt-get "${LOCK_WAIT[@]}" install -y "${missing[@]}"

@@ -72,9 +72,7 @@ static int check_params(const pe_additive_params *params) {
         if (p->dim % 2 != 0)
             return pe__fail(PE_ERR_DIM, "dim=%lld must be even for sinusoidal",
                             (long long)p->dim);
-        if (!(p->base > 0.0) || !isfinite(p->base) || p->base == 1.0)
-            return pe__fail(PE_ERR_PARAM,
-                            "base=%g must be finite, positive and not 1", p->base);
+        PE_TRY(pe__check_base(p->base));
         if (p->layout != PE_SIN_INTERLEAVED && p->layout != PE_SIN_CONCATENATED)
             return pe__fail(PE_ERR_PARAM, "layout=%d is not a sinusoidal layout",
                             (int)p->layout);

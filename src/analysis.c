@@ -262,8 +262,7 @@ static void rotate_double(const pe_freqs *f, pe_rope_layout layout, int64_t p, d
 static int check_rope_args(const pe_freqs *f, pe_rope_layout layout, int64_t head_dim,
                            const double *q, const double *k_vec) {
     PE_TRY(pe_freqs_validate(f));
-    if (layout != PE_ROPE_INTERLEAVED && layout != PE_ROPE_HALF)
-        return pe__fail(PE_ERR_PARAM, "layout=%d is not a RoPE layout", (int)layout);
+    PE_TRY(pe__check_rope_layout(layout, "layout"));
     if (head_dim < f->rotary_dim || head_dim > (1 << 16))
         return pe__fail(PE_ERR_DIM, "head_dim=%lld must be in [rotary_dim=%lld, 65536]",
                         (long long)head_dim, (long long)f->rotary_dim);

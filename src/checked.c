@@ -1,6 +1,7 @@
 /* checked.c — the status-returning size helpers of checked.h: one wording
  * of "this size overflows" for every allocation in the library. */
-#include "internal.h"
+#include "checked.h"
+#include "errors.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,6 +4,7 @@
 #include "positions.h"
 
 #include <limits.h>
+#include <math.h>
 
 #define PE_STR2_(x) #x
 #define PE_STR_(x) PE_STR2_(x)
@@ -114,4 +115,35 @@ int pe__check_cos_sin_out(int64_t count, int64_t half, const void *cos_out,
         PE_CHECK_NULL(sin_out);
     }
     return pe__check_bytes_apart(sin_out, bytes, "sin_out", cos_out, bytes, "cos_out");
+}
+
+/* The checks several families make, written once so that every caller
+ * refuses the same value with the same words (docs/ERRORS.md). */
+int pe__check_rope_layout(pe_rope_layout layout, const char *name) {
+    if (layout != PE_ROPE_INTERLEAVED && layout != PE_ROPE_HALF)
+        return pe__fail(PE_ERR_PARAM, "%s=%d is not a RoPE layout", name, (int)layout);
+    return PE_OK;
+}
+
+int pe__check_rotary_dim(int64_t d) {
+    if (d > PE_MAX_ROTARY_DIM)
+        return pe__fail(PE_ERR_DIM, "rotary_dim=%lld exceeds PE_MAX_ROTARY_DIM=%d",
+                        (long long)d, PE_MAX_ROTARY_DIM);
+    if (d < 2 || d > PE_MAX_ROTARY_DIM || d % 2 != 0)
+        return pe__fail(PE_ERR_DIM, "rotary_dim=%lld must be even and in [2, %d]",
+                        (long long)d, PE_MAX_ROTARY_DIM);
+    return PE_OK;
+}
+
+int pe__check_rotary_within(int64_t rotary_dim, int64_t head_dim) {
+    if (rotary_dim > head_dim)
+        return pe__fail(PE_ERR_DIM, "rotary_dim=%lld exceeds head_dim=%lld",
+                        (long long)rotary_dim, (long long)head_dim);
+    return PE_OK;
+}
+
+int pe__check_base(double base) {
+    if (!(base > 0.0) || !isfinite(base) || base == 1.0)
+        return pe__fail(PE_ERR_PARAM, "base=%g must be finite, positive and not 1", base);
+    return PE_OK;
 }

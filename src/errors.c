@@ -1,6 +1,6 @@
 /* errors.c — status strings (generated from PE_STATUS_MAP) and the
  * thread-local detail message behind pe_last_error(). */
-#include "internal.h"
+#include "errors.h"
 
 #include <stdarg.h>
 #include <stdio.h>

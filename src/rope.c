@@ -12,6 +12,7 @@
  * are split into contiguous ranges when the caller allows threads.
  */
 #include "internal.h"
+#include "rope_threads.h"
 #include "struct_size.h"
 #include "positions.h"
 #include "rope_driver.h"
@@ -20,21 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int check_rotary_dim(int64_t d) {
-    if (d > PE_MAX_ROTARY_DIM)
-        return pe__fail(PE_ERR_DIM, "rotary_dim=%lld exceeds PE_MAX_ROTARY_DIM=%d",
-                        (long long)d, PE_MAX_ROTARY_DIM);
-    if (d < 2 || d > PE_MAX_ROTARY_DIM || d % 2 != 0)
-        return pe__fail(PE_ERR_DIM, "rotary_dim=%lld must be even and in [2, %d]",
-                        (long long)d, PE_MAX_ROTARY_DIM);
-    return PE_OK;
-}
-
 int pe_freqs_default(int64_t rotary_dim, double base, pe_freqs *out) {
-    PE_TRY(check_rotary_dim(rotary_dim));
-    if (!(base > 0.0) || !isfinite(base) || base == 1.0)
-        return pe__fail(PE_ERR_PARAM, "base=%g must be finite, positive and not 1",
-                        base);
+    PE_TRY(pe__check_rotary_dim(rotary_dim));
+    PE_TRY(pe__check_base(base));
     PE_CHECK_NULL(out);
     memset(out, 0, sizeof *out);
     out->rotary_dim = rotary_dim;
@@ -53,7 +42,7 @@ int pe_freqs_default(int64_t rotary_dim, double base, pe_freqs *out) {
 int pe_freqs_validate(const pe_freqs *freqs) {
     PE_CHECK_NULL(freqs);
     const pe_freqs *f = freqs;
-    PE_TRY(check_rotary_dim(f->rotary_dim));
+    PE_TRY(pe__check_rotary_dim(f->rotary_dim));
     if (!(f->attention_factor > 0.0) || !isfinite(f->attention_factor))
         return pe__fail(PE_ERR_PARAM, "attention_factor=%g must be finite and > 0",
                         f->attention_factor);
@@ -86,12 +75,6 @@ int pe_freqs_validate(const pe_freqs *freqs) {
                             "inv_freq_lo[%lld]=%g is not a low part of inv_freq=%g",
                             (long long)i, f->inv_freq_lo[i], f->inv_freq[i]);
     }
-    return PE_OK;
-}
-
-int pe__rope_check_layout(pe_rope_layout layout) {
-    if (layout != PE_ROPE_INTERLEAVED && layout != PE_ROPE_HALF)
-        return pe__fail(PE_ERR_PARAM, "layout=%d is not a RoPE layout", (int)layout);
     return PE_OK;
 }
 
@@ -160,9 +143,7 @@ int pe__rope_check_pair_d(int64_t rotary_dim, const pe_tensor *in, const pe_tens
                         in_name, (long long)in->tokens, (long long)in->heads,
                         (long long)in->head_dim, out_name, (long long)out->tokens,
                         (long long)out->heads, (long long)out->head_dim);
-    if (rotary_dim > in->head_dim)
-        return pe__fail(PE_ERR_DIM, "rotary_dim=%lld exceeds head_dim=%lld",
-                        (long long)rotary_dim, (long long)in->head_dim);
+    PE_TRY(pe__check_rotary_within(rotary_dim, in->head_dim));
     /* in place only as the same view; any other sharing is refused
      * (overlap.c): rows read after an earlier row wrote them would make
      * the result depend on the order of rows, and so on threads */
@@ -178,14 +159,6 @@ int pe__rope_check_positions_apart(const pe_positions *positions, int64_t tokens
     const pe__span o = pe__view_span(out);
     return pe__check_positions_apart(positions, tokens, (const void *)o.lo, o.hi - o.lo,
                                      out_name);
-}
-
-void pe__rope_copy_tail(const pe__rope_rows *r) {
-    const size_t esz = pe__dtype_size(r->dtype);
-    for (int64_t h = 0; h < r->heads; h++)
-        memcpy((char *)r->out + (size_t)(h * r->out_head_stride + r->d) * esz,
-               (const char *)r->in + (size_t)(h * r->in_head_stride + r->d) * esz,
-               (size_t)(r->head_dim - r->d) * esz);
 }
 
 /* The rotation of n (in, out) pairs after validation: the one driver with
@@ -205,7 +178,7 @@ int pe__rope_common_checks(const pe_freqs *freqs, pe_rope_layout layout,
                            pe_rope_direction direction, const pe_rope_options **options,
                            pe_rope_options *defaults) {
     PE_TRY(pe_freqs_validate(freqs));
-    PE_TRY(pe__rope_check_layout(layout));
+    PE_TRY(pe__check_rope_layout(layout, "layout"));
     PE_TRY(pe__rope_check_direction(direction));
     PE_TRY(pe__rope_options_resolve(*options, defaults));
     *options = defaults;
@@ -330,7 +303,7 @@ int pe_rope_cos_sin(const pe_freqs *freqs, const pe_positions *positions,
 
 int pe_rope_layout_permutation(int64_t head_dim, int64_t rotary_dim,
                                int64_t *perm) {
-    PE_TRY(check_rotary_dim(rotary_dim));
+    PE_TRY(pe__check_rotary_dim(rotary_dim));
     if (head_dim < rotary_dim)
         return pe__fail(PE_ERR_DIM, "rotary_dim=%lld exceeds head_dim=%lld",
                         (long long)rotary_dim, (long long)head_dim);

@@ -21,6 +21,7 @@
  * threads; tokens are split in whole PE__ROPE_RESTART intervals.
  */
 #include "internal.h"
+#include "rope_threads.h"
 #include "positions.h"
 
 #include <math.h>
@@ -130,7 +131,7 @@ enum { N_OUT = 5, N_IN = 3 };
 static int check_all(const pe_freqs *freqs, pe_rope_layout layout, const pe_positions *positions,
                      const pe_fused_qkv_params *p) {
     PE_TRY(pe_freqs_validate(freqs));
-    PE_TRY(pe__rope_check_layout(layout));
+    PE_TRY(pe__check_rope_layout(layout, "layout"));
     pe_rope_options o = pe_rope_options_default();
     o.threads = p->threads;
     PE_TRY(pe__rope_check_options(&o));

@@ -62,19 +62,9 @@ static int check_sections(int64_t half, const int64_t *sections,
     return PE_OK;
 }
 
-static int check_rotary_dim(int64_t d) {
-    if (d > PE_MAX_ROTARY_DIM)
-        return pe__fail(PE_ERR_DIM, "rotary_dim=%lld exceeds PE_MAX_ROTARY_DIM=%d",
-                        (long long)d, PE_MAX_ROTARY_DIM);
-    if (d < 2 || d > PE_MAX_ROTARY_DIM || d % 2 != 0)
-        return pe__fail(PE_ERR_DIM, "rotary_dim=%lld must be even and in [2, %d]",
-                        (long long)d, PE_MAX_ROTARY_DIM);
-    return PE_OK;
-}
-
 int pe_mrope_slot_axes(int64_t rotary_dim, const int64_t sections[3],
                        pe_mrope_mode mode, int *axes) {
-    PE_TRY(check_rotary_dim(rotary_dim));
+    PE_TRY(pe__check_rotary_dim(rotary_dim));
     PE_TRY(check_sections(rotary_dim / 2, sections, mode));
     PE_CHECK_NULL(axes);
     for (int64_t j = 0; j < rotary_dim / 2; j++) axes[j] = slot_axis(j, sections, mode);
@@ -170,7 +160,7 @@ int pe_mrope_apply_ex(const pe_freqs *freqs, pe_rope_layout layout,
                       pe_rope_direction direction, const pe_rope_options *options) {
     pe_rope_options defaults;
     PE_TRY(pe_freqs_validate(freqs));
-    PE_TRY(pe__rope_check_layout(layout));
+    PE_TRY(pe__check_rope_layout(layout, "layout"));
     PE_TRY(check_sections(freqs->rotary_dim / 2, sections, mode));
     PE_TRY(pe__rope_common_checks(freqs, layout, direction, &options, &defaults));
     PE_TRY(pe__rope_check_pair_d(freqs->rotary_dim, in, out, "in", "out"));
@@ -196,7 +186,7 @@ int pe_mrope_apply_qk(const pe_freqs *freqs, pe_rope_layout layout,
                       pe_rope_direction direction, const pe_rope_options *options) {
     pe_rope_options defaults;
     PE_TRY(pe_freqs_validate(freqs));
-    PE_TRY(pe__rope_check_layout(layout));
+    PE_TRY(pe__check_rope_layout(layout, "layout"));
     PE_TRY(check_sections(freqs->rotary_dim / 2, sections, mode));
     PE_TRY(pe__rope_common_checks(freqs, layout, direction, &options, &defaults));
     PE_TRY(pe__rope_check_qk(freqs->rotary_dim, q_in, q_out, k_in, k_out));

@@ -24,24 +24,9 @@ static const long double PE_PI_L = 3.141592653589793238462643383279502884L;
 
 /* ------------------------------------------------------------ validation */
 
-static int check_base(double base) {
-    if (!(base > 0.0) || !isfinite(base) || base == 1.0)
-        return pe__fail(PE_ERR_PARAM, "base=%g must be finite, positive and not 1",
-                        base);
-    return PE_OK;
-}
-
 static int check_rotary(int64_t d, int64_t head_dim) {
-    if (d > PE_MAX_ROTARY_DIM)
-        return pe__fail(PE_ERR_DIM, "rotary_dim=%lld exceeds PE_MAX_ROTARY_DIM=%d",
-                        (long long)d, PE_MAX_ROTARY_DIM);
-    if (d < 2 || d > PE_MAX_ROTARY_DIM || d % 2 != 0)
-        return pe__fail(PE_ERR_DIM, "rotary_dim=%lld must be even and in [2, %d]",
-                        (long long)d, PE_MAX_ROTARY_DIM);
-    if (head_dim < d)
-        return pe__fail(PE_ERR_DIM, "rotary_dim=%lld exceeds head_dim=%lld",
-                        (long long)d, (long long)head_dim);
-    return PE_OK;
+    PE_TRY(pe__check_rotary_dim(d));
+    return pe__check_rotary_within(d, head_dim);
 }
 
 /* name: the scheme's word for its factor (its parameter row's name). */
@@ -144,7 +129,7 @@ int pe_yarn_correction_range(int64_t rotary_dim, double base,
                              double beta_slow, int truncate, double *low,
                              double *high) {
     PE_TRY(check_rotary(rotary_dim, rotary_dim));
-    PE_TRY(check_base(base));
+    PE_TRY(pe__check_base(base));
     PE_TRY(check_positive_len(original_max_position, "original_max_position"));
     PE_TRY(check_betas(beta_fast, beta_slow));
     PE_CHECK_NULL(low);
@@ -660,7 +645,7 @@ static int validate_scaling(const pe_rope_scaling *s, long double *f) {
     if (!known(s->type))
         return pe__fail(PE_ERR_PARAM, "type=%d is not a scaling type", (int)s->type);
     PE_TRY(check_rotary(s->rotary_dim, s->head_dim));
-    PE_TRY(check_base(s->base));
+    PE_TRY(pe__check_base(s->base));
     return schemes[s->type].check(s, f);
 }
 

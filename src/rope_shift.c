@@ -17,6 +17,7 @@
  * magnitude A_new / A_old; the rows again go through rope_token.
  */
 #include "internal.h"
+#include "rope_threads.h"
 #include "positions.h"
 #include "kernels/angle.h"
 
@@ -132,7 +133,7 @@ int pe_rope_shift(const pe_freqs *freqs, pe_rope_layout layout, const int64_t *d
                   int64_t delta, const pe_tensor *in, const pe_tensor *out,
                   const pe_rope_options *options) {
     PE_TRY(pe_freqs_validate(freqs));
-    PE_TRY(pe__rope_check_layout(layout));
+    PE_TRY(pe__check_rope_layout(layout, "layout"));
     pe_rope_options resolved;
     PE_TRY(pe__rope_options_resolve(options, &resolved));
     options = &resolved;
@@ -157,7 +158,7 @@ int pe_rope_rebase(const pe_freqs *old_freqs, const pe_freqs *new_freqs, pe_rope
     if (old_freqs->rotary_dim != new_freqs->rotary_dim)
         return pe__fail(PE_ERR_DIM, "new_freqs rotary_dim=%lld differs from old_freqs rotary_dim=%lld",
                         (long long)new_freqs->rotary_dim, (long long)old_freqs->rotary_dim);
-    PE_TRY(pe__rope_check_layout(layout));
+    PE_TRY(pe__check_rope_layout(layout, "layout"));
     pe_rope_options resolved;
     PE_TRY(pe__rope_options_resolve(options, &resolved));
     options = &resolved;

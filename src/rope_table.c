@@ -108,7 +108,7 @@ static int table_checks(const pe_rope_table *table, pe_rope_layout layout,
                         pe_rope_direction direction, const pe_rope_options **o,
                         pe_rope_options *defaults, pe__table_source *src) {
     PE_TRY(check_table(table, layout, src));
-    PE_TRY(pe__rope_check_layout(layout));
+    PE_TRY(pe__check_rope_layout(layout, "layout"));
     PE_TRY(pe__rope_check_direction(direction));
     if (direction == PE_ROPE_INVERSE)
         return pe__fail(PE_ERR_PARAM,

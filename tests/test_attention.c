@@ -165,6 +165,7 @@ TEST(version_and_strerror) {
     CHECK(strcmp(pe_strerror(PE_ERR_DIM), "invalid dimension") == 0);
     CHECK(strcmp(pe_strerror(12345), "unknown status") == 0);
     const char *k = pe_kernels_name();
-    CHECK(strcmp(k, "scalar") == 0 || strcmp(k, "avx2") == 0 || strcmp(k, "avx512") == 0);
+    CHECK(strcmp(k, "scalar") == 0 || strcmp(k, "avx2") == 0 || strcmp(k, "avx512") == 0 ||
+          strcmp(k, "neon") == 0);
     CHECK(pe_dtype_size(PE_BF16) == 2 && strcmp(pe_dtype_name(PE_I64), "i64") == 0);
 }

@@ -13,7 +13,7 @@
  * AVX2 has no masked 16-bit loads, so partial vectors go through a small
  * zero-padded buffer on the stack; per element the operations are the same.
  */
-#include "../internal.h"
+#include "kernels.h"
 
 #if defined(__x86_64__)
 #if !defined(__AVX2__) || !defined(__FMA__) || !defined(__F16C__)

@@ -29,7 +29,7 @@
  *            on the same table values, so results do not depend on vector
  *            boundaries; 16-bit storage rounds the same f32 value on store.
  */
-#include "../internal.h"
+#include "kernels.h"
 
 #if defined(__x86_64__)
 #if !defined(__AVX512F__) || !defined(__AVX512BW__) || !defined(__AVX512VL__) || \

@@ -7,11 +7,22 @@
  * AVX-512 state support. The first call picks the widest usable set, or the
  * one PE_ISA names (scalar|avx2|avx512|neon; a name the CPU cannot run falls
  * back to the widest usable set, since this path has no error channel).
- * On AArch64 NEON is baseline (armv8-a): every CPU runs the neon set. The
- * choice is one atomic pointer: the only global mutable state of the
+ * On AArch64 the neon set needs Advanced SIMD with double precision, part of
+ * armv8-a: Linux reports it in getauxval(AT_HWCAP) (HWCAP_ASIMD), macOS in
+ * the sysctl hw.optional.AdvSIMD (architectural on every Apple CPU, so a
+ * missing key still means yes); other AArch64 systems take the baseline.
+ * The choice is one atomic pointer: the only global mutable state of the
  * library, set once and changed afterwards only by pe_kernels_select.
  */
-#include "../internal.h"
+/* macOS hides sysctlbyname's types (u_int) under the Makefile's
+ * _POSIX_C_SOURCE unless Darwin's extensions are asked for, before any
+ * header. */
+#if defined(__APPLE__) && !defined(_DARWIN_C_SOURCE)
+#define _DARWIN_C_SOURCE 1
+#endif
+
+#include "kernels.h"
+#include "../errors.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -19,6 +30,10 @@
 
 #if defined(__x86_64__)
 #include <cpuid.h>
+#elif defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#elif defined(__aarch64__) && defined(__APPLE__)
+#include <sys/sysctl.h>
 #endif
 
 enum { SET_SCALAR = 0, SET_AVX2 = 1, SET_AVX512 = 2, SET_NEON = 3, N_SETS = 4 };
@@ -64,6 +79,26 @@ static int detect_best(void) {
     if (avx512f && avx512dq && avx512bw && avx512vl && (xcr0 & 0xE0) == 0xE0)
         return SET_AVX512;
     return SET_AVX2;
+}
+#elif defined(__aarch64__) && defined(__linux__)
+#ifndef HWCAP_ASIMD
+#define HWCAP_ASIMD (1UL << 1) /* arch/arm64/include/uapi/asm/hwcap.h */
+#endif
+/* The kernel's view of the CPU: Advanced SIMD present and enabled. */
+static int detect_best(void) {
+    return (getauxval(AT_HWCAP) & HWCAP_ASIMD) ? SET_NEON : SET_SCALAR;
+}
+#elif defined(__aarch64__) && defined(__APPLE__)
+/* hw.optional.AdvSIMD (older releases: hw.optional.neon) is 1 on every
+ * Apple CPU; only an explicit 0 turns the set off. */
+static int detect_best(void) {
+    static const char *const keys[] = {"hw.optional.AdvSIMD", "hw.optional.neon"};
+    for (int i = 0; i < 2; i++) {
+        int v = 0;
+        size_t len = sizeof v;
+        if (sysctlbyname(keys[i], &v, &len, NULL, 0) == 0) return v ? SET_NEON : SET_SCALAR;
+    }
+    return SET_NEON;
 }
 #elif defined(__aarch64__)
 /* Advanced SIMD with double precision is part of armv8-a. */
@@ -143,7 +178,7 @@ int pe_kernels_select(const char *name) {
         if (!usable(set))
             return pe__fail(PE_ERR_UNSUPPORTED,
                             "kernel set %s is not usable here: %s", name,
-                            set == SET_NEON     ? "needs an AArch64 CPU"
+                            set == SET_NEON     ? "needs an AArch64 CPU with Advanced SIMD"
                             : set == SET_AVX512 ? "needs AVX-512 F/BW/VL/DQ enabled by CPU and OS"
                                                 : "needs AVX2, FMA and F16C enabled by CPU and OS");
         k = set_table(set);

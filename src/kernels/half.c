@@ -4,7 +4,7 @@
  * sets use F16C / integer instructions with the same rounding; the tests
  * check both against each other.
  */
-#include "../internal.h"
+#include "kernels.h"
 
 #include <string.h>
 

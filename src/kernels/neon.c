@@ -16,7 +16,7 @@
  * are no streaming stores (NEON has no non-temporal store intrinsic):
  * stores are plain, which changes no value.
  */
-#include "../internal.h"
+#include "kernels.h"
 
 #if defined(__aarch64__)
 #include "angle.h"

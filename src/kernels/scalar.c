@@ -10,7 +10,7 @@
  * outputs are that float rounded to nearest even (SPEC: compute in f32,
  * round on store).
  */
-#include "../internal.h"
+#include "kernels.h"
 #include "angle.h"
 
 #include <math.h>

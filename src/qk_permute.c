@@ -1,17 +1,16 @@
 /*
- * qk_layout.c — moves the rows of a q/k projection between the two RoPE pair
+ * qk_permute.c — moves the rows of a q/k projection between the two RoPE pair
  * layouts, the step checkpoint converters most often get wrong. Rows are
  * moved as opaque bytes, so any storage type (f32, bf16, quantized rows)
  * converts without a round trip through float.
  */
-#include "../internal.h"
+#include "internal.h"
 
 #include <string.h>
 
 int pe_qk_permute_rows(const void *in, void *out, int64_t rows, size_t row_bytes,
                        int64_t head_dim, int64_t rotary_dim, pe_rope_layout to) {
-    if (to != PE_ROPE_INTERLEAVED && to != PE_ROPE_HALF)
-        return pe__fail(PE_ERR_PARAM, "to=%d is not a RoPE layout", (int)to);
+    PE_TRY(pe__check_rope_layout(to, "to"));
     if (head_dim < 2)
         return pe__fail(PE_ERR_DIM, "head_dim=%lld must be >= 2", (long long)head_dim);
     if (rows < 0 || rows % head_dim != 0)
@@ -21,9 +20,7 @@ int pe_qk_permute_rows(const void *in, void *out, int64_t rows, size_t row_bytes
     if (!pe__mul_size(rows, row_bytes > INT64_MAX ? -1 : (int64_t)row_bytes, &total))
         return pe__fail(PE_ERR_OVERFLOW, "rows=%lld x row_bytes=%zu overflows size_t",
                         (long long)rows, row_bytes);
-    if (rotary_dim > head_dim)
-        return pe__fail(PE_ERR_DIM, "rotary_dim=%lld exceeds head_dim=%lld",
-                        (long long)rotary_dim, (long long)head_dim);
+    PE_TRY(pe__check_rotary_within(rotary_dim, head_dim));
     /* The permutation itself, and rotary_dim's own checks, come from rope.c:
      * one definition of the pairing for the rotation and the conversion.
      * Only its first rotary_dim entries move anything (the rest is the

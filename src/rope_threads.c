@@ -1,11 +1,11 @@
 /*
- * parallel.c — the library's only use of threads: split a job into chunks
+ * rope_threads.c — the library's only use of threads: split a job into chunks
  * that the calling thread and threads started and joined inside the call
  * claim in order. Only when the caller asked for threads > 1 and
  * the job is large enough that each part repays a thread's start (tens of
  * microseconds in a VM); otherwise everything runs on the caller's thread.
  */
-#include "../internal.h"
+#include "rope_threads.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -1,0 +1,25 @@
+/*
+ * rope_threads.h — the rotations' thread scheduler (rope_threads.c), used by
+ * rope.c (rotations, cos/sin caches) and rope_shift.c. Not a kernel: it
+ * knows nothing of instruction sets, only of items and chunks.
+ *
+ * pe__threads_for: how many parts a job of `work` bytes of memory traffic
+ * should be split into, given the caller's limit and the number of independent items; 1 unless each part
+ * gets enough work to repay starting a thread. pe__parallel_chunks: items
+ * [0, n) in chunks [k chunk, (k + 1) chunk) that `parts` workers (the
+ * caller and parts - 1 threads started and joined here) claim in order
+ * from a shared counter, so a thread that starts late simply takes fewer
+ * chunks, and one that cannot be started leaves its share to the others:
+ * fn(ctx, worker, begin, end). With one part, fn(ctx, 0, 0, n).
+ */
+#ifndef PE_ROPE_THREADS_H
+#define PE_ROPE_THREADS_H
+
+#include <stdint.h>
+
+int pe__threads_for(int max_threads, double work, int64_t items);
+void pe__parallel_chunks(int parts, int64_t n, int64_t chunk,
+                         void (*fn)(void *ctx, int worker, int64_t begin, int64_t end),
+                         void *ctx);
+
+#endif /* PE_ROPE_THREADS_H */
