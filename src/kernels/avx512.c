@@ -442,7 +442,6 @@ ALWAYS_INLINE void rows_block(const pe__rope_rows *r, const float *tab, int64_t 
     const size_t esz = dt == PE_F32 ? 4 : 2;
     const int64_t m = r->d / 2, sh_at = half ? m : 2 * m, heads = r->heads;
     const size_t is = (size_t)r->in_head_stride * esz, os = (size_t)r->out_head_stride * esz;
-    const size_t row_bytes = (size_t)r->head_dim * esz;
     const char *const in0 = r->in;
     char *const out0 = r->out;
     __m512 C[4], S[4];
@@ -457,12 +456,19 @@ ALWAYS_INLINE void rows_block(const pe__rope_rows *r, const float *tab, int64_t 
          * a huge unused stride would overflow the pointer */
         const char *const in = in0 + (size_t)h * is;
         char *const out = out0 + (size_t)h * os;
-        if (prefetch) /* the hardware prefetcher alone lags on in-place streams */
-            for (size_t b = 0; b < row_bytes; b += 64)
-                _mm_prefetch(in + PE__PREFETCH_BYTES + b, _MM_HINT_T0);
 #pragma GCC unroll 4
         for (int u = 0; u < q; u++) {
             const int64_t e = j + 16 * u;
+            /* the hardware prefetcher alone lags on in-place streams: one
+             * prefetch per 64-byte line the loads below read (16-bit
+             * vectors are 32 bytes: every other one), no loop of its own —
+             * a per-row prefetch loop cost more than it saved on rows
+             * resident in L2/L3 (rope_inplace_512) */
+            if (prefetch && (esz == 4 || u % 2 == 0)) {
+                _mm_prefetch(in + PE__PREFETCH_BYTES + (size_t)e * esz, _MM_HINT_T0);
+                if (half)
+                    _mm_prefetch(in + PE__PREFETCH_BYTES + (size_t)(m + e) * esz, _MM_HINT_T0);
+            }
             if (half) {
                 const __m512 a = ld(in, e, dt, k, full), b = ld(in, m + e, dt, k, full);
                 st(out, e, _mm512_fmsub_ps(a, C[u], _mm512_mul_ps(b, S[u])), dt, k, full, nt);
@@ -483,13 +489,12 @@ ALWAYS_INLINE void rows(const pe__rope_rows *r, const float *tab, int half, pe_d
     const int pf = r->prefetch;
     int64_t j = 0;
     for (; j + 64 <= len; j += 64)
-        rows_block(r, tab, j, 4, 1, (__mmask16)0xFFFF, half, dt, nt, pf && j == 0);
+        rows_block(r, tab, j, 4, 1, (__mmask16)0xFFFF, half, dt, nt, pf);
     for (; j + 16 <= len; j += 16)
-        rows_block(r, tab, j, 1, 1, (__mmask16)0xFFFF, half, dt, nt, pf && j == 0);
+        rows_block(r, tab, j, 1, 1, (__mmask16)0xFFFF, half, dt, nt, pf);
     if (j < len)
         rows_block(r, tab, j, 1, 0, (__mmask16)((1u << (len - j)) - 1u), half, dt,
-                   nt == ST_STREAM ? ST_PLAIN : nt,
-                   pf && j == 0);
+                   nt == ST_STREAM ? ST_PLAIN : nt, pf);
 }
 
 static void rows_half_f32(const pe__rope_rows *r, const float *t) { rows(r, t, 1, PE_F32, 0); }
