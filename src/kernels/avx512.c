@@ -397,6 +397,19 @@ ALWAYS_INLINE __m256i to_bf16_hw(__m512 v) {
     return h;
 }
 
+/* 32 bf16 from two vectors (v0 low, v1 high) with one vcvtne2ps2bf16 and
+ * one 64-byte store: half the conversions and stores of two to_bf16_hw. */
+ALWAYS_INLINE void st2_bf16_hw(void *base, int64_t i, __m512 v0, __m512 v1) {
+    __m512i h;
+    __asm__("vcvtne2ps2bf16 %2, %1, %0" : "=v"(h) : "v"(v1), "v"(v0));
+    const __mmask32 dn = (__mmask32)_mm512_fpclass_ps_mask(v0, 0x20) |
+                         ((__mmask32)_mm512_fpclass_ps_mask(v1, 0x20) << 16);
+    if (__builtin_expect(dn != 0, 0))
+        h = _mm512_mask_mov_epi16(
+            h, dn, _mm512_inserti64x4(_mm512_castsi256_si512(to_bf16(v0)), to_bf16(v1), 1));
+    _mm512_storeu_si512((uint16_t *)base + i, h);
+}
+
 /* Store kinds: plain, non-temporal (f32), bf16 through AVX512_BF16. */
 enum { ST_PLAIN = 0, ST_STREAM = 1, ST_BF16_HW = 2 };
 
@@ -456,6 +469,34 @@ ALWAYS_INLINE void rows_block(const pe__rope_rows *r, const float *tab, int64_t 
          * a huge unused stride would overflow the pointer */
         const char *const in = in0 + (size_t)h * is;
         char *const out = out0 + (size_t)h * os;
+        if (dt == PE_BF16 && nt == ST_BF16_HW && full && q % 2 == 0) {
+            /* two vectors per conversion and store; every load of a pair
+             * comes before its stores, so in place stays in place */
+#pragma GCC unroll 2
+            for (int u = 0; u < q; u += 2) {
+                const int64_t e = j + 16 * u;
+                if (prefetch) {
+                    _mm_prefetch(in + PE__PREFETCH_BYTES + (size_t)e * esz, _MM_HINT_T0);
+                    if (half)
+                        _mm_prefetch(in + PE__PREFETCH_BYTES + (size_t)(m + e) * esz,
+                                     _MM_HINT_T0);
+                }
+                if (half) {
+                    const __m512 a0 = ld(in, e, dt, k, 1), b0 = ld(in, m + e, dt, k, 1);
+                    const __m512 a1 = ld(in, e + 16, dt, k, 1), b1 = ld(in, m + e + 16, dt, k, 1);
+                    st2_bf16_hw(out, e, _mm512_fmsub_ps(a0, C[u], _mm512_mul_ps(b0, S[u])),
+                                _mm512_fmsub_ps(a1, C[u + 1], _mm512_mul_ps(b1, S[u + 1])));
+                    st2_bf16_hw(out, m + e, _mm512_fmadd_ps(b0, C[u], _mm512_mul_ps(a0, S[u])),
+                                _mm512_fmadd_ps(b1, C[u + 1], _mm512_mul_ps(a1, S[u + 1])));
+                } else {
+                    const __m512 x0 = ld(in, e, dt, k, 1), x1 = ld(in, e + 16, dt, k, 1);
+                    const __m512 s0 = _mm512_permute_ps(x0, 0xB1), s1 = _mm512_permute_ps(x1, 0xB1);
+                    st2_bf16_hw(out, e, _mm512_fmadd_ps(x0, C[u], _mm512_mul_ps(s0, S[u])),
+                                _mm512_fmadd_ps(x1, C[u + 1], _mm512_mul_ps(s1, S[u + 1])));
+                }
+            }
+            continue;
+        }
 #pragma GCC unroll 4
         for (int u = 0; u < q; u++) {
             const int64_t e = j + 16 * u;
