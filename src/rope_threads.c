@@ -27,6 +27,12 @@ int pe__threads_for(int max_threads, double work, int64_t items) {
     return parts;
 }
 
+/* The end of a chunk: a full fence (a locked instruction on x86, which
+ * orders non-temporal stores as MFENCE does), so kernels that stream
+ * (pe__rope_rows.stream) need no SFENCE per token and the chunk's results
+ * are ordered before the call returns or the worker is joined. */
+static void chunk_done(void) { atomic_thread_fence(memory_order_seq_cst); }
+
 typedef struct {
     void (*fn)(void *ctx, int worker, int64_t begin, int64_t end);
     void *ctx;
@@ -46,6 +52,7 @@ static void *run_chunks(void *p) {
         const int64_t b = atomic_fetch_add_explicit(&j->next, j->chunk, memory_order_relaxed);
         if (b >= j->n) return NULL;
         j->fn(j->ctx, a->worker, b, j->n - b < j->chunk ? j->n : b + j->chunk);
+        chunk_done();
     }
 }
 
@@ -54,6 +61,7 @@ void pe__parallel_chunks(int parts, int64_t n, int64_t chunk,
                          void *ctx) {
     if (parts <= 1 || n <= chunk) {
         fn(ctx, 0, 0, n);
+        chunk_done();
         return;
     }
     if (parts > PE_MAX_PARTS) parts = PE_MAX_PARTS;

@@ -468,7 +468,9 @@ TEST(kernels_rope_16bit_exhaustive_rounding) {
     /* p = 0 rotates by nothing, so out = RNE16(fl32(A a)) for every 16-bit
      * input a: all 65536 patterns (zeros, subnormals, overflow to inf; the
      * rows of inf/NaN are skipped), each set, against the test's own
-     * conversions. */
+     * conversions. Rows of 16 (vector tails), and of 128 half-split and 64
+     * interleaved (full vectors: AVX-512 converts two at a time to bf16,
+     * with its own fallback for subnormals). */
     char saved[16];
     snprintf(saved, sizeof saved, "%s", pe_kernels_name());
     enum { N = 65536 };
@@ -482,14 +484,17 @@ TEST(kernels_rope_16bit_exhaustive_rounding) {
     pe_positions p0 = pe_positions_list(zeros);
     for (int si = 0; si < N_SETS; si++) {
         if (pe_kernels_select(SETS[si]) != PE_OK) continue;
+        for (int wi = 0; wi < 3; wi++)
         for (int bf = 0; bf < 2; bf++)
             for (int ai = 0; ai < NA; ai++) {
+                const int64_t D = wi == 0 ? 16 : wi == 1 ? 128 : 64;
+                const pe_rope_layout lay = wi == 2 ? PE_ROPE_INTERLEAVED : PE_ROPE_HALF;
                 pe_freqs f;
-                CHECK_OK(pe_freqs_default(16, 10000.0, &f));
+                CHECK_OK(pe_freqs_default(D, 10000.0, &f));
                 f.attention_factor = As[ai];
                 const pe_dtype dt = bf ? PE_BF16 : PE_F16;
-                pe_tensor in = pe_tensor_dense(x, dt, N / 16, 1, 16), out = pe_tensor_dense(y, dt, N / 16, 1, 16);
-                CHECK_OK(pe_rope_apply(&f, PE_ROPE_HALF, &p0, &in, &out, PE_ROPE_FORWARD));
+                pe_tensor in = pe_tensor_dense(x, dt, N / D, 1, D), out = pe_tensor_dense(y, dt, N / D, 1, D);
+                CHECK_OK(pe_rope_apply(&f, lay, &p0, &in, &out, PE_ROPE_FORWARD));
                 int bad = 0, first = -1;
                 for (int i = 0; i < N; i++) {
                     const double a = bf ? bf16_value(x[i]) : f16_value(x[i]);
@@ -502,8 +507,9 @@ TEST(kernels_rope_16bit_exhaustive_rounding) {
                     if (!ok && first < 0) first = i;
                     bad += !ok;
                 }
-                CHECK_MSG(bad == 0, "%s %s A=%g: %d wrong, first input 0x%04x -> 0x%04x", SETS[si],
-                          bf ? "bf16" : "f16", As[ai], bad, first, first >= 0 ? y[first] : 0);
+                CHECK_MSG(bad == 0, "%s %s D=%lld A=%g: %d wrong, first input 0x%04x -> 0x%04x",
+                          SETS[si], bf ? "bf16" : "f16", (long long)D, As[ai], bad, first,
+                          first >= 0 ? y[first] : 0);
             }
     }
     free(x);

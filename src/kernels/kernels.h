@@ -49,7 +49,9 @@ typedef struct {
     int64_t d, head_dim; /* rotate [0, d), pass [d, head_dim) through */
     pe_rope_layout layout;
     pe_dtype dtype; /* PE_F32, PE_F16 or PE_BF16, in and out alike */
-    int stream;     /* out of place and large: non-temporal stores allowed */
+    int stream;     /* out of place and large: non-temporal stores allowed,
+                     * left unordered by rope_token: only inside a
+                     * pe__parallel_chunks chunk, whose end fences them */
     int prefetch;   /* larger than the caches: prefetch the input ahead */
 } pe__rope_rows;
 
