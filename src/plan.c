@@ -4,7 +4,7 @@
  * found as transformers' get_text_config() finds it; each layer gets a
  * layer type (layer_types, or the family's rule), whether it attends and
  * rotates (NoPE schedules, linear-attention layers), and a RoPE kind read
- * by config.c's pe__read_rope from the block that applies to that type.
+ * by config_rope.c's pe__read_rope from the block that applies to that type.
  * Equal kinds are stored once; layers hold an index. Everything the reader
  * did not understand becomes a warning in the plan.
  */

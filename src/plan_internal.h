@@ -1,5 +1,5 @@
 /*
- * plan_internal.h — what the config reader (config.c), the family table
+ * plan_internal.h — what the config reader (config_rope.c), the family table
  * (plan_families.c) and the per-layer plan (plan.c) share: a model family's
  * class defaults and code semantics, and the reading of one RoPE block.
  * Internal.

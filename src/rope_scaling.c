@@ -3,7 +3,7 @@
  * scheme: its defaults, its checks, its base rule and correction range, its
  * per-pair rule, its magnitude, the parameters it reads (with their config
  * keys, CLI flags, Python keywords and help). Everything else in the tree —
- * names, the CLI's choices and options, Python's keywords, config.c's key
+ * names, the CLI's choices and options, Python's keywords, config_rope.c's key
  * list — is generated from the table at the bottom, so a new scheme is one
  * row of PE_SCALING_MAP and one descriptor here.
  *

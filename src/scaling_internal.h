@@ -2,7 +2,7 @@
  * scaling_internal.h — what the library's config reader needs of the scheme
  * table in rope_scaling.c beyond the public accessors (posenc.h): which
  * parameters a config block must state, and the checks of a whole scaling
- * (so config.c wraps them, naming the key, instead of repeating them).
+ * (so config_rope.c wraps them, naming the key, instead of repeating them).
  */
 #ifndef PE_SCALING_INTERNAL_H
 #define PE_SCALING_INTERNAL_H
@@ -23,7 +23,7 @@ int pe__scaling_validate(const pe_rope_scaling *s);
 
 /* ln of the base at which the default scheme gives s's frequencies, for a
  * scheme that only changes the base (ntk, ntk_alpha; dynamic at its s):
- * config.c folds HunYuan's alpha so. PE_ERR_UNSUPPORTED for the others;
+ * config_rope.c folds HunYuan's alpha so. PE_ERR_UNSUPPORTED for the others;
  * the scheme's own errors otherwise. */
 int pe__scaling_fold_base(const pe_rope_scaling *s, long double *log_base);
 
