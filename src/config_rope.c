@@ -489,3 +489,27 @@ int pe__read_rope(const pe__rope_source *src, pe_rope_config *c, pe__rope_extras
     }
     return PE_OK;
 }
+
+/* A config's scaling with its LongRoPE lists pointing into it (the reader's
+ * own checks use it, and so does config.c's pe_config_freqs). */
+int pe_config_scaling(const pe_rope_config *config, int64_t seq_len,
+                      pe_rope_scaling *out) {
+    PE_CHECK_NULL(config);
+    if (seq_len < 0)
+        return pe__fail(PE_ERR_PARAM, "seq_len=%lld must be >= 0 (0: not stated)",
+                        (long long)seq_len);
+    const pe_rope_scaling *s = &config->scaling;
+    if (s->n_short_factor < 0 || s->n_short_factor > PE_MAX_PAIRS ||
+        s->n_long_factor < 0 || s->n_long_factor > PE_MAX_PAIRS)
+        return pe__fail(PE_ERR_PARAM, "config list lengths %lld/%lld are outside "
+                        "[0, %d]", (long long)s->n_short_factor,
+                        (long long)s->n_long_factor, PE_MAX_PAIRS);
+    PE_CHECK_NULL(out);
+    *out = *s;
+    out->seq_len = seq_len;
+    out->short_factor = s->n_short_factor > 0 ? config->short_factor : NULL;
+    out->long_factor = s->n_long_factor > 0 ? config->long_factor : NULL;
+    out->divisors = NULL;
+    out->n_divisors = 0;
+    return PE_OK;
+}

@@ -15,6 +15,7 @@
  * number of threads.
  */
 #include "rope_driver.h"
+#include "kernels/pass_through.h"
 #include "rope_threads.h"
 #include "positions.h"
 

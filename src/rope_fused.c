@@ -21,6 +21,7 @@
  * threads; tokens are split in whole PE__ROPE_RESTART intervals.
  */
 #include "internal.h"
+#include "kernels/pass_through.h"
 #include "rope_threads.h"
 #include "positions.h"
 

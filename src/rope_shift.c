@@ -17,6 +17,7 @@
  * magnitude A_new / A_old; the rows again go through rope_token.
  */
 #include "internal.h"
+#include "kernels/pass_through.h"
 #include "rope_threads.h"
 #include "positions.h"
 #include "kernels/angle.h"

@@ -167,14 +167,6 @@ extern const pe_kernel_table pe__kernels_neon;
  * the whole call. */
 const pe_kernel_table *pe__kernels(void);
 
-/* Copy elements [d, head_dim) of every head of one token from in to out
- * (partial rotary, out of place; nothing to do in place). The test inline,
- * the copy in pass_through.c: most calls have nothing to copy. */
-void pe__rope_copy_tail(const pe__rope_rows *r);
-static inline void pe__rope_pass_through(const pe__rope_rows *r) {
-    if (r->in != r->out && r->head_dim > r->d) pe__rope_copy_tail(r);
-}
-
 /* A token's trigonometry at position p through set k: decides whether t
  * follows its previous position (and prepares the step once), calls
  * k->rope_tables, and takes the exact path (cos_sin, then rope_prepare_cs)

@@ -2,10 +2,10 @@
  * pass_through.c — the untouched tail of a partial rotation: elements
  * [d, head_dim) of every head copied from in to out as they are (any
  * storage type: bytes). Shared by every kernel set and every family that
- * rotates rows (pe__rope_pass_through in kernels.h decides whether there is
+ * rotates rows (pe__rope_pass_through in pass_through.h decides whether there is
  * anything to copy).
  */
-#include "kernels.h"
+#include "pass_through.h"
 
 #include <string.h>
 
