@@ -22,6 +22,8 @@
 
 #include "angle.h"
 #include "vecmath.h"
+#include "vec_avx2.h"
+#include "vec_sincos.h"
 
 #include <immintrin.h>
 #include <math.h>
@@ -31,61 +33,10 @@
 
 /* ------------------------------------------------------------ cos / sin */
 
-/* sin and cos of the angle from those of its reduced part r: quadrant
- * k mod 4 sits in the low bits of kd (the rounding sum); odd quadrants
- * swap sin and cos, and signs follow bit 1 of k (sin) and of k + 1 (cos). */
-ALWAYS_INLINE void quadrant(__m256d kd, __m256d sr, __m256d cr, __m256d *sn, __m256d *cs) {
-    const __m256i q = _mm256_castpd_si256(kd);
-    /* blendv picks by the sign bit: move bit 0 of q there */
-    const __m256d swap = _mm256_castsi256_pd(_mm256_slli_epi64(q, 63));
-    const __m256i two = _mm256_set1_epi64x(2);
-    const __m256i sflip = _mm256_slli_epi64(_mm256_and_si256(q, two), 62);
-    const __m256i cflip = _mm256_slli_epi64(
-        _mm256_and_si256(_mm256_add_epi64(q, _mm256_set1_epi64x(1)), two), 62);
-    *sn = _mm256_xor_pd(_mm256_blendv_pd(sr, cr, swap), _mm256_castsi256_pd(sflip));
-    *cs = _mm256_xor_pd(_mm256_blendv_pd(cr, sr, swap), _mm256_castsi256_pd(cflip));
-}
-
-/* sin and cos of p * (w + wl) for 4 lanes; returns a lane bitmask of lanes
- * outside the exact range (|p w| >= 2^40 or not finite). */
+/* sin and cos of p * (w + wl) for 4 lanes (vec_sincos.h); returns a lane
+ * bitmask of lanes outside the exact range (|p w| >= 2^40 or not finite). */
 ALWAYS_INLINE int sincos4(__m256d P, __m256d w, __m256d wl, __m256d *sn, __m256d *cs) {
-    const __m256d xh = _mm256_mul_pd(P, w);
-    __m256d xl = _mm256_fmsub_pd(P, w, xh); /* P w - xh, exact */
-    xl = _mm256_fmadd_pd(P, wl, xl);
-    const __m256d absx = _mm256_andnot_pd(_mm256_set1_pd(-0.0), xh);
-    const int bad = _mm256_movemask_pd(_mm256_cmp_pd(absx, _mm256_set1_pd(PE_VM_LIMIT), _CMP_NLT_UQ));
-    const __m256d kd = _mm256_fmadd_pd(xh, _mm256_set1_pd(PE_VM_TWO_OVER_PI),
-                                       _mm256_set1_pd(PE_VM_ROUND_MAGIC));
-    const __m256d k = _mm256_sub_pd(kd, _mm256_set1_pd(PE_VM_ROUND_MAGIC));
-    /* r = rh + rl as a double-double (TwoSum), as in avx512.c */
-    const __m256d r1 = _mm256_fnmadd_pd(k, _mm256_set1_pd(PE_VM_PIO2_1), xh); /* exact */
-    __m256d t = _mm256_fnmadd_pd(k, _mm256_set1_pd(PE_VM_PIO2_2), xl);
-    t = _mm256_fnmadd_pd(k, _mm256_set1_pd(PE_VM_PIO2_3), t);
-    const __m256d rh = _mm256_add_pd(r1, t), bb = _mm256_sub_pd(rh, r1);
-    const __m256d rl = _mm256_add_pd(_mm256_sub_pd(r1, _mm256_sub_pd(rh, bb)), _mm256_sub_pd(t, bb));
-    const __m256d z = _mm256_mul_pd(rh, rh), z2 = _mm256_mul_pd(z, z), z4 = _mm256_mul_pd(z2, z2);
-    const __m256d zl = _mm256_fmsub_pd(rh, rh, z);
-    const __m256d hz = _mm256_mul_pd(_mm256_set1_pd(0.5), z);
-#define C_(x) _mm256_set1_pd(x)
-    const __m256d s01 = _mm256_fmadd_pd(C_(PE_VM_S2), z, C_(PE_VM_S1));
-    const __m256d s23 = _mm256_fmadd_pd(C_(PE_VM_S4), z, C_(PE_VM_S3));
-    const __m256d s45 = _mm256_fmadd_pd(C_(PE_VM_S6), z, C_(PE_VM_S5));
-    const __m256d s67 = _mm256_fmadd_pd(C_(PE_VM_S8), z, C_(PE_VM_S7));
-    const __m256d ps = _mm256_fmadd_pd(_mm256_fmadd_pd(s67, z2, s45), z4, _mm256_fmadd_pd(s23, z2, s01));
-    const __m256d sr = _mm256_add_pd(
-        rh, _mm256_fmadd_pd(_mm256_mul_pd(rh, z), ps, _mm256_fnmadd_pd(hz, rl, rl)));
-    const __m256d c23 = _mm256_fmadd_pd(C_(PE_VM_C3), z, C_(PE_VM_C2));
-    const __m256d c45 = _mm256_fmadd_pd(C_(PE_VM_C5), z, C_(PE_VM_C4));
-    const __m256d c67 = _mm256_fmadd_pd(C_(PE_VM_C7), z, C_(PE_VM_C6));
-    const __m256d pc = _mm256_fmadd_pd(_mm256_fmadd_pd(C_(PE_VM_C8), z2, c67), z4, _mm256_fmadd_pd(c45, z2, c23));
-    const __m256d one = C_(1.0);
-    const __m256d hw = _mm256_sub_pd(one, hz);
-    __m256d e = _mm256_sub_pd(_mm256_sub_pd(one, hw), hz);
-    e = _mm256_fnmadd_pd(C_(0.5), zl, _mm256_fnmadd_pd(rh, rl, e));
-    const __m256d cr = _mm256_add_pd(hw, _mm256_fmadd_pd(z2, pc, e));
-#undef C_
-    quadrant(kd, sr, cr, sn, cs);
-    return bad;
+    return (int)pe_vsincos(P, w, wl, sn, cs);
 }
 
 /* Both outputs: double (c64/s64) or float (c32/s32), whichever is given. */
@@ -144,33 +95,10 @@ static void avx2_cos_sin_f32(int64_t p, const double *w, const double *wl,
 
 /* ------------------------------------------------------------ rotation */
 
-/* cos and sin for rotation tables, as sincos8_rot in avx512.c; returns the
- * lane bitmask of lanes outside the fast range. */
+/* cos and sin for rotation tables (vec_sincos.h); returns the lane bitmask
+ * of lanes outside the fast range. */
 ALWAYS_INLINE int sincos4_rot(__m256d P, __m256d w, __m256d wl, __m256d *sn, __m256d *cs) {
-#define C_(x) _mm256_set1_pd(x)
-    const __m256d xh = _mm256_mul_pd(P, w);
-    const __m256d xl = _mm256_fmadd_pd(P, wl, _mm256_fmsub_pd(P, w, xh));
-    const __m256d absx = _mm256_andnot_pd(C_(-0.0), xh);
-    const int bad = _mm256_movemask_pd(_mm256_cmp_pd(absx, C_(PE_VM_LIMIT), _CMP_NLT_UQ));
-    const __m256d kd = _mm256_fmadd_pd(xh, C_(PE_VM_TWO_OVER_PI), C_(PE_VM_ROUND_MAGIC));
-    const __m256d k = _mm256_sub_pd(kd, C_(PE_VM_ROUND_MAGIC));
-    const __m256d r1 = _mm256_fnmadd_pd(k, C_(PE_VM_PIO2_1), xh); /* exact */
-    const __m256d r = _mm256_add_pd(r1, _mm256_fnmadd_pd(k, C_(PE_VM_PIO2_2), xl));
-    const __m256d z = _mm256_mul_pd(r, r);
-    __m256d ps = _mm256_fmadd_pd(C_(PE_VM_S5), z, C_(PE_VM_S4));
-    ps = _mm256_fmadd_pd(ps, z, C_(PE_VM_S3));
-    ps = _mm256_fmadd_pd(ps, z, C_(PE_VM_S2));
-    ps = _mm256_fmadd_pd(ps, z, C_(PE_VM_S1));
-    const __m256d sr = _mm256_fmadd_pd(_mm256_mul_pd(r, z), ps, r);
-    __m256d pc = _mm256_fmadd_pd(C_(PE_VM_C6), z, C_(PE_VM_C5));
-    pc = _mm256_fmadd_pd(pc, z, C_(PE_VM_C4));
-    pc = _mm256_fmadd_pd(pc, z, C_(PE_VM_C3));
-    pc = _mm256_fmadd_pd(pc, z, C_(PE_VM_C2));
-    pc = _mm256_fmadd_pd(pc, z, C_(-0.5));
-    const __m256d cr = _mm256_fmadd_pd(pc, z, C_(1.0));
-#undef C_
-    quadrant(kd, sr, cr, sn, cs);
-    return bad;
+    return (int)pe_vsincos_rot(P, w, wl, sn, cs);
 }
 
 /* Pairs i..min(i+4, m) of a token's tables from C = A cos, S = +-A sin:
@@ -266,8 +194,7 @@ ALWAYS_INLINE int token_blocks(int step, __m256d P, const double *w, const doubl
             const __m256d S = full ? _mm256_loadu_pd(s + i) : load4(s, i, n);
             const __m256d C1 = full ? _mm256_loadu_pd(c1 + i) : load4(c1, i, n);
             const __m256d S1 = full ? _mm256_loadu_pd(s1 + i) : load4(s1, i, n);
-            cs = _mm256_fmsub_pd(C, C1, _mm256_mul_pd(S, S1));
-            sn = _mm256_fmadd_pd(S, C1, _mm256_mul_pd(C, S1));
+            pe_vstep(C, S, C1, S1, &cs, &sn);
         } else {
             const __m256d W = full ? _mm256_loadu_pd(w + i) : load4(w, i, n);
             const __m256d L = full ? _mm256_loadu_pd(wl + i) : load4(wl, i, n);

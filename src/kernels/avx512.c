@@ -39,6 +39,8 @@
 
 #include "angle.h"
 #include "vecmath.h"
+#include "vec_avx512.h"
+#include "vec_sincos.h"
 
 #include <immintrin.h>
 #include <math.h>
@@ -48,66 +50,12 @@
 
 /* ------------------------------------------------------------ cos / sin */
 
-/* sin and cos of the angle from those of its reduced part r: quadrant
- * k mod 4 sits in the low bits of kd (the rounding sum); odd quadrants
- * swap sin and cos, and signs follow bit 1 of k (sin) and of k + 1 (cos). */
-ALWAYS_INLINE void quadrant(__m512d kd, __m512d sr, __m512d cr, __m512d *sn, __m512d *cs) {
-    const __m512i q = _mm512_castpd_si512(kd);
-    const __mmask8 swap = _mm512_test_epi64_mask(q, _mm512_set1_epi64(1));
-    const __m512i two = _mm512_set1_epi64(2);
-    const __m512i sflip = _mm512_slli_epi64(_mm512_and_si512(q, two), 62);
-    const __m512i cflip = _mm512_slli_epi64(
-        _mm512_and_si512(_mm512_add_epi64(q, _mm512_set1_epi64(1)), two), 62);
-    *sn = _mm512_xor_pd(_mm512_mask_blend_pd(swap, sr, cr), _mm512_castsi512_pd(sflip));
-    *cs = _mm512_xor_pd(_mm512_mask_blend_pd(swap, cr, sr), _mm512_castsi512_pd(cflip));
-}
-
-/* sin and cos of p * (w + wl) for 8 lanes; *bad flags lanes outside the
- * exact range (|p w| >= 2^40 or not finite) for the scalar path. */
+/* sin and cos of p * (w + wl) for 8 lanes (vec_sincos.h); *bad flags lanes
+ * outside the exact range (|p w| >= 2^40 or not finite) for the scalar
+ * path. */
 ALWAYS_INLINE void sincos8(__m512d P, __m512d w, __m512d wl, __m512d *sn,
                            __m512d *cs, __mmask8 *bad) {
-    const __m512d xh = _mm512_mul_pd(P, w);
-    __m512d xl = _mm512_fmsub_pd(P, w, xh); /* P w - xh, exact */
-    xl = _mm512_fmadd_pd(P, wl, xl);
-    *bad = _mm512_cmp_pd_mask(_mm512_abs_pd(xh), _mm512_set1_pd(PE_VM_LIMIT),
-                              _CMP_NLT_UQ);
-    const __m512d kd = _mm512_fmadd_pd(xh, _mm512_set1_pd(PE_VM_TWO_OVER_PI),
-                                       _mm512_set1_pd(PE_VM_ROUND_MAGIC));
-    const __m512d k = _mm512_sub_pd(kd, _mm512_set1_pd(PE_VM_ROUND_MAGIC));
-    /* r = rh + rl: the reduced angle as a double-double (TwoSum: near a
-     * multiple of pi/2 the small terms can outweigh r1) */
-    const __m512d r1 = _mm512_fnmadd_pd(k, _mm512_set1_pd(PE_VM_PIO2_1), xh); /* exact */
-    __m512d t = _mm512_fnmadd_pd(k, _mm512_set1_pd(PE_VM_PIO2_2), xl);
-    t = _mm512_fnmadd_pd(k, _mm512_set1_pd(PE_VM_PIO2_3), t);
-    const __m512d rh = _mm512_add_pd(r1, t), bb = _mm512_sub_pd(rh, r1);
-    const __m512d rl = _mm512_add_pd(_mm512_sub_pd(r1, _mm512_sub_pd(rh, bb)), _mm512_sub_pd(t, bb));
-    /* Estrin's scheme: the polynomials with dependency chains of 4 instead
-     * of 8 operations */
-    const __m512d z = _mm512_mul_pd(rh, rh), z2 = _mm512_mul_pd(z, z), z4 = _mm512_mul_pd(z2, z2);
-    const __m512d zl = _mm512_fmsub_pd(rh, rh, z); /* rh^2 = z + zl exactly */
-    const __m512d hz = _mm512_mul_pd(_mm512_set1_pd(0.5), z);
-#define C_(x) _mm512_set1_pd(x)
-    const __m512d s01 = _mm512_fmadd_pd(C_(PE_VM_S2), z, C_(PE_VM_S1));
-    const __m512d s23 = _mm512_fmadd_pd(C_(PE_VM_S4), z, C_(PE_VM_S3));
-    const __m512d s45 = _mm512_fmadd_pd(C_(PE_VM_S6), z, C_(PE_VM_S5));
-    const __m512d s67 = _mm512_fmadd_pd(C_(PE_VM_S8), z, C_(PE_VM_S7));
-    const __m512d ps = _mm512_fmadd_pd(_mm512_fmadd_pd(s67, z2, s45), z4, _mm512_fmadd_pd(s23, z2, s01));
-    /* sin(rh + rl) = rh + (rh z P(z) + rl (1 - z/2)): one final rounding */
-    const __m512d sr = _mm512_add_pd(
-        rh, _mm512_fmadd_pd(_mm512_mul_pd(rh, z), ps, _mm512_fnmadd_pd(hz, rl, rl)));
-    const __m512d c23 = _mm512_fmadd_pd(C_(PE_VM_C3), z, C_(PE_VM_C2));
-    const __m512d c45 = _mm512_fmadd_pd(C_(PE_VM_C5), z, C_(PE_VM_C4));
-    const __m512d c67 = _mm512_fmadd_pd(C_(PE_VM_C7), z, C_(PE_VM_C6));
-    const __m512d pc = _mm512_fmadd_pd(_mm512_fmadd_pd(C_(PE_VM_C8), z2, c67), z4, _mm512_fmadd_pd(c45, z2, c23));
-    /* cos(rh + rl) = hw + ((1 - hw) - hz - zl/2 - rh rl + z^2 Q(z)), hw =
-     * 1 - z/2 rounded; (1 - hw) - hz is exact (Sterbenz) */
-    const __m512d one = C_(1.0);
-    const __m512d hw = _mm512_sub_pd(one, hz);
-    __m512d e = _mm512_sub_pd(_mm512_sub_pd(one, hw), hz);
-    e = _mm512_fnmadd_pd(C_(0.5), zl, _mm512_fnmadd_pd(rh, rl, e));
-    const __m512d cr = _mm512_add_pd(hw, _mm512_fmadd_pd(z2, pc, e));
-#undef C_
-    quadrant(kd, sr, cr, sn, cs);
+    *bad = (__mmask8)pe_vsincos(P, w, wl, sn, cs);
 }
 
 
@@ -166,32 +114,10 @@ static void avx512_cos_sin_f32(int64_t p, const double *w, const double *wl, int
 
 /* ------------------------------------------------------------ rotation */
 
-/* cos and sin of p * (w + wl) for rotation tables (vecmath.h): the exact
- * angle of sincos8 reduced into one double, then short polynomials. */
+/* cos and sin of p * (w + wl) for rotation tables (vec_sincos.h). */
 ALWAYS_INLINE void sincos8_rot(__m512d P, __m512d w, __m512d wl, __m512d *sn,
                                __m512d *cs, __mmask8 *bad) {
-#define C_(x) _mm512_set1_pd(x)
-    const __m512d xh = _mm512_mul_pd(P, w);
-    const __m512d xl = _mm512_fmadd_pd(P, wl, _mm512_fmsub_pd(P, w, xh));
-    *bad = _mm512_cmp_pd_mask(_mm512_abs_pd(xh), C_(PE_VM_LIMIT), _CMP_NLT_UQ);
-    const __m512d kd = _mm512_fmadd_pd(xh, C_(PE_VM_TWO_OVER_PI), C_(PE_VM_ROUND_MAGIC));
-    const __m512d k = _mm512_sub_pd(kd, C_(PE_VM_ROUND_MAGIC));
-    const __m512d r1 = _mm512_fnmadd_pd(k, C_(PE_VM_PIO2_1), xh); /* exact */
-    const __m512d r = _mm512_add_pd(r1, _mm512_fnmadd_pd(k, C_(PE_VM_PIO2_2), xl));
-    const __m512d z = _mm512_mul_pd(r, r);
-    __m512d ps = _mm512_fmadd_pd(C_(PE_VM_S5), z, C_(PE_VM_S4));
-    ps = _mm512_fmadd_pd(ps, z, C_(PE_VM_S3));
-    ps = _mm512_fmadd_pd(ps, z, C_(PE_VM_S2));
-    ps = _mm512_fmadd_pd(ps, z, C_(PE_VM_S1));
-    const __m512d sr = _mm512_fmadd_pd(_mm512_mul_pd(r, z), ps, r);
-    __m512d pc = _mm512_fmadd_pd(C_(PE_VM_C6), z, C_(PE_VM_C5));
-    pc = _mm512_fmadd_pd(pc, z, C_(PE_VM_C4));
-    pc = _mm512_fmadd_pd(pc, z, C_(PE_VM_C3));
-    pc = _mm512_fmadd_pd(pc, z, C_(PE_VM_C2));
-    pc = _mm512_fmadd_pd(pc, z, C_(-0.5));
-    const __m512d cr = _mm512_fmadd_pd(pc, z, C_(1.0));
-#undef C_
-    quadrant(kd, sr, cr, sn, cs);
+    *bad = (__mmask8)pe_vsincos_rot(P, w, wl, sn, cs);
 }
 
 /*
@@ -301,9 +227,9 @@ ALWAYS_INLINE void step_block(double *c, double *s, const double *c1, const doub
     const __m512d S = full ? _mm512_loadu_pd(s + i) : _mm512_maskz_loadu_pd(k, s + i);
     const __m512d C1 = full ? _mm512_loadu_pd(c1 + i) : _mm512_maskz_loadu_pd(k, c1 + i);
     const __m512d S1 = full ? _mm512_loadu_pd(s1 + i) : _mm512_maskz_loadu_pd(k, s1 + i);
-    keep_block(_mm512_fmsub_pd(C, C1, _mm512_mul_pd(S, S1)),
-               _mm512_fmadd_pd(S, C1, _mm512_mul_pd(C, S1)), c, s, tab, i, full, k, n, unit,
-               mc, ms, layout);
+    __m512d Cn, Sn;
+    pe_vstep(C, S, C1, S1, &Cn, &Sn);
+    keep_block(Cn, Sn, c, s, tab, i, full, k, n, unit, mc, ms, layout);
 }
 
 /* One token's blocks, a step from the previous position or fresh (P);

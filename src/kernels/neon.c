@@ -21,80 +21,23 @@
 #if defined(__aarch64__)
 #include "angle.h"
 #include "vecmath.h"
+#include "vec_neon.h"
+#include "vec_sincos.h"
 
 #include <arm_neon.h>
 #include <math.h>
 #include <string.h>
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
-#define D_(x) vdupq_n_f64(x)
 
-/* x86 FMA forms on NEON, each one rounding of the same exact value. */
-ALWAYS_INLINE float64x2_t fmadd(float64x2_t a, float64x2_t b, float64x2_t c) {
-    return vfmaq_f64(c, a, b); /* a b + c */
-}
-ALWAYS_INLINE float64x2_t fmsub(float64x2_t a, float64x2_t b, float64x2_t c) {
-    return vfmaq_f64(vnegq_f64(c), a, b); /* a b - c */
-}
-ALWAYS_INLINE float64x2_t fnmadd(float64x2_t a, float64x2_t b, float64x2_t c) {
-    return vfmsq_f64(c, a, b); /* c - a b */
-}
 
 /* ------------------------------------------------------------ cos / sin */
 
-/* As quadrant() in avx2.c: k mod 4 in the low bits of kd; odd quadrants
- * swap sin and cos, signs from bit 1 of k (sin) and of k + 1 (cos). */
-ALWAYS_INLINE void quadrant(float64x2_t kd, float64x2_t sr, float64x2_t cr, float64x2_t *sn,
-                            float64x2_t *cs) {
-    const uint64x2_t q = vreinterpretq_u64_f64(kd);
-    const uint64x2_t swap = vtstq_u64(q, vdupq_n_u64(1));
-    const uint64x2_t two = vdupq_n_u64(2);
-    const uint64x2_t sflip = vshlq_n_u64(vandq_u64(q, two), 62);
-    const uint64x2_t cflip = vshlq_n_u64(vandq_u64(vaddq_u64(q, vdupq_n_u64(1)), two), 62);
-    *sn = vreinterpretq_f64_u64(veorq_u64(vreinterpretq_u64_f64(vbslq_f64(swap, cr, sr)), sflip));
-    *cs = vreinterpretq_f64_u64(veorq_u64(vreinterpretq_u64_f64(vbslq_f64(swap, sr, cr)), cflip));
-}
 
-/* Lane bitmask of lanes with |xh| >= limit or NaN (x86 _CMP_NLT_UQ). */
-ALWAYS_INLINE int bad_lanes(float64x2_t xh) {
-    const uint64x2_t lt = vcltq_f64(vabsq_f64(xh), D_(PE_VM_LIMIT));
-    return (vgetq_lane_u64(lt, 0) ? 0 : 1) | (vgetq_lane_u64(lt, 1) ? 0 : 2);
-}
-
-/* sin and cos of p (w + wl), 2 lanes: sincos4 of avx2.c. */
+/* sin and cos of p (w + wl), 2 lanes (vec_sincos.h). */
 ALWAYS_INLINE int sincos2(float64x2_t P, float64x2_t w, float64x2_t wl, float64x2_t *sn,
                           float64x2_t *cs) {
-    const float64x2_t xh = vmulq_f64(P, w);
-    float64x2_t xl = fmsub(P, w, xh);
-    xl = fmadd(P, wl, xl);
-    const int bad = bad_lanes(xh);
-    const float64x2_t kd = fmadd(xh, D_(PE_VM_TWO_OVER_PI), D_(PE_VM_ROUND_MAGIC));
-    const float64x2_t k = vsubq_f64(kd, D_(PE_VM_ROUND_MAGIC));
-    const float64x2_t r1 = fnmadd(k, D_(PE_VM_PIO2_1), xh);
-    float64x2_t t = fnmadd(k, D_(PE_VM_PIO2_2), xl);
-    t = fnmadd(k, D_(PE_VM_PIO2_3), t);
-    const float64x2_t rh = vaddq_f64(r1, t), bb = vsubq_f64(rh, r1);
-    const float64x2_t rl = vaddq_f64(vsubq_f64(r1, vsubq_f64(rh, bb)), vsubq_f64(t, bb));
-    const float64x2_t z = vmulq_f64(rh, rh), z2 = vmulq_f64(z, z), z4 = vmulq_f64(z2, z2);
-    const float64x2_t zl = fmsub(rh, rh, z);
-    const float64x2_t hz = vmulq_f64(D_(0.5), z);
-    const float64x2_t s01 = fmadd(D_(PE_VM_S2), z, D_(PE_VM_S1));
-    const float64x2_t s23 = fmadd(D_(PE_VM_S4), z, D_(PE_VM_S3));
-    const float64x2_t s45 = fmadd(D_(PE_VM_S6), z, D_(PE_VM_S5));
-    const float64x2_t s67 = fmadd(D_(PE_VM_S8), z, D_(PE_VM_S7));
-    const float64x2_t ps = fmadd(fmadd(s67, z2, s45), z4, fmadd(s23, z2, s01));
-    const float64x2_t sr = vaddq_f64(rh, fmadd(vmulq_f64(rh, z), ps, fnmadd(hz, rl, rl)));
-    const float64x2_t c23 = fmadd(D_(PE_VM_C3), z, D_(PE_VM_C2));
-    const float64x2_t c45 = fmadd(D_(PE_VM_C5), z, D_(PE_VM_C4));
-    const float64x2_t c67 = fmadd(D_(PE_VM_C7), z, D_(PE_VM_C6));
-    const float64x2_t pc = fmadd(fmadd(D_(PE_VM_C8), z2, c67), z4, fmadd(c45, z2, c23));
-    const float64x2_t one = D_(1.0);
-    const float64x2_t hw = vsubq_f64(one, hz);
-    float64x2_t e = vsubq_f64(vsubq_f64(one, hw), hz);
-    e = fnmadd(D_(0.5), zl, fnmadd(rh, rl, e));
-    const float64x2_t cr = vaddq_f64(hw, fmadd(z2, pc, e));
-    quadrant(kd, sr, cr, sn, cs);
-    return bad;
+    return (int)pe_vsincos(P, w, wl, sn, cs);
 }
 
 /* Lanes i, i+1 of a, zero-padded past n. */
@@ -150,30 +93,10 @@ static void neon_cos_sin_f32(int64_t p, const double *w, const double *wl, int64
 
 /* ------------------------------------------------------------ rotation */
 
-/* cos and sin for rotation tables: sincos4_rot of avx2.c. */
+/* cos and sin for rotation tables (vec_sincos.h). */
 ALWAYS_INLINE int sincos2_rot(float64x2_t P, float64x2_t w, float64x2_t wl, float64x2_t *sn,
                               float64x2_t *cs) {
-    const float64x2_t xh = vmulq_f64(P, w);
-    const float64x2_t xl = fmadd(P, wl, fmsub(P, w, xh));
-    const int bad = bad_lanes(xh);
-    const float64x2_t kd = fmadd(xh, D_(PE_VM_TWO_OVER_PI), D_(PE_VM_ROUND_MAGIC));
-    const float64x2_t k = vsubq_f64(kd, D_(PE_VM_ROUND_MAGIC));
-    const float64x2_t r1 = fnmadd(k, D_(PE_VM_PIO2_1), xh);
-    const float64x2_t r = vaddq_f64(r1, fnmadd(k, D_(PE_VM_PIO2_2), xl));
-    const float64x2_t z = vmulq_f64(r, r);
-    float64x2_t ps = fmadd(D_(PE_VM_S5), z, D_(PE_VM_S4));
-    ps = fmadd(ps, z, D_(PE_VM_S3));
-    ps = fmadd(ps, z, D_(PE_VM_S2));
-    ps = fmadd(ps, z, D_(PE_VM_S1));
-    const float64x2_t sr = fmadd(vmulq_f64(r, z), ps, r);
-    float64x2_t pc = fmadd(D_(PE_VM_C6), z, D_(PE_VM_C5));
-    pc = fmadd(pc, z, D_(PE_VM_C4));
-    pc = fmadd(pc, z, D_(PE_VM_C3));
-    pc = fmadd(pc, z, D_(PE_VM_C2));
-    pc = fmadd(pc, z, D_(-0.5));
-    const float64x2_t cr = fmadd(pc, z, D_(1.0));
-    quadrant(kd, sr, cr, sn, cs);
-    return bad;
+    return (int)pe_vsincos_rot(P, w, wl, sn, cs);
 }
 
 /* Pairs i..min(i+2, m) of a token's tables from C = A cos, S = +-A sin:
@@ -232,8 +155,7 @@ static int neon_rope_tables(int step, int64_t p, const double *w, const double *
         if (step) {
             const float64x2_t C = load2(c, i, n), S = load2(s, i, n);
             const float64x2_t C1 = load2(c1, i, n), S1 = load2(s1, i, n);
-            cs = fmsub(C, C1, vmulq_f64(S, S1));
-            sn = fmadd(S, C1, vmulq_f64(C, S1));
+            pe_vstep(C, S, C1, S1, &cs, &sn);
         } else {
             bad |= sincos2_rot(P, load2(w, i, n), load2(wl, i, n), &sn, &cs) & (full ? 3 : 1);
         }
