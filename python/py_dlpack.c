@@ -16,6 +16,7 @@
  * stores), lanes != 1, a dtype the buffer protocol cannot spell.
  */
 #include "posenc_py.h"
+#include "py_init.h"
 
 #include <stdint.h>
 #include <string.h>

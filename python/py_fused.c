@@ -7,6 +7,7 @@
  * overlaps and names the argument.
  */
 #include "posenc_py.h"
+#include "py_init.h"
 
 #include <string.h>
 
@@ -148,5 +149,4 @@ static PyMethodDef methods[] = {
 };
 
 /* registered by module.c (declared there, like py_check.c) */
-int py_init_fused(PyObject *m);
 int py_init_fused(PyObject *m) { return PyModule_AddFunctions(m, methods); }

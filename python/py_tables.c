@@ -7,6 +7,7 @@
  * copies of x or of the table.
  */
 #include "posenc_py.h"
+#include "py_init.h"
 
 #include <string.h>
 
