@@ -48,9 +48,10 @@ const cli_spec cmd_experiment_spec = {
     "RoPE models with frequencies rescaled by f = max(1, n / train-max), no retraining.\n"
     "Seeds run in parallel; each is deterministic. A seed under 95% exact match in\n"
     "distribution is flagged DID NOT LEARN and still counted. A progress bar goes to stderr\n"
-    "when it is a terminal. The default run needs about 1200 CPU-seconds: 10 minutes on 2\n"
-    "idle cores (604 s, README), longer on a shared machine; docs/EXPERIMENT.md explains\n"
-    "the model, the choices and how to read the table.",
+    "when it is a terminal. The default run needs about 1000-1200 CPU-seconds (972 on AMD\n"
+    "EPYC, 1169 on Cascade Lake: README), so 8-10 minutes on 2 idle cores, longer on a\n"
+    "shared machine; docs/EXPERIMENT.md explains the model, the choices and how to read\n"
+    "the table.",
     opts,
     0,
     0,
