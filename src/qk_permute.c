@@ -17,7 +17,7 @@ int pe_qk_permute_rows(const void *in, void *out, int64_t rows, size_t row_bytes
         return pe__fail(PE_ERR_SHAPE, "rows=%lld is not a multiple of head_dim=%lld",
                         (long long)rows, (long long)head_dim);
     size_t total;
-    if (!pe__mul_size(rows, row_bytes > INT64_MAX ? -1 : (int64_t)row_bytes, &total))
+    if (!pe__mul_size(rows, (uint64_t)row_bytes > (uint64_t)INT64_MAX ? -1 : (int64_t)row_bytes, &total))
         return pe__fail(PE_ERR_OVERFLOW, "rows=%lld x row_bytes=%zu overflows size_t",
                         (long long)rows, row_bytes);
     PE_TRY(pe__check_rotary_within(rotary_dim, head_dim));
