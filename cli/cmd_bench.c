@@ -26,14 +26,18 @@ const cli_spec cmd_bench_spec = {
     "storage; pe_rope_shift in place with per-token deltas (rope_shift_4096, baseline x *= c);\n"
     "the fused QKV epilogue (fused_qkv_4096: QK-norm + RoPE + k/v into an f16 cache, 4096 x\n"
     "(32 + 2 x 8) x 128, baseline a streaming copy of the qkv buffer; fused_qkv_4096_separate:\n"
-    "the same call against the separate passes it replaces; fused_qkv_decode_1);\n"
+    "the same call against the separate passes it replaces; fused_qkv_decode_1); the\n"
+    "driver's angle sources (rope_table_4096: from a caller's f32 cos/sin table;\n"
+    "rope_varlen_4096: 8 packed sequences; both vs x *= c; mrope_inplace_4096 and its _2t:\n"
+    "M-RoPE on text + an image grid, vs plain RoPE on the same shape);\n"
     "the scalar reference kernels; numpy/PyTorch when /usr/bin/python3 has them;\n"
     "train_step: one training step of `posenc experiment`'s model per token (elem = token)\n"
     "against its forward pass.\n"
     "JSON: {\"isa\": ..., \"cases\": [{\"name\", \"threads\", \"ns_per_elem\", \"gbps\",\n"
     "\"baseline\", \"baseline_ns_per_elem\", \"ratio\", \"max_abs_err\", \"target\" (0: none),\n"
     "\"baseline_spread\", \"verdict\": none|met|missed|noisy}, ...]}.\n"
-    "PE_ISA=scalar|avx2|avx512 picks the kernel set.",
+    "PE_ISA=scalar|avx2|avx512|neon picks the kernel set (on AArch64 the baselines are\n"
+    "NEON loops; under emulation the ratios mean nothing).",
     opts,
     0,
     0,
