@@ -252,7 +252,7 @@ TEST(edges_generators_at_bases_2_and_1e9) {
     const int64_t dims[3] = {4, 64, 1024};
     for (int b = 0; b < 2; b++)
         for (int k = 0; k < 3; k++)
-            for (int t = 0; t <= PE_SCALING_EXPLICIT; t++) {
+            for (int t = 0; t < pe_scaling_count(); t++) { /* every row of PE_SCALING_MAP */
                 pe_rope_scaling s = pe_rope_scaling_defaults((pe_scaling_type)t, dims[k]);
                 s.base = BASES[b];
                 s.factor = 16;

@@ -200,7 +200,7 @@ static void run_scaling_and_bias(run_result *r, int tid) {
     }
     pe_freqs f;
     double weight[PE_MAX_PAIRS], lo = 0, hi = 0; /* the config has its own D */
-    for (int t = 0; t <= PE_SCALING_EXPLICIT; t++) {
+    for (int t = 0; t < pe_scaling_count(); t++) { /* every row of PE_SCALING_MAP */
         memset(&f, 0, sizeof f); /* hashed whole: no stale bytes */
         pe_rope_scaling s = pe_rope_scaling_defaults((pe_scaling_type)t, D);
         s.factor = 4;
