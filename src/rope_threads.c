@@ -6,6 +6,7 @@
  * microseconds in a VM); otherwise everything runs on the caller's thread.
  */
 #include "rope_threads.h"
+#include "kernels/kernels.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -27,11 +28,12 @@ int pe__threads_for(int max_threads, double work, int64_t items) {
     return parts;
 }
 
-/* The end of a chunk: a full fence (a locked instruction on x86, which
- * orders non-temporal stores as MFENCE does), so kernels that stream
- * (pe__rope_rows.stream) need no SFENCE per token and the chunk's results
- * are ordered before the call returns or the worker is joined. */
-static void chunk_done(void) { atomic_thread_fence(memory_order_seq_cst); }
+/* The end of a chunk: the kernels' stream fence (SFENCE on x86, the one
+ * ISA whose sets stream), so kernels that stream (pe__rope_rows.stream)
+ * need no fence per token and the chunk's non-temporal stores are ordered
+ * before the call returns or the worker is joined (whose own
+ * synchronisation orders the ordinary stores). */
+static void chunk_done(void) { pe__stream_fence(); }
 
 typedef struct {
     void (*fn)(void *ctx, int worker, int64_t begin, int64_t end);

@@ -162,6 +162,16 @@ extern const pe_kernel_table pe__kernels_avx512;
 #if defined(__aarch64__)
 extern const pe_kernel_table pe__kernels_neon;
 #endif
+/* Orders the non-temporal stores a set made for rows with `stream` set
+ * (SFENCE; only the x86 sets stream). rope_token leaves them unordered:
+ * the scheduler (rope_threads.c) calls this at the end of every chunk. A
+ * compiler builtin, not an atomic fence, so ThreadSanitizer builds take it. */
+static inline void pe__stream_fence(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_sfence();
+#endif
+}
+
 /* The active set: chosen once (CPU, OS, PE_ISA), thread-safe, changed only
  * by pe_kernels_select. Callers load it once per call and use that set for
  * the whole call. */
