@@ -63,8 +63,8 @@ static void norm_rows(float *x, const float *w) { /* the library's formula */
     double s[8] = {0};
     for (int i = 0; i < HD; i += 8)
         for (int l = 0; l < 8; l++) s[l] += (double)x[i + l] * (double)x[i + l];
-    const double r = 1.0 / sqrt((((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]))) / HD + 1e-6);
-    for (int i = 0; i < HD; i++) x[i] = (float)(((double)x[i] * r) * (double)w[i]);
+    const float r = (float)(1.0 / sqrt((((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]))) / HD + 1e-6));
+    for (int i = 0; i < HD; i++) x[i] = (x[i] * r) * w[i];
 }
 
 #if defined(__x86_64__)

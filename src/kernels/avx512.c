@@ -614,15 +614,14 @@ ALWAYS_INLINE __m512d sq_acc(__m512d acc, const float *p, __mmask8 m) {
     return _mm512_add_pd(acc, _mm512_mul_pd(v, v));
 }
 
-ALWAYS_INLINE void norm_store(float *y, const float *x, __m512d r, __m512d wd, __mmask8 m) {
-    const __m512d v = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, x));
-    _mm256_mask_storeu_ps(y, m, _mm512_cvtpd_ps(_mm512_mul_pd(_mm512_mul_pd(v, r), wd)));
+ALWAYS_INLINE void norm_store(float *y, const float *x, __m512 r, __m512 w, __mmask16 m) {
+    _mm512_mask_storeu_ps(y, m, _mm512_mul_ps(_mm512_mul_ps(_mm512_maskz_loadu_ps(m, x), r), w));
 }
 
-ALWAYS_INLINE __m512d norm_inv(__m512d acc, int64_t n, double eps) {
+ALWAYS_INLINE __m512 norm_inv(__m512d acc, int64_t n, double eps) {
     double s[8];
     _mm512_storeu_pd(s, acc);
-    return _mm512_set1_pd(pe__rms_norm_inv(s, n, eps));
+    return _mm512_set1_ps(pe__rms_norm_inv(s, n, eps));
 }
 
 /* g = 1 or 4 heads (a constant after inlining), accumulators in registers */
@@ -638,14 +637,14 @@ ALWAYS_INLINE void norm_group(const float *x, int64_t xs, int64_t n, const float
             a3 = sq_acc(a3, x + 3 * xs + i, m);
         }
     }
-    const __m512d r0 = norm_inv(a0, n, eps);
-    const __m512d r1 = g == 4 ? norm_inv(a1, n, eps) : r0;
-    const __m512d r2 = g == 4 ? norm_inv(a2, n, eps) : r0;
-    const __m512d r3 = g == 4 ? norm_inv(a3, n, eps) : r0;
-    for (int64_t i = 0; i < n; i += 8) {
-        const __mmask8 m = n - i >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (n - i)) - 1u);
-        __m512d wd = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, w + i));
-        if (one_plus) wd = _mm512_add_pd(_mm512_set1_pd(1.0), wd);
+    const __m512 r0 = norm_inv(a0, n, eps);
+    const __m512 r1 = g == 4 ? norm_inv(a1, n, eps) : r0;
+    const __m512 r2 = g == 4 ? norm_inv(a2, n, eps) : r0;
+    const __m512 r3 = g == 4 ? norm_inv(a3, n, eps) : r0;
+    for (int64_t i = 0; i < n; i += 16) { /* the scaling in float32, 16 lanes */
+        const __mmask16 m = n - i >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - i)) - 1u);
+        __m512 wd = _mm512_maskz_loadu_ps(m, w + i);
+        if (one_plus) wd = _mm512_add_ps(_mm512_set1_ps(1.0f), wd);
         norm_store(y + i, x + i, r0, wd, m);
         if (g == 4) {
             norm_store(y + n + i, x + xs + i, r1, wd, m);

@@ -208,14 +208,14 @@ uint16_t pe__f32_to_bf16(float f);
 /* The scalar narrow_f32 of the kernel table (every set without its own). */
 void pe__narrow_f32(const float *in, void *out, int64_t n, pe_dtype dtype);
 /* The scalar rms_norm (kernels/scalar.c), and its step from the 8 partial
- * sums of squares to 1/sqrt(mean + eps), inline so that each set compiles
- * it with its own instructions (sqrt and division are correctly rounded in
- * all of them: the same bits). */
+ * sums of squares to r = fl32(1/sqrt(mean + eps)), inline so that each set
+ * compiles it with its own instructions (sqrt and division are correctly
+ * rounded in all of them: the same bits). */
 void pe__rms_norm(const float *x, int64_t heads, int64_t x_stride, int64_t n, const float *w,
                   int one_plus, double eps, float *y);
-static inline double pe__rms_norm_inv(const double s[8], int64_t n, double eps) {
+static inline float pe__rms_norm_inv(const double s[8], int64_t n, double eps) {
     const double sum = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
-    return 1.0 / __builtin_sqrt(sum / (double)n + eps);
+    return (float)(1.0 / __builtin_sqrt(sum / (double)n + eps));
 }
 
 #endif /* PE_KERNELS_H */

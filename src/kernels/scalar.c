@@ -151,23 +151,25 @@ static void scalar_scatter_add_f32(float *table, int64_t dim, const int64_t *pos
 
 /* The fused epilogue's RMSNorm (rms_norm), the definition every set
  * reproduces bit for bit (the vector sets hold the 8 partial sums in the
- * lanes of a register and do the same roundings in the same order):
- *   s_l = sum over i = l (mod 8), in index order, of fl(x_i x_i)   (double)
- *   r   = 1 / sqrt(((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)) / n + eps)
- *   y_i = fl32(fl(x_i r) w'_i),  w'_i = w_i, or fl(1 + w_i) when one_plus
- * Double accumulation keeps the sum's error near 1e-16 relative, so y_i
- * is within 0.5 ulp (f32) + ~1e-15 relative of the exact value. */
+ * lanes of registers and do the same roundings in the same order):
+ *   s_l = sum over i = l (mod 8), in index order, of x_i^2     (double; exact squares)
+ *   r   = fl32(1 / sqrt(((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)) / n + eps))
+ *   y_i = fl32(fl32(x_i r) w'_i),  w'_i = w_i, or fl32(1 + w_i) when one_plus
+ * The scaling is Hugging Face's Qwen3RMSNorm / Gemma3RMSNorm in float32
+ * (x * rsqrt(var + eps), then * weight), with r the float nearest the
+ * exact 1/rms: a double sum keeps r within half an ulp of f32 (+ ~1e-15),
+ * so y_i is within 1.5 ulp of the exact value, and equals the reference
+ * code's bits whenever its float32 r is the nearest float too. */
 void pe__rms_norm(const float *x, int64_t heads, int64_t x_stride, int64_t n, const float *w,
                   int one_plus, double eps, float *y) {
     for (int64_t h = 0; h < heads; h++, x += x_stride, y += n) {
         double s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
         for (int64_t i = 0; i < n; i++) s[i & 7] += (double)x[i] * (double)x[i];
-        const double r = pe__rms_norm_inv(s, n, eps);
+        const float r = pe__rms_norm_inv(s, n, eps);
         if (one_plus)
-            for (int64_t i = 0; i < n; i++)
-                y[i] = (float)(((double)x[i] * r) * (1.0 + (double)w[i]));
+            for (int64_t i = 0; i < n; i++) y[i] = (x[i] * r) * (1.0f + w[i]);
         else
-            for (int64_t i = 0; i < n; i++) y[i] = (float)(((double)x[i] * r) * (double)w[i]);
+            for (int64_t i = 0; i < n; i++) y[i] = (x[i] * r) * w[i];
     }
 }
 
