@@ -290,7 +290,7 @@ int pe_rope_cos_sin_ex(const pe_freqs *freqs, const pe_positions *positions,
     /* computing a pair costs about as much as moving 32 bytes; writing it
      * moves 2 entries */
     const double work = (double)n * (32.0 + 2.0 * (double)pe_dtype_size(dtype));
-    /* rows claimed in chunks of ~256 KiB of output: a late thread takes fewer */
+    /* rows in chunks of ~256 KiB of output: a late thread runs fewer */
     const int64_t chunk = 1 + (int64_t)(256.0 * 1024 / (2.0 * (double)half * (double)pe__dtype_size(dtype)));
     pe__parallel_chunks(pe__threads_for(options->threads, work, count), count, chunk, cache_chunk, &j);
     return PE_OK;

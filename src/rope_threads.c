@@ -9,7 +9,6 @@
 #include "kernels/kernels.h"
 
 #include <pthread.h>
-#include <stdatomic.h>
 
 /* Memory traffic per part below which another thread does not pay: a
  * thread start + join costs ~20-60 us here, the time one core needs to
@@ -35,11 +34,26 @@ int pe__threads_for(int max_threads, double work, int64_t items) {
  * synchronisation orders the ordinary stores). */
 static void chunk_done(void) { pe__stream_fence(); }
 
+/*
+ * Who runs which chunk. Worker w owns a contiguous run of chunks (the w-th
+ * of `parts` equal shares) and takes them from the front; a worker whose
+ * own run is done takes single chunks from the back of the run with the
+ * most left. Owning the same share call after call keeps a buffer that
+ * fits in the caches in the cache of the core that last wrote it: with one
+ * shared counter the chunks went to whichever thread came first, and
+ * in-place rotations of cache-sized tensors on 2 threads ran 1.2 - 1.5x
+ * the time of a statically split `x *= c` (AMD EPYC, 2 vCPUs; bench
+ * rope_inplace_*_2t). Stealing from the back keeps what a late-started
+ * thread cannot do on the threads that are running. Which worker runs a
+ * chunk never changes its result (chunks start afresh).
+ */
 typedef struct {
     void (*fn)(void *ctx, int worker, int64_t begin, int64_t end);
     void *ctx;
     int64_t n, chunk;
-    atomic_llong next; /* first item not yet claimed */
+    int parts;
+    pthread_mutex_t lock; /* guards front, back: a claim per chunk of >= 128 KiB of work */
+    int64_t front[PE_MAX_PARTS], back[PE_MAX_PARTS]; /* worker w's unclaimed chunks */
 } chunk_job;
 
 typedef struct {
@@ -47,15 +61,33 @@ typedef struct {
     int worker;
 } chunk_arg;
 
+/* The next chunk for worker w: its own front, else the back of the
+ * largest remaining run; -1 when none is left. */
+static int64_t claim(chunk_job *j, int w) {
+    int64_t k = -1;
+    pthread_mutex_lock(&j->lock);
+    if (j->front[w] < j->back[w]) {
+        k = j->front[w]++;
+    } else {
+        int victim = -1;
+        int64_t most = 0;
+        for (int v = 0; v < j->parts; v++)
+            if (j->back[v] - j->front[v] > most) most = j->back[v] - j->front[v], victim = v;
+        if (victim >= 0) k = --j->back[victim];
+    }
+    pthread_mutex_unlock(&j->lock);
+    return k;
+}
+
 static void *run_chunks(void *p) {
     const chunk_arg *a = p;
     chunk_job *j = a->job;
-    for (;;) {
-        const int64_t b = atomic_fetch_add_explicit(&j->next, j->chunk, memory_order_relaxed);
-        if (b >= j->n) return NULL;
+    for (int64_t k; (k = claim(j, a->worker)) >= 0;) {
+        const int64_t b = k * j->chunk;
         j->fn(j->ctx, a->worker, b, j->n - b < j->chunk ? j->n : b + j->chunk);
         chunk_done();
     }
+    return NULL;
 }
 
 void pe__parallel_chunks(int parts, int64_t n, int64_t chunk,
@@ -67,8 +99,22 @@ void pe__parallel_chunks(int parts, int64_t n, int64_t chunk,
         return;
     }
     if (parts > PE_MAX_PARTS) parts = PE_MAX_PARTS;
-    chunk_job job = {fn, ctx, n, chunk, 0};
-    atomic_init(&job.next, 0);
+    chunk_job job;
+    job.fn = fn;
+    job.ctx = ctx;
+    job.n = n;
+    job.chunk = chunk;
+    job.parts = parts;
+    const int64_t chunks = n / chunk + (n % chunk != 0);
+    for (int w = 0; w < parts; w++) { /* equal shares: chunks * w / parts without overflow */
+        job.front[w] = chunks / parts * w + chunks % parts * w / parts;
+        job.back[w] = chunks / parts * (w + 1) + chunks % parts * (w + 1) / parts;
+    }
+    if (pthread_mutex_init(&job.lock, NULL) != 0) { /* no lock: the caller's thread alone */
+        fn(ctx, 0, 0, n);
+        chunk_done();
+        return;
+    }
     pthread_t tid[PE_MAX_PARTS];
     chunk_arg args[PE_MAX_PARTS];
     int started[PE_MAX_PARTS] = {0};
@@ -80,4 +126,5 @@ void pe__parallel_chunks(int parts, int64_t n, int64_t chunk,
     run_chunks(&args[0]); /* a thread that did not start leaves its chunks here */
     for (int i = 1; i < parts; i++)
         if (started[i]) pthread_join(tid[i], NULL);
+    pthread_mutex_destroy(&job.lock);
 }

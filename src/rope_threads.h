@@ -7,10 +7,12 @@
  * should be split into, given the caller's limit and the number of independent items; 1 unless each part
  * gets enough work to repay starting a thread. pe__parallel_chunks: items
  * [0, n) in chunks [k chunk, (k + 1) chunk) that `parts` workers (the
- * caller and parts - 1 threads started and joined here) claim in order
- * from a shared counter, so a thread that starts late simply takes fewer
- * chunks, and one that cannot be started leaves its share to the others:
- * fn(ctx, worker, begin, end). With one part, fn(ctx, 0, 0, n).
+ * caller and parts - 1 threads started and joined here) run: each owns an
+ * equal contiguous share (the same one every call: cache affinity) and,
+ * when done, takes chunks from the back of the largest unfinished share, so
+ * a thread that starts late simply runs fewer chunks, and one that cannot
+ * be started leaves its share to the others: fn(ctx, worker, begin, end).
+ * With one part, fn(ctx, 0, 0, n).
  */
 #ifndef PE_ROPE_THREADS_H
 #define PE_ROPE_THREADS_H
