@@ -90,30 +90,30 @@ static void *run_chunks(void *p) {
     return NULL;
 }
 
+/* Everything on the caller's thread (fn(ctx, 0, 0, n)). */
+static void run_alone(void (*fn)(void *ctx, int worker, int64_t begin, int64_t end), void *ctx,
+                      int64_t n) {
+    fn(ctx, 0, 0, n);
+    chunk_done();
+}
+
 void pe__parallel_chunks(int parts, int64_t n, int64_t chunk,
                          void (*fn)(void *ctx, int worker, int64_t begin, int64_t end),
                          void *ctx) {
-    if (parts <= 1 || n <= chunk) {
-        fn(ctx, 0, 0, n);
-        chunk_done();
+    if (parts <= 1 || n <= chunk) { /* before the job's 1 KiB is touched: decode steps */
+        run_alone(fn, ctx, n);
         return;
     }
     if (parts > PE_MAX_PARTS) parts = PE_MAX_PARTS;
-    chunk_job job;
-    job.fn = fn;
-    job.ctx = ctx;
-    job.n = n;
-    job.chunk = chunk;
-    job.parts = parts;
+    chunk_job job = {.fn = fn, .ctx = ctx, .n = n, .chunk = chunk, .parts = parts};
+    if (pthread_mutex_init(&job.lock, NULL) != 0) {
+        run_alone(fn, ctx, n);
+        return;
+    }
     const int64_t chunks = n / chunk + (n % chunk != 0);
     for (int w = 0; w < parts; w++) { /* equal shares: chunks * w / parts without overflow */
         job.front[w] = chunks / parts * w + chunks % parts * w / parts;
         job.back[w] = chunks / parts * (w + 1) + chunks % parts * (w + 1) / parts;
-    }
-    if (pthread_mutex_init(&job.lock, NULL) != 0) { /* no lock: the caller's thread alone */
-        fn(ctx, 0, 0, n);
-        chunk_done();
-        return;
     }
     pthread_t tid[PE_MAX_PARTS];
     chunk_arg args[PE_MAX_PARTS];
