@@ -144,11 +144,131 @@ PyObject *py_freqs_wrap(const pe_freqs *f, PyObject *interp);
  * added to the module m by PyInit_posenc before any area; 0 or -1. */
 int py_init_shared(PyObject *m);
 
-/* x as a (tokens, heads, head_dim) view, (tokens, D) or (tokens, heads, D),
- * and out (None: new; x: in place; else same shape, not overlapping): the
- * views of rope_apply without batch axes (py_rope.c). On success the caller
- * releases x and out and owns *result. */
-int py_rope_views(PyObject *x_o, PyObject *out_o, const char *xname, const char *outname, pya *x,
-                  pya *out, PyObject **result, pe_tensor *tin, pe_tensor *tout);
+/* ------------------------------------------------ batch axes (py_batch.c) */
+
+/* "forward"/"inverse"/"backward" as direction=, and pe_rope_options with
+ * `threads` (every rotation call's). */
+extern const char *const py_directions[];
+int py_direction(const char *value, pe_rope_direction *out);
+pe_rope_options py_rope_opts(int threads);
+/* numpy.ndim(o), -1 when o is not array-like (no exception left set). */
+long py_ndim(PyObject *o);
+
+/* token_axis as given (None: 0 for 2 or 3 dimensions, required beyond). */
+int pyb_token_axis(PyObject *o, const char *xname, int ndim, int *tok);
+/*
+ * x (float32/float16/bfloat16, last axis contiguous, 2 to max_ndim
+ * dimensions) and out: None (a new array; with batch axes numpy.empty_like,
+ * keeping x's axis order), x itself (in place) or an array of x's shape and
+ * dtype that does not overlap x. *tok: the token axis. On success the caller
+ * releases x and out and owns *result.
+ */
+int pyb_inout(PyObject *x_o, PyObject *out_o, PyObject *axis_o, int max_ndim, const char *xname,
+              const char *outname, pya *x, pya *out, PyObject **result, int *tok);
+/* pyb_inout, then x and out as (tokens, heads, D) views with every axis
+ * before head_dim except the token axis folded into heads (PYB_FOLD_HEADS)
+ * or the axes before the token axis into tokens (PYB_FOLD_TOKENS: *repeat
+ * tells how many times one element's positions repeat); how_only < 0: the
+ * first that fits the strides. */
+enum { PYB_FOLD_HEADS = 0, PYB_FOLD_TOKENS = 1 };
+int pyb_views(PyObject *x_o, PyObject *out_o, PyObject *axis_o, int max_ndim, int how_only, const char *xname,
+              const char *outname, pya *x, pya *out, PyObject **result, pe_tensor *tin, pe_tensor *tout,
+              int64_t *repeat);
+/* ids (or start + t when ids is NULL) of per_batch tokens, repeated:
+ * PyMem int64 the caller frees, or NULL with MemoryError. */
+int64_t *pyb_tile(const int64_t *ids, int64_t start, int64_t per_batch, int64_t repeat);
+/* x 4-D with token_axis 1 or 2 (ValueError otherwise); *head the other axis. */
+int pyb_batch_axes(const pya *x, PyObject *axis_o, int *tok, int *head);
+/* Batch element b of a 4-D view as a (tokens, heads, D) pe_tensor. */
+pe_tensor pyb_slice(const pya *v, int tok, int head, int64_t b);
+
+/* A tensor argument as batch element 0's (tokens, heads, D) view and the
+ * element stride of its batch axis: (tokens, D), (tokens, heads, D) or
+ * (heads, tokens, D) by token axis (batch 1), or (batch, tokens, heads, D)
+ * / (batch, heads, tokens, D) with token axis 1 / 2. t.data NULL: unused. */
+#define PYB_MAX_VIEWS 8
+typedef struct {
+    pe_tensor t;
+    int64_t batch, bstride;
+} pyb_view;
+int pyb_view_of(const pya *a, int tok, pyb_view *v);
+pe_tensor pyb_at(const pyb_view *v, int64_t b);
+/* ValueError naming both unless a and b have the same batch size. */
+int pyb_same_batch(const pyb_view *a, const char *aname, const pyb_view *b, const char *bname);
+
+/* x and out of a rotation as batch views (pyb_inout, up to 4 dimensions). */
+typedef struct {
+    pya x, out;
+    PyObject *result; /* owned by the caller after pyb_io_get */
+    pyb_view in, outv;
+} pyb_io;
+int pyb_io_get(PyObject *x_o, PyObject *out_o, PyObject *axis_o, const char *xname, const char *outname,
+               pyb_io *io);
+void pyb_io_release(pyb_io *io);
+
+/* The Python position arguments of a call (NULL or None: not given). */
+typedef struct {
+    PyObject *positions, *offsets, *cu_seqlens, *seq_starts;
+    long long start;
+} pyb_args;
+
+/* Positions of each batch element: start + t or offsets[b] + t (RANGE),
+ * positions (tokens[, width]) for all or (batch, tokens[, width]) per
+ * element (LIST), cu_seqlens (n + 1,) / (batch, n + 1) with seq_starts (n,)
+ * / (batch, n) (VARLEN). */
+enum { PYB_RANGE = 0, PYB_LIST = 1, PYB_VARLEN = 2 };
+typedef struct {
+    int kind, per_batch;
+    int64_t batch, tokens, width, start;
+    const int64_t *offsets;
+    const int64_t *ids;
+    int64_t ids_step;
+    const int64_t *cu, *starts;
+    int64_t cu_step, starts_step, n_seqs;
+    pypos plain;
+    int has_plain;
+    PyObject *own[3];
+    pya arr[3];
+} pyb_pos;
+/* batched: x has a batch axis (per-element arguments allowed); width: 1, or
+ * 3 for M-RoPE's (t, h, w) rows (positions required). ValueError naming the
+ * argument and the shape wanted. */
+int pyb_pos_get(const pyb_args *a, int64_t batch, int batched, int64_t tokens, int width, pyb_pos *p);
+void pyb_pos_release(pyb_pos *p);
+pe_positions pyb_pos_at(const pyb_pos *p, int64_t b);
+/* Every element's positions usable before the first call writes: ranges
+ * fit int64, cu_seqlens rows well formed, and (rows >= 0) every position a
+ * row of a table of `rows` rows. */
+int pyb_pos_check(const pyb_pos *p, int64_t rows);
+
+/*
+ * Run fn on the n views of every batch element: once with the batch folded
+ * into heads when every element takes the same positions and heads_fold
+ * allows it (and every view's strides fold), else once with the batch
+ * folded into tokens and each element's positions in turn (not for packed
+ * sequences), else once per element on its strided views (fn sees the same
+ * numbers either way: the library treats each row alone). Returns -1 with
+ * a Python exception, else 0 with *status the library's.
+ */
+typedef int (*pyb_fn)(void *ctx, const pe_positions *pos, const pe_tensor *views);
+int pyb_run(const pyb_view *v, int n, const pyb_pos *p, int heads_fold, pyb_fn fn, void *ctx, int64_t work,
+            int *status);
+
+/* A rotation call from its Python arguments, batched or not: x/out (n = 1;
+ * names "x", "out") or q/q_out and k/k_out (n = 2, the batch sizes agree,
+ * no output overlaps another input or output) as pyb_io, and their
+ * positions (pyb_pos_get). pyb_rot_end checks the positions (rows: of a
+ * table, or -1), runs fn on (in, out[, k_in, k_out]) through pyb_run and
+ * returns out (or (q_out, k_out)), or NULL; it and pyb_rot_abort release
+ * everything. */
+typedef struct {
+    pyb_io io[2];
+    int n;
+    pyb_pos pos;
+} pyb_rot;
+int pyb_rot_begin(pyb_rot *r, int n, PyObject *const *x_o, PyObject *const *out_o, const char *const *names,
+                  PyObject *axis_o, const pyb_args *a, int width);
+PyObject *pyb_rot_end(pyb_rot *r, int64_t rows, int heads_fold, pyb_fn fn, void *ctx);
+void pyb_rot_abort(pyb_rot *r);
 
 #endif

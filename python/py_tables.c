@@ -11,73 +11,6 @@
 
 #include <string.h>
 
-static const char *const directions[] = {"forward", "inverse", "backward", NULL};
-
-/* Positions from start / positions / cu_seqlens + seq_starts for `tokens`
- * tokens: packed when cu_seqlens is given (any integer dtype, as int64). */
-typedef struct {
-    pe_positions pos;
-    pypos plain;
-    int has_plain;
-    PyObject *cu_own, *st_own;
-    pya cu, st;
-} anypos;
-
-static void anypos_release(anypos *a) {
-    if (a->has_plain) pypos_release(&a->plain);
-    if (a->cu_own) {
-        pya_release(&a->cu);
-        Py_DECREF(a->cu_own);
-    }
-    if (a->st_own) {
-        pya_release(&a->st);
-        Py_DECREF(a->st_own);
-    }
-}
-
-static int anypos_get(PyObject *pos_o, long long start, PyObject *cu_o, PyObject *st_o, int64_t tokens,
-                      anypos *a) {
-    memset(a, 0, sizeof *a);
-    if (cu_o == NULL || cu_o == Py_None) {
-        if (st_o != NULL && st_o != Py_None) {
-            PyErr_SetString(PyExc_ValueError, "seq_starts needs cu_seqlens");
-            return -1;
-        }
-        if (pypos_get(pos_o, start, tokens, "positions", &a->plain) != 0) return -1;
-        a->has_plain = 1;
-        a->pos = a->plain.pos;
-        return 0;
-    }
-    if (pos_o != NULL && pos_o != Py_None) {
-        PyErr_SetString(PyExc_ValueError, "give positions or cu_seqlens, not both");
-        return -1;
-    }
-    if (py_int64_array(cu_o, "cu_seqlens", 1, 1, &a->cu_own, &a->cu) != 0) return -1;
-    const int64_t n_seqs = a->cu.shape[0] - 1;
-    if (n_seqs < 0) {
-        PyErr_SetString(PyExc_ValueError, "cu_seqlens needs n_seqs + 1 >= 1 entries");
-        anypos_release(a);
-        return -1;
-    }
-    const int64_t *starts = NULL;
-    if (st_o != NULL && st_o != Py_None) {
-        if (py_int64_array(st_o, "seq_starts", 1, 1, &a->st_own, &a->st) != 0) {
-            anypos_release(a);
-            return -1;
-        }
-        if (a->st.shape[0] != n_seqs) {
-            PyErr_Format(PyExc_ValueError, "seq_starts has %lld entries, cu_seqlens %lld sequences",
-                         (long long)a->st.shape[0], (long long)n_seqs);
-            anypos_release(a);
-            return -1;
-        }
-        starts = a->st.view.buf;
-    }
-    a->pos = pe_positions_varlen_i64(a->cu.view.buf, n_seqs, starts);
-    a->pos.start = start;
-    return 0;
-}
-
 /* A table from two 2-D arrays of one dtype (bfloat16 as uint16). */
 typedef struct {
     pe_rope_table t;
@@ -129,140 +62,105 @@ static void table_release(pytable *tb) {
     pya_release(&tb->s);
 }
 
+/* What the table and packed calls hand to pyb_run: one rotation source
+ * (a caller's table, or freqs for rope_apply_varlen) applied to x or to q
+ * and k. */
+typedef struct {
+    const pe_rope_table *table;
+    const pe_freqs *freqs;
+    pe_rope_layout layout;
+    pe_rope_direction direction;
+    pe_rope_options opt;
+} table_call;
+
+static int run_table(void *ctx, const pe_positions *pos, const pe_tensor *v) {
+    const table_call *c = ctx;
+    if (c->freqs != NULL) return pe_rope_apply_ex(c->freqs, c->layout, pos, &v[0], &v[1], c->direction, &c->opt);
+    return pe_rope_apply_table(c->table, c->layout, pos, &v[0], &v[1], c->direction, &c->opt);
+}
+
+static int run_table_qk(void *ctx, const pe_positions *pos, const pe_tensor *v) {
+    const table_call *c = ctx;
+    return pe_rope_apply_table_qk(c->table, c->layout, pos, &v[0], &v[1], &v[2], &v[3], c->direction, &c->opt);
+}
+
+/* rope_apply_table (n = 1) and rope_apply_table_qk (n = 2): one table for
+ * every batch element, rows per element through the positions. */
+static PyObject *table_run(int n, PyObject *const *x_o, PyObject *const *out_o, const char *const *names,
+                           PyObject *axis_o, PyObject *c_o, PyObject *s_o, long long rd, const pyb_args *a,
+                           table_call *c) {
+    pyb_rot r;
+    pytable tb;
+    if (pyb_rot_begin(&r, n, x_o, out_o, names, axis_o, a, 1) != 0) return NULL;
+    if (table_get(c_o, s_o, rd, r.io[0].in.t.head_dim, &tb) != 0) {
+        pyb_rot_abort(&r);
+        return NULL;
+    }
+    c->table = &tb.t;
+    PyObject *result = pyb_rot_end(&r, tb.t.rows, 1, n == 1 ? run_table : run_table_qk, c);
+    table_release(&tb);
+    return result;
+}
+
 static PyObject *py_rope_apply_table(PyObject *self, PyObject *args, PyObject *kw) {
     (void)self;
     static char *kwlist[] = {"x",         "cos",        "sin",       "rotary_dim", "layout", "start",
                              "positions", "cu_seqlens", "seq_starts", "direction", "out",    "threads",
-                             NULL};
-    PyObject *x_o, *c_o, *s_o, *pos_o = Py_None, *cu_o = Py_None, *st_o = Py_None, *out_o = Py_None;
+                             "token_axis", "offsets",   NULL};
+    PyObject *x_o, *c_o, *s_o, *out_o = Py_None, *axis_o = Py_None;
+    pyb_args a = {Py_None, Py_None, Py_None, Py_None, 0};
     const char *layout_s = "half", *dir_s = "forward";
-    long long rd = 0, start = 0;
+    long long rd = 0;
     int threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$LsLOOOsOi:rope_apply_table", kwlist, &x_o, &c_o, &s_o, &rd,
-                                     &layout_s, &start, &pos_o, &cu_o, &st_o, &dir_s, &out_o, &threads))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$LsLOOOsOiOO:rope_apply_table", kwlist, &x_o, &c_o, &s_o, &rd,
+                                     &layout_s, &a.start, &a.positions, &a.cu_seqlens, &a.seq_starts, &dir_s,
+                                     &out_o, &threads, &axis_o, &a.offsets))
         return NULL;
-    pe_rope_layout layout;
-    int dir;
-    if (py_layout(layout_s, &layout) || py_choice(dir_s, "direction", directions, &dir)) return NULL;
-    pya x, out;
-    PyObject *result;
-    pe_tensor tin, tout;
-    if (py_rope_views(x_o, out_o, "x", "out", &x, &out, &result, &tin, &tout) != 0) return NULL;
-    pytable tb;
-    anypos p;
-    if (table_get(c_o, s_o, rd, tin.head_dim, &tb) != 0) {
-        Py_CLEAR(result);
-    } else {
-        if (anypos_get(pos_o, start, cu_o, st_o, tin.tokens, &p) != 0) {
-            Py_CLEAR(result);
-        } else {
-            pe_rope_options opt = pe_rope_options_default();
-            opt.threads = threads;
-            int st;
-            PY_CALL(x.size, st = pe_rope_apply_table(&tb.t, layout, &p.pos, &tin, &tout, (pe_rope_direction)dir,
-                                                     &opt));
-            if (st != PE_OK) {
-                Py_CLEAR(result);
-                py_raise(st);
-            }
-            anypos_release(&p);
-        }
-        table_release(&tb);
-    }
-    pya_release(&x);
-    pya_release(&out);
-    return result;
+    table_call c = {NULL, NULL, PE_ROPE_HALF, PE_ROPE_FORWARD, py_rope_opts(threads)};
+    if (py_layout(layout_s, &c.layout) || py_direction(dir_s, &c.direction)) return NULL;
+    static const char *const names[] = {"x", "out"};
+    return table_run(1, &x_o, &out_o, names, axis_o, c_o, s_o, rd, &a, &c);
 }
 
 static PyObject *py_rope_apply_table_qk(PyObject *self, PyObject *args, PyObject *kw) {
     (void)self;
     static char *kwlist[] = {"q",         "k",          "cos",        "sin",       "rotary_dim", "layout",
                              "start",     "positions",  "cu_seqlens", "seq_starts", "direction", "q_out",
-                             "k_out",     "threads",    NULL};
-    PyObject *q_o, *k_o, *c_o, *s_o, *pos_o = Py_None, *cu_o = Py_None, *st_o = Py_None, *qo_o = Py_None,
-                                       *ko_o = Py_None;
+                             "k_out",     "threads",    "token_axis", "offsets",   NULL};
+    PyObject *x_o[2], *c_o, *s_o, *out_o[2] = {Py_None, Py_None}, *axis_o = Py_None;
+    pyb_args a = {Py_None, Py_None, Py_None, Py_None, 0};
     const char *layout_s = "half", *dir_s = "forward";
-    long long rd = 0, start = 0;
+    long long rd = 0;
     int threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOO|$LsLOOOsOOi:rope_apply_table_qk", kwlist, &q_o, &k_o, &c_o,
-                                     &s_o, &rd, &layout_s, &start, &pos_o, &cu_o, &st_o, &dir_s, &qo_o, &ko_o,
-                                     &threads))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOO|$LsLOOOsOOiOO:rope_apply_table_qk", kwlist, &x_o[0], &x_o[1],
+                                     &c_o, &s_o, &rd, &layout_s, &a.start, &a.positions, &a.cu_seqlens,
+                                     &a.seq_starts, &dir_s, &out_o[0], &out_o[1], &threads, &axis_o, &a.offsets))
         return NULL;
-    pe_rope_layout layout;
-    int dir;
-    if (py_layout(layout_s, &layout) || py_choice(dir_s, "direction", directions, &dir)) return NULL;
-    pya q, qo, k, ko;
-    PyObject *rq, *rk, *result = NULL;
-    pe_tensor qin, qout, kin, kout;
-    if (py_rope_views(q_o, qo_o, "q", "q_out", &q, &qo, &rq, &qin, &qout) != 0) return NULL;
-    if (py_rope_views(k_o, ko_o, "k", "k_out", &k, &ko, &rk, &kin, &kout) != 0) {
-        pya_release(&q);
-        pya_release(&qo);
-        Py_DECREF(rq);
-        return NULL;
-    }
-    pytable tb;
-    anypos p;
-    if (pya_overlap(&q, &ko) || pya_overlap(&k, &qo) || pya_overlap(&qo, &ko)) {
-        PyErr_SetString(PyExc_ValueError, "the q and k outputs overlap each other or the other input");
-    } else if (table_get(c_o, s_o, rd, qin.head_dim, &tb) == 0) {
-        if (anypos_get(pos_o, start, cu_o, st_o, qin.tokens, &p) == 0) {
-            pe_rope_options opt = pe_rope_options_default();
-            opt.threads = threads;
-            int st;
-            PY_CALL(q.size + k.size, st = pe_rope_apply_table_qk(&tb.t, layout, &p.pos, &qin, &qout, &kin, &kout,
-                                                                 (pe_rope_direction)dir, &opt));
-            result = st == PE_OK ? PyTuple_Pack(2, rq, rk) : py_raise(st);
-            anypos_release(&p);
-        }
-        table_release(&tb);
-    }
-    Py_DECREF(rq);
-    Py_DECREF(rk);
-    pya_release(&q);
-    pya_release(&qo);
-    pya_release(&k);
-    pya_release(&ko);
-    return result;
+    table_call c = {NULL, NULL, PE_ROPE_HALF, PE_ROPE_FORWARD, py_rope_opts(threads)};
+    if (py_layout(layout_s, &c.layout) || py_direction(dir_s, &c.direction)) return NULL;
+    static const char *const names[] = {"q", "q_out", "k", "k_out"};
+    return table_run(2, x_o, out_o, names, axis_o, c_o, s_o, rd, &a, &c);
 }
 
 static PyObject *py_rope_apply_varlen(PyObject *self, PyObject *args, PyObject *kw) {
     (void)self;
     static char *kwlist[] = {"x",      "freqs", "cu_seqlens", "seq_starts", "layout", "start",
-                             "direction", "out", "threads",   NULL};
-    PyObject *x_o, *fr_o, *cu_o, *st_o = Py_None, *out_o = Py_None;
+                             "direction", "out", "threads",   "token_axis", NULL};
+    PyObject *x_o, *fr_o, *out_o = Py_None, *axis_o = Py_None;
+    pyb_args a = {Py_None, Py_None, Py_None, Py_None, 0};
     const char *layout_s = "half", *dir_s = "forward";
-    long long start = 0;
     int threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$OsLsOi:rope_apply_varlen", kwlist, &x_o, &fr_o, &cu_o, &st_o,
-                                     &layout_s, &start, &dir_s, &out_o, &threads))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$OsLsOiO:rope_apply_varlen", kwlist, &x_o, &fr_o,
+                                     &a.cu_seqlens, &a.seq_starts, &layout_s, &a.start, &dir_s, &out_o, &threads,
+                                     &axis_o))
         return NULL;
-    const pe_freqs *f = py_freqs_arg(fr_o, "freqs");
-    pe_rope_layout layout;
-    int dir;
-    if (f == NULL || py_layout(layout_s, &layout) || py_choice(dir_s, "direction", directions, &dir))
-        return NULL;
-    pya x, out;
-    PyObject *result;
-    pe_tensor tin, tout;
-    if (py_rope_views(x_o, out_o, "x", "out", &x, &out, &result, &tin, &tout) != 0) return NULL;
-    anypos p;
-    if (anypos_get(Py_None, start, cu_o, st_o, tin.tokens, &p) != 0) {
-        Py_CLEAR(result);
-    } else {
-        pe_rope_options opt = pe_rope_options_default();
-        opt.threads = threads;
-        int st;
-        PY_CALL(x.size, st = pe_rope_apply_ex(f, layout, &p.pos, &tin, &tout, (pe_rope_direction)dir, &opt));
-        if (st != PE_OK) {
-            Py_CLEAR(result);
-            py_raise(st);
-        }
-        anypos_release(&p);
-    }
-    pya_release(&x);
-    pya_release(&out);
-    return result;
+    table_call c = {NULL, py_freqs_arg(fr_o, "freqs"), PE_ROPE_HALF, PE_ROPE_FORWARD, py_rope_opts(threads)};
+    if (c.freqs == NULL || py_layout(layout_s, &c.layout) || py_direction(dir_s, &c.direction)) return NULL;
+    if (a.cu_seqlens == Py_None) return PyErr_Format(PyExc_TypeError, "rope_apply_varlen() needs cu_seqlens");
+    static const char *const names[] = {"x", "out"};
+    pyb_rot r;
+    if (pyb_rot_begin(&r, 1, &x_o, &out_o, names, axis_o, &a, 1) != 0) return NULL;
+    return pyb_rot_end(&r, -1, 1, run_table, &c);
 }
 
 #define KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
