@@ -254,6 +254,21 @@ typedef int (*pyb_fn)(void *ctx, const pe_positions *pos, const pe_tensor *views
 int pyb_run(const pyb_view *v, int n, const pyb_pos *p, int heads_fold, pyb_fn fn, void *ctx, int64_t work,
             int *status);
 
+/* A rotation source: freqs (rope_apply), freqs -> new_freqs (rope_rebase)
+ * or a caller's table, applied by pyb_rotate to views (in, out) or by
+ * pyb_rotate_qk to (q_in, q_out, k_in, k_out) (pyb_fn's). */
+typedef struct {
+    const pe_freqs *freqs, *new_freqs;
+    const pe_rope_table *table;
+    pe_rope_layout layout;
+    pe_rope_direction direction;
+    pe_rope_options opt;
+} pyb_source;
+int pyb_rotate(void *ctx, const pe_positions *pos, const pe_tensor *v);
+int pyb_rotate_qk(void *ctx, const pe_positions *pos, const pe_tensor *v);
+/* freqs (NULL: none), layout and direction (NULL: forward) by name, threads. */
+int pyb_source_init(pyb_source *c, PyObject *freqs_o, const char *layout, const char *direction, int threads);
+
 /* A rotation call from its Python arguments, batched or not: x/out (n = 1;
  * names "x", "out") or q/q_out and k/k_out (n = 2, the batch sizes agree,
  * no output overlaps another input or output) as pyb_io, and their

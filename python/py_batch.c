@@ -567,6 +567,28 @@ void pyb_io_release(pyb_io *io) {
 
 /* ------------------------------------- a rotation call, batched or not */
 
+int pyb_rotate(void *ctx, const pe_positions *pos, const pe_tensor *v) {
+    const pyb_source *c = ctx;
+    if (c->table != NULL) return pe_rope_apply_table(c->table, c->layout, pos, &v[0], &v[1], c->direction, &c->opt);
+    if (c->new_freqs != NULL) return pe_rope_rebase(c->freqs, c->new_freqs, c->layout, pos, &v[0], &v[1], &c->opt);
+    return pe_rope_apply_ex(c->freqs, c->layout, pos, &v[0], &v[1], c->direction, &c->opt);
+}
+
+int pyb_rotate_qk(void *ctx, const pe_positions *pos, const pe_tensor *v) {
+    const pyb_source *c = ctx;
+    if (c->table != NULL)
+        return pe_rope_apply_table_qk(c->table, c->layout, pos, &v[0], &v[1], &v[2], &v[3], c->direction, &c->opt);
+    return pe_rope_apply_qk(c->freqs, c->layout, pos, &v[0], &v[1], &v[2], &v[3], c->direction, &c->opt);
+}
+
+int pyb_source_init(pyb_source *c, PyObject *freqs_o, const char *layout, const char *direction, int threads) {
+    memset(c, 0, sizeof *c);
+    c->opt = py_rope_opts(threads);
+    if (freqs_o != NULL && (c->freqs = py_freqs_arg(freqs_o, "freqs")) == NULL) return -1;
+    if (py_layout(layout, &c->layout) != 0) return -1;
+    return direction ? py_direction(direction, &c->direction) : 0;
+}
+
 void pyb_rot_abort(pyb_rot *r) {
     for (int i = 0; i < r->n; i++) {
         pyb_io_release(&r->io[i]);

@@ -8,27 +8,6 @@
 
 #include <string.h>
 
-/* One positioned rotation of x into out: rope_apply (new_freqs NULL) or
- * rope_rebase (freqs -> new_freqs), or of q and k (rope_apply_qk); all
- * share the view, position and error handling. */
-typedef struct {
-    const pe_freqs *freqs, *new_freqs;
-    pe_rope_layout layout;
-    pe_rope_direction direction;
-    pe_rope_options opt;
-} rope_call;
-
-static int run_rope(void *ctx, const pe_positions *pos, const pe_tensor *v) {
-    const rope_call *c = ctx;
-    return c->new_freqs ? pe_rope_rebase(c->freqs, c->new_freqs, c->layout, pos, &v[0], &v[1], &c->opt)
-                        : pe_rope_apply_ex(c->freqs, c->layout, pos, &v[0], &v[1], c->direction, &c->opt);
-}
-
-static int run_rope_qk(void *ctx, const pe_positions *pos, const pe_tensor *v) {
-    const rope_call *c = ctx;
-    return pe_rope_apply_qk(c->freqs, c->layout, pos, &v[0], &v[1], &v[2], &v[3], c->direction, &c->opt);
-}
-
 /* Per batch element positions (offsets, or positions of shape (batch,
  * tokens))? Then the call goes through py_batch.c's driver (x 4-D);
  * otherwise batch axes of any number fold (pyb_views) and every element
@@ -39,7 +18,7 @@ static int per_batch(const pyb_args *a) {
 }
 
 static PyObject *rope_run_batched(int n, PyObject *const *x_o, PyObject *const *out_o, PyObject *axis_o,
-                                  const pyb_args *a, rope_call *c) {
+                                  const pyb_args *a, pyb_source *c) {
     static const char *const names[] = {"x", "out"}, *const qk_names[] = {"q", "q_out", "k", "k_out"};
     pyb_rot r;
     if (pyb_rot_begin(&r, n, x_o, out_o, n == 1 ? names : qk_names, axis_o, a, 1) != 0) return NULL;
@@ -51,11 +30,11 @@ static PyObject *rope_run_batched(int n, PyObject *const *x_o, PyObject *const *
                         "head_dim) with token_axis=2");
         return NULL;
     }
-    return pyb_rot_end(&r, -1, 1, n == 1 ? run_rope : run_rope_qk, c);
+    return pyb_rot_end(&r, -1, 1, n == 1 ? pyb_rotate : pyb_rotate_qk, c);
 }
 
 static PyObject *rope_run_positioned(PyObject *x_o, PyObject *out_o, PyObject *axis_o, const pyb_args *a,
-                                     rope_call *c) {
+                                     pyb_source *c) {
     if (per_batch(a)) return rope_run_batched(1, &x_o, &out_o, axis_o, a, c);
     pya x, out;
     PyObject *result;
@@ -75,7 +54,7 @@ static PyObject *rope_run_positioned(PyObject *x_o, PyObject *out_o, PyObject *a
             Py_CLEAR(result);
         } else {
             int st;
-            PY_CALL(x.size, st = run_rope(c, &pos, t));
+            PY_CALL(x.size, st = pyb_rotate(c, &pos, t));
             if (st != PE_OK) {
                 Py_CLEAR(result);
                 py_raise(st);
@@ -100,8 +79,8 @@ static PyObject *py_rope_apply(PyObject *self, PyObject *args, PyObject *kw) {
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$sLOsOiOO:rope_apply", kwlist, &x_o, &fr_o, &layout_s,
                                      &a.start, &a.positions, &dir_s, &out_o, &threads, &axis_o, &a.offsets))
         return NULL;
-    rope_call c = {py_freqs_arg(fr_o, "freqs"), NULL, PE_ROPE_HALF, PE_ROPE_FORWARD, py_rope_opts(threads)};
-    if (c.freqs == NULL || py_layout(layout_s, &c.layout) || py_direction(dir_s, &c.direction)) return NULL;
+    pyb_source c;
+    if (pyb_source_init(&c, fr_o, layout_s, dir_s, threads) != 0) return NULL;
     return rope_run_positioned(x_o, out_o, axis_o, &a, &c);
 }
 
@@ -117,8 +96,8 @@ static PyObject *py_rope_apply_qk(PyObject *self, PyObject *args, PyObject *kw) 
                                      &layout_s, &a.start, &a.positions, &dir_s, &out_o[0], &out_o[1], &threads,
                                      &axis_o, &a.offsets))
         return NULL;
-    rope_call c = {py_freqs_arg(fr_o, "freqs"), NULL, PE_ROPE_HALF, PE_ROPE_FORWARD, py_rope_opts(threads)};
-    if (c.freqs == NULL || py_layout(layout_s, &c.layout) || py_direction(dir_s, &c.direction)) return NULL;
+    pyb_source c;
+    if (pyb_source_init(&c, fr_o, layout_s, dir_s, threads) != 0) return NULL;
     if (per_batch(&a)) return rope_run_batched(2, x_o, out_o, axis_o, &a, &c);
     pya q, qo, k, ko;
     PyObject *rq, *rk, *result = NULL;
@@ -155,7 +134,7 @@ static PyObject *py_rope_apply_qk(PyObject *self, PyObject *args, PyObject *kw) 
             pos = pe_positions_list(tiled);
         if (qrep == 1 || tiled != NULL) {
             int st;
-            PY_CALL(q.size + k.size, st = run_rope_qk(&c, &pos, t));
+            PY_CALL(q.size + k.size, st = pyb_rotate_qk(&c, &pos, t));
             result = st == PE_OK ? PyTuple_Pack(2, rq, rk) : py_raise(st);
         }
         PyMem_Free(tiled);
@@ -293,8 +272,9 @@ static PyObject *py_rope_rebase(PyObject *self, PyObject *args, PyObject *kw) {
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$sLOOiOO:rope_rebase", kwlist, &x_o, &f0_o, &f1_o,
                                      &layout_s, &a.start, &a.positions, &out_o, &threads, &axis_o, &a.offsets))
         return NULL;
-    rope_call c = {py_freqs_arg(f0_o, "old_freqs"), NULL, PE_ROPE_HALF, PE_ROPE_FORWARD, py_rope_opts(threads)};
-    if (c.freqs == NULL || (c.new_freqs = py_freqs_arg(f1_o, "new_freqs")) == NULL || py_layout(layout_s, &c.layout))
+    pyb_source c;
+    if (pyb_source_init(&c, NULL, layout_s, NULL, threads) != 0 || (c.freqs = py_freqs_arg(f0_o, "old_freqs")) == NULL ||
+        (c.new_freqs = py_freqs_arg(f1_o, "new_freqs")) == NULL)
         return NULL;
     return rope_run_positioned(x_o, out_o, axis_o, &a, &c);
 }
@@ -423,24 +403,23 @@ static PyObject *py_mrope_slot_axes(PyObject *self, PyObject *args, PyObject *kw
 /* M-RoPE through py_batch.c's driver: positions (tokens, 3), or
  * (batch, tokens, 3) per batch element, are pyb_pos LIST rows of width 3. */
 typedef struct {
-    const pe_freqs *freqs;
-    pe_rope_layout layout;
-    pe_rope_direction direction;
-    pe_rope_options opt;
+    pyb_source src; /* freqs, layout, direction, options */
     int64_t sections[3];
     pe_mrope_mode mode;
 } mrope_call;
 
 static int run_mrope(void *ctx, const pe_positions *pos, const pe_tensor *v) {
     const mrope_call *c = ctx;
-    return pe_mrope_apply_ex(c->freqs, c->layout, pos->ids, c->sections, c->mode, &v[0], &v[1], c->direction,
-                             &c->opt);
+    const pyb_source *r = &c->src;
+    return pe_mrope_apply_ex(r->freqs, r->layout, pos->ids, c->sections, c->mode, &v[0], &v[1], r->direction,
+                             &r->opt);
 }
 
 static int run_mrope_qk(void *ctx, const pe_positions *pos, const pe_tensor *v) {
     const mrope_call *c = ctx;
-    return pe_mrope_apply_qk(c->freqs, c->layout, pos->ids, c->sections, c->mode, &v[0], &v[1], &v[2], &v[3],
-                             c->direction, &c->opt);
+    const pyb_source *r = &c->src;
+    return pe_mrope_apply_qk(r->freqs, r->layout, pos->ids, c->sections, c->mode, &v[0], &v[1], &v[2], &v[3],
+                             r->direction, &r->opt);
 }
 
 /* The arguments mrope_apply and mrope_apply_qk share, then the call. */
@@ -448,10 +427,10 @@ static PyObject *mrope_run(int n, PyObject *const *x_o, PyObject *const *out_o, 
                            PyObject *sec_o, const char *mode_s, const char *layout_s, const char *dir_s,
                            int threads, PyObject *axis_o) {
     static const char *const names[] = {"x", "out"}, *const qk_names[] = {"q", "q_out", "k", "k_out"};
-    mrope_call c = {py_freqs_arg(fr_o, "freqs"), PE_ROPE_HALF, PE_ROPE_FORWARD, py_rope_opts(threads), {0}, 0};
+    mrope_call c;
     int mode;
-    if (c.freqs == NULL || sections_arg(sec_o, c.sections) || py_choice(mode_s, "mode", mrope_modes, &mode) ||
-        py_layout(layout_s, &c.layout) || py_direction(dir_s, &c.direction))
+    if (pyb_source_init(&c.src, fr_o, layout_s, dir_s, threads) || sections_arg(sec_o, c.sections) ||
+        py_choice(mode_s, "mode", mrope_modes, &mode))
         return NULL;
     c.mode = (pe_mrope_mode)mode;
     const pyb_args a = {pos_o, Py_None, Py_None, Py_None, 0};

@@ -62,33 +62,11 @@ static void table_release(pytable *tb) {
     pya_release(&tb->s);
 }
 
-/* What the table and packed calls hand to pyb_run: one rotation source
- * (a caller's table, or freqs for rope_apply_varlen) applied to x or to q
- * and k. */
-typedef struct {
-    const pe_rope_table *table;
-    const pe_freqs *freqs;
-    pe_rope_layout layout;
-    pe_rope_direction direction;
-    pe_rope_options opt;
-} table_call;
-
-static int run_table(void *ctx, const pe_positions *pos, const pe_tensor *v) {
-    const table_call *c = ctx;
-    if (c->freqs != NULL) return pe_rope_apply_ex(c->freqs, c->layout, pos, &v[0], &v[1], c->direction, &c->opt);
-    return pe_rope_apply_table(c->table, c->layout, pos, &v[0], &v[1], c->direction, &c->opt);
-}
-
-static int run_table_qk(void *ctx, const pe_positions *pos, const pe_tensor *v) {
-    const table_call *c = ctx;
-    return pe_rope_apply_table_qk(c->table, c->layout, pos, &v[0], &v[1], &v[2], &v[3], c->direction, &c->opt);
-}
-
 /* rope_apply_table (n = 1) and rope_apply_table_qk (n = 2): one table for
  * every batch element, rows per element through the positions. */
 static PyObject *table_run(int n, PyObject *const *x_o, PyObject *const *out_o, const char *const *names,
                            PyObject *axis_o, PyObject *c_o, PyObject *s_o, long long rd, const pyb_args *a,
-                           table_call *c) {
+                           pyb_source *c) {
     pyb_rot r;
     pytable tb;
     if (pyb_rot_begin(&r, n, x_o, out_o, names, axis_o, a, 1) != 0) return NULL;
@@ -97,7 +75,7 @@ static PyObject *table_run(int n, PyObject *const *x_o, PyObject *const *out_o, 
         return NULL;
     }
     c->table = &tb.t;
-    PyObject *result = pyb_rot_end(&r, tb.t.rows, 1, n == 1 ? run_table : run_table_qk, c);
+    PyObject *result = pyb_rot_end(&r, tb.t.rows, 1, n == 1 ? pyb_rotate : pyb_rotate_qk, c);
     table_release(&tb);
     return result;
 }
@@ -116,8 +94,8 @@ static PyObject *py_rope_apply_table(PyObject *self, PyObject *args, PyObject *k
                                      &layout_s, &a.start, &a.positions, &a.cu_seqlens, &a.seq_starts, &dir_s,
                                      &out_o, &threads, &axis_o, &a.offsets))
         return NULL;
-    table_call c = {NULL, NULL, PE_ROPE_HALF, PE_ROPE_FORWARD, py_rope_opts(threads)};
-    if (py_layout(layout_s, &c.layout) || py_direction(dir_s, &c.direction)) return NULL;
+    pyb_source c;
+    if (pyb_source_init(&c, NULL, layout_s, dir_s, threads) != 0) return NULL;
     static const char *const names[] = {"x", "out"};
     return table_run(1, &x_o, &out_o, names, axis_o, c_o, s_o, rd, &a, &c);
 }
@@ -136,8 +114,8 @@ static PyObject *py_rope_apply_table_qk(PyObject *self, PyObject *args, PyObject
                                      &c_o, &s_o, &rd, &layout_s, &a.start, &a.positions, &a.cu_seqlens,
                                      &a.seq_starts, &dir_s, &out_o[0], &out_o[1], &threads, &axis_o, &a.offsets))
         return NULL;
-    table_call c = {NULL, NULL, PE_ROPE_HALF, PE_ROPE_FORWARD, py_rope_opts(threads)};
-    if (py_layout(layout_s, &c.layout) || py_direction(dir_s, &c.direction)) return NULL;
+    pyb_source c;
+    if (pyb_source_init(&c, NULL, layout_s, dir_s, threads) != 0) return NULL;
     static const char *const names[] = {"q", "q_out", "k", "k_out"};
     return table_run(2, x_o, out_o, names, axis_o, c_o, s_o, rd, &a, &c);
 }
@@ -154,13 +132,13 @@ static PyObject *py_rope_apply_varlen(PyObject *self, PyObject *args, PyObject *
                                      &a.cu_seqlens, &a.seq_starts, &layout_s, &a.start, &dir_s, &out_o, &threads,
                                      &axis_o))
         return NULL;
-    table_call c = {NULL, py_freqs_arg(fr_o, "freqs"), PE_ROPE_HALF, PE_ROPE_FORWARD, py_rope_opts(threads)};
-    if (c.freqs == NULL || py_layout(layout_s, &c.layout) || py_direction(dir_s, &c.direction)) return NULL;
+    pyb_source c;
+    if (pyb_source_init(&c, fr_o, layout_s, dir_s, threads) != 0) return NULL;
     if (a.cu_seqlens == Py_None) return PyErr_Format(PyExc_TypeError, "rope_apply_varlen() needs cu_seqlens");
     static const char *const names[] = {"x", "out"};
     pyb_rot r;
     if (pyb_rot_begin(&r, 1, &x_o, &out_o, names, axis_o, &a, 1) != 0) return NULL;
-    return pyb_rot_end(&r, -1, 1, run_table, &c);
+    return pyb_rot_end(&r, -1, 1, pyb_rotate, &c);
 }
 
 #define KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
