@@ -210,7 +210,9 @@ void pyb_io_release(pyb_io *io);
 typedef struct {
     PyObject *positions, *offsets, *cu_seqlens, *seq_starts;
     long long start;
+    const char *batch_shape; /* what has the batch axis, for messages; NULL: x */
 } pyb_args;
+#define PYB_ARGS_NONE {Py_None, Py_None, Py_None, Py_None, 0, NULL}
 
 /* Positions of each batch element: start + t or offsets[b] + t (RANGE),
  * positions (tokens[, width]) for all or (batch, tokens[, width]) per

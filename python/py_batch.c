@@ -303,12 +303,12 @@ static int shape_error(const char *name, const pya *a, const char *want) {
     return -1;
 }
 
-static int need_batch(const char *name, int batched) {
+static int need_batch(const pyb_args *a, const char *name, int batched) {
     if (batched) return 0;
-    PyErr_Format(PyExc_ValueError,
-                 "%s per batch element need x as (batch, tokens, heads, head_dim) with token_axis=1 or "
-                 "(batch, heads, tokens, head_dim) with token_axis=2",
-                 name);
+    PyErr_Format(PyExc_ValueError, "%s per batch element need %s", name,
+                 a->batch_shape ? a->batch_shape
+                                : "x as (batch, tokens, heads, head_dim) with token_axis=1 or (batch, heads, "
+                                  "tokens, head_dim) with token_axis=2");
     return -1;
 }
 
@@ -323,7 +323,7 @@ static int get_varlen(const pyb_args *a, int64_t batch, int batched, pyb_pos *p)
     if (p->n_seqs < 0) return PyErr_SetString(PyExc_ValueError, "cu_seqlens needs n_seqs + 1 >= 1 entries"), -1;
     if (cu->ndim == 2) {
         snprintf(want, sizeof want, "(n_seqs + 1,) or (%lld, n_seqs + 1) per batch element", (long long)batch);
-        if (need_batch("cu_seqlens", batched) || (cu->shape[0] != batch && shape_error("cu_seqlens", cu, want)))
+        if (need_batch(a, "cu_seqlens", batched) || (cu->shape[0] != batch && shape_error("cu_seqlens", cu, want)))
             return -1;
         p->cu_step = cu->shape[1];
     }
@@ -333,7 +333,7 @@ static int get_varlen(const pyb_args *a, int64_t batch, int batched, pyb_pos *p)
         const pya *st = &p->arr[1];
         snprintf(want, sizeof want, "(%lld,), or (%lld, %lld) per batch element: one per sequence", (long long)p->n_seqs,
                  (long long)batch, (long long)p->n_seqs);
-        if (st->ndim == 2 && need_batch("seq_starts", batched)) return -1;
+        if (st->ndim == 2 && need_batch(a, "seq_starts", batched)) return -1;
         if (st->shape[st->ndim - 1] != p->n_seqs || (st->ndim == 2 && st->shape[0] != batch))
             return shape_error("seq_starts", st, want);
         p->starts = st->view.buf;
@@ -362,7 +362,7 @@ int pyb_pos_get(const pyb_args *a, int64_t batch, int batched, int64_t tokens, i
         if (given(a->positions) || a->start != 0) {
             PyErr_SetString(PyExc_ValueError, "offsets replaces start and positions: give one of them");
             rc = -1;
-        } else if (need_batch("offsets", batched) || ints(p, 0, a->offsets, "offsets", 1, 1) != 0) {
+        } else if (need_batch(a, "offsets", batched) || ints(p, 0, a->offsets, "offsets", 1, 1) != 0) {
             rc = -1;
         } else if (p->arr[0].shape[0] != batch) {
             rc = shape_error("offsets", &p->arr[0], want);
@@ -388,7 +388,7 @@ int pyb_pos_get(const pyb_args *a, int64_t batch, int batched, int64_t tokens, i
             else
                 snprintf(want, sizeof want, "(%lld,), or (%lld, %lld) per batch element", (long long)tokens,
                          (long long)batch, (long long)tokens);
-            if (pb && need_batch("positions", batched)) rc = -1;
+            if (pb && need_batch(a, "positions", batched)) rc = -1;
             else if ((pb && ps->shape[0] != batch) || ps->shape[pb] != tokens ||
                      (width > 1 && ps->shape[pb + 1] != width))
                 rc = shape_error("positions", ps, want);

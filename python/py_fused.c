@@ -74,7 +74,7 @@ static PyObject *py_rope_fused_qkv(PyObject *self, PyObject *args, PyObject *kw)
                              "threads",       "offsets",       NULL};
     PyObject *qkv_o, *fr_o, *kc_o = NULL, *vc_o = NULL, *qw_o = Py_None, *kw_o = Py_None;
     PyObject *qout_o = Py_None, *ks_o = Py_None, *vs_o = Py_None;
-    pyb_args pa = {Py_None, Py_None, Py_None, Py_None, 0};
+    pyb_args pa = PYB_ARGS_NONE;
     long long nq, nkv;
     const char *layout_s = "half";
     double eps = 1e-6;
@@ -84,6 +84,7 @@ static PyObject *py_rope_fused_qkv(PyObject *self, PyObject *args, PyObject *kw)
                                      &layout_s, &qw_o, &kw_o, &eps, &gemma, &qout_o, &ks_o,
                                      &vs_o, &threads, &pa.offsets))
         return NULL;
+    pa.batch_shape = "k_cache and v_cache as (batch, tokens, n_kv_heads, head_dim) and qkv with the same batch axis";
     if (kc_o == NULL || vc_o == NULL)
         return PyErr_Format(PyExc_TypeError, "rope_fused_qkv() needs k_cache= and v_cache=");
     fused_call c = {py_freqs_arg(fr_o, "freqs"), PE_ROPE_HALF, pe_fused_qkv_params_default()};

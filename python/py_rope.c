@@ -73,7 +73,7 @@ static PyObject *py_rope_apply(PyObject *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"x", "freqs", "layout", "start", "positions", "direction", "out", "threads",
                              "token_axis", "offsets", NULL};
     PyObject *x_o, *fr_o, *out_o = Py_None, *axis_o = Py_None;
-    pyb_args a = {Py_None, Py_None, Py_None, Py_None, 0};
+    pyb_args a = PYB_ARGS_NONE;
     const char *layout_s = "half", *dir_s = "forward";
     int threads = 1;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$sLOsOiOO:rope_apply", kwlist, &x_o, &fr_o, &layout_s,
@@ -89,7 +89,7 @@ static PyObject *py_rope_apply_qk(PyObject *self, PyObject *args, PyObject *kw) 
     static char *kwlist[] = {"q", "k", "freqs", "layout", "start", "positions", "direction",
                              "q_out", "k_out", "threads", "token_axis", "offsets", NULL};
     PyObject *x_o[2], *fr_o, *out_o[2] = {Py_None, Py_None}, *axis_o = Py_None;
-    pyb_args a = {Py_None, Py_None, Py_None, Py_None, 0};
+    pyb_args a = PYB_ARGS_NONE;
     const char *layout_s = "half", *dir_s = "forward";
     int threads = 1;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$sLOsOOiOO:rope_apply_qk", kwlist, &x_o[0], &x_o[1], &fr_o,
@@ -266,7 +266,7 @@ static PyObject *py_rope_rebase(PyObject *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"x", "old_freqs", "new_freqs", "layout", "start", "positions", "out",
                              "threads", "token_axis", "offsets", NULL};
     PyObject *x_o, *f0_o, *f1_o, *out_o = Py_None, *axis_o = Py_None;
-    pyb_args a = {Py_None, Py_None, Py_None, Py_None, 0};
+    pyb_args a = PYB_ARGS_NONE;
     const char *layout_s = "half";
     int threads = 1;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$sLOOiOO:rope_rebase", kwlist, &x_o, &f0_o, &f1_o,
@@ -433,7 +433,7 @@ static PyObject *mrope_run(int n, PyObject *const *x_o, PyObject *const *out_o, 
         py_choice(mode_s, "mode", mrope_modes, &mode))
         return NULL;
     c.mode = (pe_mrope_mode)mode;
-    const pyb_args a = {pos_o, Py_None, Py_None, Py_None, 0};
+    const pyb_args a = {pos_o, Py_None, Py_None, Py_None, 0, NULL};
     pyb_rot r;
     if (pyb_rot_begin(&r, n, x_o, out_o, n == 1 ? names : qk_names, axis_o, &a, 3) != 0) return NULL;
     return pyb_rot_end(&r, -1, 1, n == 1 ? run_mrope : run_mrope_qk, &c);

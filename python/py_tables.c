@@ -86,7 +86,7 @@ static PyObject *py_rope_apply_table(PyObject *self, PyObject *args, PyObject *k
                              "positions", "cu_seqlens", "seq_starts", "direction", "out",    "threads",
                              "token_axis", "offsets",   NULL};
     PyObject *x_o, *c_o, *s_o, *out_o = Py_None, *axis_o = Py_None;
-    pyb_args a = {Py_None, Py_None, Py_None, Py_None, 0};
+    pyb_args a = PYB_ARGS_NONE;
     const char *layout_s = "half", *dir_s = "forward";
     long long rd = 0;
     int threads = 1;
@@ -106,7 +106,7 @@ static PyObject *py_rope_apply_table_qk(PyObject *self, PyObject *args, PyObject
                              "start",     "positions",  "cu_seqlens", "seq_starts", "direction", "q_out",
                              "k_out",     "threads",    "token_axis", "offsets",   NULL};
     PyObject *x_o[2], *c_o, *s_o, *out_o[2] = {Py_None, Py_None}, *axis_o = Py_None;
-    pyb_args a = {Py_None, Py_None, Py_None, Py_None, 0};
+    pyb_args a = PYB_ARGS_NONE;
     const char *layout_s = "half", *dir_s = "forward";
     long long rd = 0;
     int threads = 1;
@@ -125,7 +125,7 @@ static PyObject *py_rope_apply_varlen(PyObject *self, PyObject *args, PyObject *
     static char *kwlist[] = {"x",      "freqs", "cu_seqlens", "seq_starts", "layout", "start",
                              "direction", "out", "threads",   "token_axis", NULL};
     PyObject *x_o, *fr_o, *out_o = Py_None, *axis_o = Py_None;
-    pyb_args a = {Py_None, Py_None, Py_None, Py_None, 0};
+    pyb_args a = PYB_ARGS_NONE;
     const char *layout_s = "half", *dir_s = "forward";
     int threads = 1;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$OsLsOiO:rope_apply_varlen", kwlist, &x_o, &fr_o,
