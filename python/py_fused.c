@@ -188,7 +188,7 @@ static PyMethodDef methods[] = {
      "rope_fused_qkv(qkv, freqs, n_q_heads, n_kv_heads, *, k_cache, v_cache, positions=None,\n"
      "               start=0, layout='half', q_norm_weight=None, k_norm_weight=None,\n"
      "               norm_eps=1e-6, gemma_norm=False, q_out=None, k_scale=None, v_scale=None,\n"
-     "               threads=1) -> q\n\n"
+     "               threads=1, offsets=None) -> q\n\n"
      "The fused QKV epilogue in one pass (docs/FUSED.md): qkv is the float32 projection,\n"
      "(T, (n_q + 2 n_kv) * D) or (T, n_q + 2 n_kv, D), rows contiguous (q heads, then k,\n"
      "then v). Optional per-head RMSNorm of q and k (weights of D float32;\n"
@@ -197,7 +197,11 @@ static PyMethodDef methods[] = {
      "float32/float16/uint16-as-bfloat16, k and v into the caller's cache slots\n"
      "(T, n_kv, D) float32/float16/uint16 (bfloat16)/int8, any token and head strides;\n"
      "int8 caches need k_scale/v_scale float32 (T, n_kv): x ~ q * scale, scale = absmax/127,\n"
-     "q rounded half to even. Returns q_out, or qkv when q is rotated in place."},
+     "q rounded half to even. Returns q_out, or qkv when q is rotated in place.\n"
+     "Batched when the caches are 4-D: qkv (B, T, (n_q + 2 n_kv) * D) or (B, T, n_q + 2 n_kv, D),\n"
+     "k_cache/v_cache (B, T, n_kv, D) with any strides (windows of bigger caches), q_out\n"
+     "(B, T, n_q, D), scales (B, T, n_kv); start, offsets=(B,) or positions (T,) / (B, T).\n"
+     "Every element is checked before the first is written."},
     {NULL, NULL, 0, NULL},
 };
 

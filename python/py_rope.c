@@ -519,9 +519,10 @@ static PyMethodDef methods[] = {
      "|p| < 2^31. threads: at most this many threads (results identical for any count)."},
     {"rope_apply_qk", KW(py_rope_apply_qk),
      "rope_apply_qk(q, k, freqs, *, layout='half', start=0, positions=None, direction='forward',\n"
-     "              q_out=None, k_out=None, threads=1, token_axis=None) -> (q_out, k_out)\n\n"
+     "              q_out=None, k_out=None, threads=1, token_axis=None, offsets=None) -> (q_out, k_out)\n\n"
      "rope_apply on queries and keys in one call (same tokens and positions; head counts may\n"
-     "differ, as in grouped-query attention). q_out=q / k_out=k rotate in place."},
+     "differ, as in grouped-query attention). q_out=q / k_out=k rotate in place. Batch axes,\n"
+     "offsets=(batch,) and (batch, tokens) positions as in rope_apply (q and k of one batch size)."},
     {"rope_shift", KW(py_rope_shift),
      "rope_shift(x, freqs, delta, *, layout='half', out=None, threads=1, token_axis=None) -> array\n\n"
      "Move keys already rotated at position p (with freqs) to p + delta in one exact rotation\n"
@@ -549,14 +550,18 @@ static PyMethodDef methods[] = {
      "The axis (0 = t, 1 = h, 2 = w) each frequency slot takes its angle from."},
     {"mrope_apply", KW(py_mrope_apply),
      "mrope_apply(x, freqs, positions, sections, *, mode='blocked', layout='half',\n"
-     "            direction='forward', out=None) -> array\n\n"
+     "            direction='forward', out=None, threads=1, token_axis=None) -> array\n\n"
      "Multi-axis RoPE (Qwen2-VL 'blocked', Qwen3-VL 'interleaved'): positions (tokens, 3)\n"
      "holds (t, h, w) per token, sections (s_t, s_h, s_w) sums to rotary_dim/2. x, out as in\n"
-     "rope_apply (float32, float16, bfloat16); threads as in rope_apply."},
+     "rope_apply (float32, float16, bfloat16); threads as in rope_apply. With a batch axis\n"
+     "(x (batch, tokens, heads, D) token_axis=1, or (batch, heads, tokens, D) token_axis=2),\n"
+     "positions (tokens, 3) for every element or (batch, tokens, 3) per element."},
     {"mrope_apply_qk", KW(py_mrope_apply_qk),
      "mrope_apply_qk(q, k, freqs, positions, sections, *, mode='blocked', layout='half',\n"
-     "               direction='forward', q_out=None, k_out=None, threads=1) -> (q_out, k_out)\n\n"
-     "mrope_apply on queries and keys in one call (each token's cos/sin computed once)."},
+     "               direction='forward', q_out=None, k_out=None, threads=1, token_axis=None)\n"
+     "    -> (q_out, k_out)\n\n"
+     "mrope_apply on queries and keys in one call (each token's cos/sin computed once);\n"
+     "batch axes as mrope_apply."},
     {"mrope_cos_sin", KW(py_mrope_cos_sin),
      "mrope_cos_sin(freqs, positions, sections, *, mode='blocked', dtype='float32') -> (cos, sin)"},
     {NULL, NULL, 0, NULL},

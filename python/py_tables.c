@@ -145,26 +145,32 @@ static PyObject *py_rope_apply_varlen(PyObject *self, PyObject *args, PyObject *
 static PyMethodDef methods[] = {
     {"rope_apply_table", KW(py_rope_apply_table),
      "rope_apply_table(x, cos, sin, *, rotary_dim=None, layout='half', start=0, positions=None,\n"
-     "                 cu_seqlens=None, seq_starts=None, direction='forward', out=None, threads=1)\n"
-     "    -> array\n\n"
+     "                 cu_seqlens=None, seq_starts=None, direction='forward', out=None, threads=1,\n"
+     "                 token_axis=None, offsets=None) -> array\n\n"
      "Rotate x, (tokens, D) or (tokens, heads, D), from a caller's cos/sin table built once and\n"
      "applied to every layer: cos, sin (rows, rotary_dim/2) as rope_cos_sin makes them, or\n"
      "(rows, rotary_dim) with Hugging Face's duplicated halves (only the first of each duplicate\n"
      "is read). float32, float64, float16 or bfloat16 (uint16). Token t reads row positions[t]\n"
      "(or start + t; or its place in a packed sequence given cu_seqlens and seq_starts). The\n"
      "entries are used as given (a magnitude belongs in the table); direction 'forward' or\n"
-     "'backward' (cos, -sin). rotary_dim defaults to D."},
+     "'backward' (cos, -sin). rotary_dim defaults to D. Batch axes as rope_apply: x (batch,\n"
+     "tokens, heads, D) with token_axis=1 or (batch, heads, tokens, D) with token_axis=2, one\n"
+     "table for every element, element b's token t at row offsets[b] + t, positions[b, t],\n"
+     "or its place in cu_seqlens[b] / seq_starts[b] ((batch, n+1) / (batch, n)); every\n"
+     "element's rows are checked before anything is written."},
     {"rope_apply_table_qk", KW(py_rope_apply_table_qk),
      "rope_apply_table_qk(q, k, cos, sin, *, rotary_dim=None, layout='half', start=0, positions=None,\n"
      "                    cu_seqlens=None, seq_starts=None, direction='forward', q_out=None, k_out=None,\n"
-     "                    threads=1) -> (q_out, k_out)\n\n"
-     "rope_apply_table on queries and keys in one call."},
+     "                    threads=1, token_axis=None, offsets=None) -> (q_out, k_out)\n\n"
+     "rope_apply_table on queries and keys in one call (batch axes as rope_apply_table)."},
     {"rope_apply_varlen", KW(py_rope_apply_varlen),
      "rope_apply_varlen(x, freqs, cu_seqlens, *, seq_starts=None, layout='half', start=0,\n"
-     "                  direction='forward', out=None, threads=1) -> array\n\n"
+     "                  direction='forward', out=None, threads=1, token_axis=None) -> array\n\n"
      "rope_apply on a packed batch: sequence s holds tokens [cu_seqlens[s], cu_seqlens[s+1])\n"
      "(cu_seqlens as flash-attn passes them: starts at 0, never decreases, ends at tokens), its\n"
-     "i-th token at position seq_starts[s] + i (seq_starts None: start + i)."},
+     "i-th token at position seq_starts[s] + i (seq_starts None: start + i). With a batch\n"
+     "axis (x 4-D, token_axis 1 or 2) the packing covers each element's tokens: cu_seqlens\n"
+     "(n+1,) for every element or (batch, n+1) one row each, seq_starts (n,) or (batch, n)."},
     {NULL, NULL, 0, NULL},
 };
 
