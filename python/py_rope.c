@@ -1,7 +1,8 @@
 /*
- * py_rope.c — rotary embeddings: rope_apply (and the q/k pair call) on
- * strided (tokens, heads, head_dim) views, cos/sin caches, the layout
- * permutation, and M-RoPE.
+ * py_rope.c — rotary embeddings: rope_apply (and the q/k pair call),
+ * shift and rebase on strided (tokens, heads, head_dim) views, cos/sin
+ * caches, the layout permutation, and M-RoPE. Batch axes, per-batch
+ * positions and the per-element driver are py_batch.c's.
  */
 #include "posenc_py.h"
 #include "py_init.h"
@@ -370,10 +371,9 @@ static int sections_arg(PyObject *o, int64_t sections[3]) {
 }
 
 /* positions: (tokens, 3) integers as int64. */
-static int mrope_positions(PyObject *o, int64_t tokens, PyObject **own, pya *a) {
+static int mrope_positions(PyObject *o, PyObject **own, pya *a) {
     if (py_int64_array(o, "positions", 2, 2, own, a) != 0) return -1;
-    if (tokens < 0) tokens = a->shape[0];
-    int64_t want[2] = {tokens, 3};
+    int64_t want[2] = {a->shape[0], 3};
     if (pya_check_shape(a, "positions", 2, want) != 0) {
         pya_release(a);
         Py_CLEAR(*own);
@@ -484,7 +484,7 @@ static PyObject *py_mrope_cos_sin(PyObject *self, PyObject *args, PyObject *kw) 
         return NULL;
     pya pos, c, s;
     PyObject *rc, *rs;
-    if (mrope_positions(pos_o, -1, &own, &pos) != 0) return NULL;
+    if (mrope_positions(pos_o, &own, &pos) != 0) return NULL;
     if (cos_sin_out(dtype, pos.shape[0], f->rotary_dim / 2, &c, &s, &rc, &rs) != 0) {
         pya_release(&pos);
         Py_DECREF(own);

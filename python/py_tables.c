@@ -2,9 +2,9 @@
  * py_tables.c — the one driver's angle sources in Python (issue 15 items
  * 3, 5): rotation from a caller's cos/sin table (rope_apply_table and the
  * q/k call) and packed variable-length batches (cu_seqlens + per-sequence
- * starts) for rope_apply_varlen and the table calls. x is (tokens, D) or
- * (tokens, heads, D) with the last axis contiguous, as in rope_apply; no
- * copies of x or of the table.
+ * starts) for rope_apply_varlen and the table calls. x is (tokens, D),
+ * (tokens, heads, D) or batched (py_batch.c) with the last axis contiguous,
+ * as in rope_apply; no copies of x or of the table.
  */
 #include "posenc_py.h"
 #include "py_init.h"

@@ -182,6 +182,12 @@ def test_varlen_per_batch_cu_seqlens(rng, token_axis):
     for b in range(B):
         assert np.array_equal(tokens_first(y2, token_axis)[b],
                               posenc.rope_apply_varlen(x[b], f, cu[0], seq_starts=st[b]))
+    # one packing and one set of starts for every element (one call when the batch folds
+    # into heads, one per element otherwise)
+    y4 = posenc.rope_apply_varlen(xa, f, cu[2], seq_starts=st[2], token_axis=token_axis)
+    for b in range(B):
+        assert np.array_equal(tokens_first(y4, token_axis)[b],
+                              posenc.rope_apply_varlen(x[b], f, cu[2], seq_starts=st[2]))
     # and the table calls take the same packed positions
     c, s = posenc.rope_cos_sin(f, 64)
     small = np.array([[0, 1], [2, 3], [50, 7]])
@@ -199,6 +205,8 @@ def test_varlen_refusals_write_nothing(rng):
     good = [0, 2, 6]
     with pytest.raises(ValueError, match=r"cu_seqlens\[2, 2\]=4 < the entry before it, 5"):
         posenc.rope_apply_varlen(x, f, np.array([[0, 2, 2, 6], [0, 3, 3, 6], [0, 5, 4, 6]]), token_axis=1, out=x)
+    with pytest.raises(ValueError, match=r"give positions, offsets or cu_seqlens: one of them"):
+        posenc.rope_apply_table(x, c, s, cu_seqlens=np.array(good), offsets=[0, 1, 2], token_axis=1, out=x)
     with pytest.raises(ValueError, match=r"cu_seqlens\[1, 2\]=5 must equal tokens=6"):
         posenc.rope_apply_varlen(x, f, np.array([good, [0, 2, 5], good]), token_axis=1, out=x)
     with pytest.raises(ValueError, match=r"seq_starts has shape \(2, 2\), want \(2,\), or \(3, 2\)"):
