@@ -18,12 +18,22 @@ static int per_batch(const pyb_args *a) {
            (a->positions != NULL && a->positions != Py_None && py_ndim(a->positions) == 2);
 }
 
+/* 2 to 4 dimensions (or per-batch positions): py_batch.c's driver, which
+ * falls back to one call per element when no fold fits the strides. */
+static int by_driver(PyObject *const *x_o, int n, const pyb_args *a) {
+    for (int i = 0; i < n; i++) {
+        const long nd = py_ndim(x_o[i]);
+        if (nd < 2 || nd > 4) return per_batch(a); /* pyb_views says what is wrong, or folds */
+    }
+    return 1;
+}
+
 static PyObject *rope_run_batched(int n, PyObject *const *x_o, PyObject *const *out_o, PyObject *axis_o,
                                   const pyb_args *a, pyb_source *c) {
     static const char *const names[] = {"x", "out"}, *const qk_names[] = {"q", "q_out", "k", "k_out"};
     pyb_rot r;
     if (pyb_rot_begin(&r, n, x_o, out_o, n == 1 ? names : qk_names, axis_o, a, 1) != 0) return NULL;
-    if (r.io[0].x.ndim != 4) {
+    if (r.pos.per_batch && r.io[0].x.ndim != 4) {
         pyb_rot_abort(&r);
         PyErr_SetString(PyExc_ValueError,
                         "per-batch positions (offsets, or positions of shape (batch, tokens)) need x "
@@ -36,7 +46,7 @@ static PyObject *rope_run_batched(int n, PyObject *const *x_o, PyObject *const *
 
 static PyObject *rope_run_positioned(PyObject *x_o, PyObject *out_o, PyObject *axis_o, const pyb_args *a,
                                      pyb_source *c) {
-    if (per_batch(a)) return rope_run_batched(1, &x_o, &out_o, axis_o, a, c);
+    if (by_driver(&x_o, 1, a)) return rope_run_batched(1, &x_o, &out_o, axis_o, a, c);
     pya x, out;
     PyObject *result;
     pe_tensor t[2];
@@ -99,7 +109,7 @@ static PyObject *py_rope_apply_qk(PyObject *self, PyObject *args, PyObject *kw) 
         return NULL;
     pyb_source c;
     if (pyb_source_init(&c, fr_o, layout_s, dir_s, threads) != 0) return NULL;
-    if (per_batch(&a)) return rope_run_batched(2, x_o, out_o, axis_o, &a, &c);
+    if (by_driver(x_o, 2, &a)) return rope_run_batched(2, x_o, out_o, axis_o, &a, &c);
     pya q, qo, k, ko;
     PyObject *rq, *rk, *result = NULL;
     pe_tensor t[4];

@@ -368,3 +368,56 @@ def test_fused_batched_refusals_write_nothing(rng):
     with pytest.raises(ValueError, match=r"offsets per batch element need k_cache and v_cache as \(batch"):
         posenc.rope_fused_qkv(qkv[0], f, nq, nkv, k_cache=kc[0], v_cache=vc[0], offsets=[0])
     assert np.array_equal(qkv, q0) and not kc.any() and not vc.any()
+
+
+# ----------------------------------------------------------------- random layouts
+
+
+def random_view(rng, B, T, H, d, token_axis):
+    """A (B, T, H, d) or (B, H, T, d) float32 view of a bigger buffer: maybe a window along
+    the tokens and the heads, maybe the batch axis stepping over elements, maybe a
+    transpose of the other order; rows always contiguous."""
+    pad_t, pad_h, step_b = rng.integers(0, 3), rng.integers(0, 2), rng.integers(1, 3)
+    transposed = rng.integers(0, 2) == 1
+    shape = (B * step_b, H + pad_h, T + pad_t, d) if transposed else (B * step_b, T + pad_t, H + pad_h, d)
+    buf = rng.uniform(-1, 1, shape).astype(np.float32)
+    v = buf[::step_b, :H, :T] if transposed else buf[::step_b, :T, :H]  # (B, H, T, d) or (B, T, H, d)
+    order_is_bhtd = transposed
+    if (token_axis == 2) != order_is_bhtd:
+        v = v.transpose(0, 2, 1, 3)
+    return v
+
+
+def test_random_layouts_equal_per_element_calls(rng):
+    """Whatever the strides, the batched call (folded or per element) gives the bits of
+    one unbatched call per element on a contiguous copy."""
+    d, rows = 16, 80
+    f = posenc.freqs_default(d, 1e4)
+    c, s = posenc.rope_cos_sin(f, rows)
+    for _ in range(60):
+        B, T, H = rng.integers(1, 4), rng.integers(1, 6), rng.integers(1, 4)
+        ta = int(rng.integers(1, 3))
+        x = random_view(rng, B, T, H, d, ta)
+        xs = [np.ascontiguousarray(per_element(x, ta, b)) for b in range(B)]
+        kind = rng.integers(0, 4)
+        if kind == 0:
+            kwargs, each = dict(offsets=rng.integers(0, rows - T, B)), None
+            each = [dict(start=int(o)) for o in kwargs["offsets"]]
+        elif kind == 1:
+            kwargs = dict(positions=rng.integers(0, rows, (B, T)))
+            each = [dict(positions=p) for p in kwargs["positions"]]
+        elif kind == 2:
+            p = rng.integers(0, rows, T)
+            kwargs, each = dict(positions=p), [dict(positions=p)] * B
+        else:
+            kwargs, each = dict(start=int(rng.integers(0, rows - T))), None
+            each = [dict(start=kwargs["start"])] * B
+        y = posenc.rope_apply_table(x, c, s, token_axis=ta, **kwargs)
+        z = posenc.rope_apply(x, f, token_axis=ta, **kwargs)
+        for b in range(B):
+            assert np.array_equal(per_element(y, ta, b), posenc.rope_apply_table(xs[b], c, s, **each[b]))
+            assert np.array_equal(per_element(z, ta, b), posenc.rope_apply(xs[b], f, **each[b]))
+        # in place on the view itself
+        before = x.copy()
+        posenc.rope_apply_table(x, c, s, token_axis=ta, out=x, **kwargs)
+        assert np.array_equal(x, y) and not np.array_equal(x, before) or T * H == 0

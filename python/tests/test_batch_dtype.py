@@ -76,8 +76,12 @@ def test_batch_errors_say_what_to_do(rng):
         posenc.rope_apply(x, f)
     with pytest.raises(ValueError, match="token_axis=3 is not an axis of x before head_dim"):
         posenc.rope_apply(x, f, token_axis=3)
-    with pytest.raises(ValueError, match=r"numpy.ascontiguousarray\(x\)"):
-        posenc.rope_apply(x[:, ::2], f, token_axis=1)
+    # strides no fold fits (every other token): one call per batch element, no copy
+    y = posenc.rope_apply(x[:, ::2], f, token_axis=1)
+    for b in range(2):
+        assert np.array_equal(y[b], posenc.rope_apply(np.ascontiguousarray(x[b, ::2]), f))
+    with pytest.raises(ValueError, match=r"numpy.ascontiguousarray\(x\)"):  # 5-D: folds only
+        posenc.rope_apply(x[:, ::2, None], f, token_axis=1)
     with pytest.raises(ValueError, match=r"positions has 4 entries, want 5 \(one per token\)"):
         posenc.rope_apply(x, f, token_axis=1, positions=np.arange(4))
     before = x.copy()
