@@ -29,6 +29,16 @@ pe_rope_options py_rope_opts(int threads) {
 }
 
 long py_ndim(PyObject *o) {
+    /* numpy arrays and torch tensors say it themselves (numpy.ndim asks the
+     * same attribute first): no import on every rotation call */
+    PyObject *attr = PyObject_GetAttrString(o, "ndim");
+    if (attr != NULL && PyLong_Check(attr)) {
+        const long nd = PyLong_AsLong(attr);
+        Py_DECREF(attr);
+        if (!PyErr_Occurred()) return nd;
+    }
+    Py_XDECREF(attr);
+    PyErr_Clear();
     PyObject *np = PyImport_ImportModule("numpy");
     PyObject *n = np ? PyObject_CallMethod(np, "ndim", "O", o) : NULL;
     Py_XDECREF(np);
