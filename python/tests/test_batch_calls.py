@@ -421,3 +421,31 @@ def test_random_layouts_equal_per_element_calls(rng):
         before = x.copy()
         posenc.rope_apply_table(x, c, s, token_axis=ta, out=x, **kwargs)
         assert np.array_equal(x, y) and not np.array_equal(x, before) or T * H == 0
+
+
+def test_random_layouts_q_and_k_fold_differently(rng):
+    """q and k of different layouts (one folds, the other does not): the pair call runs
+    one call per element, bit for bit the unbatched pair calls; M-RoPE the same."""
+    d, rows = 16, 60
+    f = posenc.freqs_default(d, 1e4)
+    c, s = posenc.rope_cos_sin(f, rows)
+    for _ in range(40):
+        B, T = rng.integers(1, 4), rng.integers(1, 6)
+        ta = int(rng.integers(1, 3))
+        q = random_view(rng, B, T, rng.integers(1, 4), d, ta)
+        k = random_view(rng, B, T, rng.integers(1, 3), d, ta)
+        qs = [np.ascontiguousarray(per_element(q, ta, b)) for b in range(B)]
+        ks = [np.ascontiguousarray(per_element(k, ta, b)) for b in range(B)]
+        pos = rng.integers(0, rows, (B, T))
+        p3 = rng.integers(0, 10**5, (B, T, 3))
+        shared = rng.integers(0, 2) == 1
+        qo, ko = posenc.rope_apply_qk(q, k, f, token_axis=ta, positions=pos[0] if shared else pos)
+        to, uo = posenc.rope_apply_table_qk(q, k, c, s, token_axis=ta, positions=pos[0] if shared else pos)
+        mo, no = posenc.mrope_apply_qk(q, k, f, p3[0] if shared else p3, [4, 2, 2], token_axis=ta)
+        for b in range(B):
+            pb, p3b = (pos[0], p3[0]) if shared else (pos[b], p3[b])
+            eq, ek = posenc.rope_apply_qk(qs[b], ks[b], f, positions=pb)
+            tq, tk = posenc.rope_apply_table_qk(qs[b], ks[b], c, s, positions=pb)
+            mq, mk = posenc.mrope_apply_qk(qs[b], ks[b], f, p3b, [4, 2, 2])
+            for got, want in [(qo, eq), (ko, ek), (to, tq), (uo, tk), (mo, mq), (no, mk)]:
+                assert np.array_equal(per_element(got, ta, b), want)
