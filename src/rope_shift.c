@@ -6,15 +6,20 @@
  * shifted key is the cached key rotated by the angle d * w alone. That
  * angle goes through the same exact path as a rotation's p * w
  * (pe__rope_prepare: double-double product, reduction modulo 2 pi), with
- * magnitude 1 since the keys already carry A, and the rows stream through
- * the active kernel set's rope_token, so every vector set, 16-bit storage
- * and the threading of rope.c apply unchanged. An inverse rotation followed
+ * magnitude 1 since the keys already carry A. An inverse rotation followed
  * by a forward one would round twice and pass over memory twice.
  *
  * Re-basing (pe_rope_rebase) is the same pass with a per-token angle
  * p w_new - p w_old formed as one double-double before its reduction
  * (angle.h, pe__reduced_angle_diff), cos/sin from libm in double, and the
- * magnitude A_new / A_old; the rows again go through rope_token.
+ * magnitude A_new / A_old.
+ *
+ * This file only validates the arguments and describes the angles: both
+ * calls are angle sources of the one rotation driver (rope_driver.c,
+ * PE__ANGLES_SHIFT and PE__ANGLES_REBASE; shift_token and rebase_token
+ * there), which owns the pass — threads, scratch, store policy, f16/bf16
+ * rows through the kernel set's rope_token, and the stepping of
+ * consecutive deltas — as for every other rotation.
  */
 #include "rope_driver.h"
 
