@@ -208,9 +208,10 @@ static void table_row(const pe__table_source *tb, int64_t row, int64_t half, dou
 
 /*
  * One token of a shift: delta_t * w through the exact path of a rotation's
- * p * w (pe__rope_prepare), so per-token deltas that advance by one step
- * as consecutive positions do (cleared at restart points, like
- * PE__ANGLES_POSITIONS). One constant delta is one angle set for the whole
+ * p * w (pe__rope_prepare), so per-token deltas that go up by one are
+ * stepped as consecutive positions are (follows cleared at restart
+ * points, as for PE__ANGLES_POSITIONS; repeated or jumping deltas are
+ * evaluated afresh). One constant delta is one angle set for the whole
  * chunk, prepared fresh at its first token and never stepped (the same
  * delta again is not "the next position").
  */
