@@ -71,11 +71,8 @@ int pe_rope_rebase(const pe_freqs *old_freqs, const pe_freqs *new_freqs, pe_rope
     options = &resolved;
     PE_TRY(pe__rope_check_pair(new_freqs, in, out, "in", "out"));
     PE_TRY(pe__check_positions(positions, in->tokens));
-    if (positions->ids != NULL && in->tokens > 0) {
-        const pe__span o = pe__view_span(out);
-        PE_TRY(pe__check_bytes_apart((const void *)o.lo, o.hi - o.lo, "out", positions->ids,
-                                     (size_t)in->tokens * sizeof(int64_t), "positions"));
-    }
+    /* ids, or a packed batch's cu_seqlens and seq_starts (read while rows are written) */
+    PE_TRY(pe__rope_check_positions_apart(positions, in->tokens, out, "out"));
     pe__angles a;
     a.kind = PE__ANGLES_REBASE;
     a.freqs = new_freqs;

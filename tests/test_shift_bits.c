@@ -8,8 +8,9 @@
  * the stepping to the rotation's: consecutive deltas d0 + t give exactly
  * pe_rope_apply_ex at positions d0, d0 + 1, ... (A = 1), and one constant
  * delta gives exactly a list repeating it (a constant is never "stepped"
- * as if it were the next position). Accuracy against the exact rotation is
- * test_rope_shift.c's. */
+ * as if it were the next position). And a rebase refuses packed positions
+ * stored inside its output (POS-10). Accuracy against the exact rotation
+ * is test_rope_shift.c's. */
 #include "runner.h"
 
 #include <stdlib.h>
@@ -155,4 +156,34 @@ TEST(shift_steps_exactly_as_the_rotation) {
     }
     CHECK_OK(pe_kernels_select("auto"));
     free(x), free(a), free(b), free(del);
+}
+
+/* A rebase reads a packed batch's cu_seqlens and seq_starts while it writes
+ * rows, so both must lie outside the output view (POS-10, as for the
+ * rotation): refused, the cache untouched, when they sit in its padding. */
+TEST(rebase_refuses_packed_positions_inside_out) {
+    enum { TT = 4, HH = 2, DD = 8, TST = 16, HST = TT * TST };
+    float cache[HH * HST], keep[HH * HST];
+    for (int i = 0; i < HH * HST; i++) cache[i] = (float)i * 0.01f;
+    pe_freqs f0, f1;
+    CHECK_OK(pe_freqs_default(DD, 10000.0, &f0));
+    CHECK_OK(pe_freqs_default(DD, 20000.0, &f1));
+    const pe_tensor v = {cache, PE_F32, TT, HH, DD, TST, HST};
+    for (int which = 0; which < 2; which++) {
+        /* padding of token 0, head 0: elements [DD, TST), 8-byte aligned */
+        int64_t *pad = (int64_t *)(void *)&cache[DD];
+        const int64_t cu64[3] = {0, 1, TT}, starts[2] = {3, 9};
+        pe_positions ps;
+        if (which == 0) {
+            memcpy(pad, cu64, sizeof cu64);
+            ps = pe_positions_varlen_i64(pad, 2, starts);
+        } else {
+            memcpy(pad, starts, sizeof starts);
+            ps = pe_positions_varlen_i64(cu64, 2, pad);
+        }
+        memcpy(keep, cache, sizeof cache);
+        CHECK_ERROR(pe_rope_rebase(&f0, &f1, PE_ROPE_HALF, &ps, &v, &v, NULL), PE_ERR_SHAPE,
+                    "out overlaps positions");
+        CHECK(memcmp(cache, keep, sizeof cache) == 0);
+    }
 }
