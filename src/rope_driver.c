@@ -1,10 +1,15 @@
 /*
  * rope_driver.c — the one rotation driver (issue 15 item 1). Every
  * rotation — RoPE at positions of any kind (a range, a list, packed
- * sequences), M-RoPE (three positions and a section map) and a caller's
- * cos/sin table — is a per-token angle source read here; threads, f16/bf16
- * storage, q and k together, store policy and the stepping of consecutive
- * positions are this file's, once, for all of them.
+ * sequences), M-RoPE (three positions and a section map), a caller's
+ * cos/sin table, and the re-rotation of cached keys (pe_rope_shift by
+ * per-token or constant deltas, pe_rope_rebase onto new frequencies) — is
+ * a per-token angle source read here; threads, f16/bf16 storage, q and k
+ * together, store policy and the stepping of consecutive positions are
+ * this file's, once, for all of them. What differs between sources lives
+ * in one small function per source (mrope_token, table_row, shift_token,
+ * rebase_token) and in the per-source sizes below (scratch, trigonometry
+ * traffic, magnitude).
  *
  * Shape of the work: each token's trigonometry is prepared once into a
  * small per-thread scratch (pe__rope_trig) and every head of the token (of
@@ -18,6 +23,7 @@
 #include "kernels/pass_through.h"
 #include "rope_threads.h"
 #include "positions.h"
+#include "kernels/angle.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -58,6 +64,25 @@ static size_t extra_doubles(pe__angle_kind kind, int64_t half) {
     if (kind == PE__ANGLES_MROPE) return 4 * (size_t)half; /* cg sg (gathered), c1 s1 (slot order) */
     if (kind == PE__ANGLES_TABLE) return 2 * (size_t)half;
     return 0;
+}
+
+/* The magnitude A a source's rotation carries: the frequencies' attention
+ * factor; 1 for a caller's table and for a shift (cached keys already
+ * carry A); A_new / A_old for a rebase (both validated in [1e-9, 1e9], so
+ * the ratio is finite). */
+static double source_amplitude(const pe__angles *a) {
+    if (a->kind == PE__ANGLES_SHIFT || a->freqs == NULL) return 1.0;
+    if (a->kind == PE__ANGLES_REBASE)
+        return a->freqs->attention_factor / a->shift.old->attention_factor;
+    return a->freqs->attention_factor;
+}
+
+/* Bytes of traffic a token's trigonometry costs, for the thread count:
+ * about as much as moving 8 bytes per pair when every token has its own
+ * angles; nothing for one constant shift, prepared once per chunk. */
+static double trig_bytes(const pe__angles *a, int64_t half) {
+    if (a->kind == PE__ANGLES_SHIFT && a->shift.deltas == NULL) return 0.0;
+    return 8.0 * (double)half;
 }
 
 /* State of a chunk's M-RoPE source between tokens. */
@@ -181,6 +206,39 @@ static void table_row(const pe__table_source *tb, int64_t row, int64_t half, dou
     }
 }
 
+/*
+ * One token of a shift: delta_t * w through the exact path of a rotation's
+ * p * w (pe__rope_prepare), so per-token deltas that go up by one are
+ * stepped as consecutive positions are (follows cleared at restart
+ * points, as for PE__ANGLES_POSITIONS; repeated or jumping deltas are
+ * evaluated afresh). One constant delta is one angle set for the whole
+ * chunk, prepared fresh at its first token and never stepped (the same
+ * delta again is not "the next position").
+ */
+static void shift_token(const rope_job *j, pe__rope_trig *trig, int64_t t, int first,
+                        int restart) {
+    const pe__shift_source *sh = &j->a->shift;
+    if (sh->deltas == NULL && !first) return; /* the chunk's angles stand */
+    const pe_freqs *f = j->a->freqs;
+    trig->follows = sh->deltas != NULL && !restart;
+    pe__rope_prepare(j->k, sh->deltas ? sh->deltas[t] : sh->delta, f->inv_freq, f->inv_freq_lo,
+                     j->half, j->layout, j->negate_sin, trig);
+}
+
+/* One token of a rebase at position p: each pair's p w_new - p w_old
+ * formed as one double-double and reduced once (pe__reduced_angle_diff),
+ * cos/sin from libm in double, never stepped. */
+static void rebase_token(const rope_job *j, pe__rope_trig *trig, int64_t p) {
+    const pe_freqs *n = j->a->freqs, *o = j->a->shift.old;
+    for (int64_t i = 0; i < j->half; i++) {
+        const double r = pe__reduced_angle_diff(p, n->inv_freq[i], n->inv_freq_lo[i],
+                                                o->inv_freq[i], o->inv_freq_lo[i]);
+        trig->c[i] = cos(r);
+        trig->s[i] = sin(r);
+    }
+    j->k->rope_prepare_cs(trig->c, trig->s, j->half, j->layout, j->negate_sin, trig);
+}
+
 /* Tokens [t0, t1) on one worker. */
 static void rope_chunk(void *ctx, int worker, int64_t t0, int64_t t1) {
     const rope_job *j = ctx;
@@ -192,7 +250,7 @@ static void rope_chunk(void *ctx, int worker, int64_t t0, int64_t t1) {
     double *extra = c + 6 * half;
     const pe__angles *a = j->a;
     pe__pos_cursor cur;
-    if (a->kind != PE__ANGLES_MROPE) pe__pos_cursor_init(&cur, a->positions, t0);
+    if (a->positions != NULL) pe__pos_cursor_init(&cur, a->positions, t0);
     mrope_state ms = {extra, extra + half, extra + 2 * half, extra + 3 * half, {0, 0, 0},
                       0, 0, 0, 0};
     int64_t last_row = -1;
@@ -218,6 +276,12 @@ static void rope_chunk(void *ctx, int worker, int64_t t0, int64_t t1) {
             }
             break;
         }
+        case PE__ANGLES_SHIFT:
+            shift_token(j, &trig, t, t == t0, restart);
+            break;
+        case PE__ANGLES_REBASE:
+            rebase_token(j, &trig, pe__pos_cursor_at(&cur, t));
+            break;
         }
         for (int x = 0; x < j->n; x++) {
             pe__rope_rows r = j->rows[x];
@@ -260,13 +324,12 @@ int pe__rope_drive(const pe__angles *a, int64_t rotary_dim, pe_rope_layout layou
         j.n++;
     }
     if (tokens == 0 || j.n == 0) return PE_OK;
-    const double amp = a->freqs ? a->freqs->attention_factor : 1.0;
+    const double amp = source_amplitude(a);
     j.magnitude = direction == PE_ROPE_INVERSE ? 1.0 / amp : amp;
     j.negate_sin = direction != PE_ROPE_FORWARD;
     j.layout = layout;
     const int64_t half = j.half;
-    /* a token's trigonometry costs about as much as moving 8 bytes per pair */
-    traffic += 8.0 * (double)half * (double)tokens;
+    traffic += trig_bytes(a, half) * (double)tokens;
     const int parts = pe__threads_for(o->threads, traffic, tokens);
     /* trig (4 half doubles), tab (PE__ROPE_TAB_FLOATS(d) = 2 d floats, as
      * many bytes as 2 half doubles... rounded to them), the source's extra */

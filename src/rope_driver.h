@@ -1,7 +1,8 @@
 /*
  * rope_driver.h — the one rotation driver (rope_driver.c) and the angle
  * sources it reads: every rotation call (RoPE at positions of any kind,
- * M-RoPE, a caller's cos/sin table) validates its arguments, describes
+ * M-RoPE, a caller's cos/sin table, the re-rotation of cached keys by a
+ * delta or onto new frequencies) validates its arguments, describes
  * where a token's angles come from, and hands the views to
  * pe__rope_drive, which owns threads, scratch, store policy and the
  * stepping of consecutive positions. A new feature of the driver (a
@@ -15,7 +16,9 @@
 typedef enum {
     PE__ANGLES_POSITIONS = 0, /* p_t * w_i: pe_positions of any kind */
     PE__ANGLES_MROPE = 1,     /* p_t[axis_i] * w_i: three positions, a section map */
-    PE__ANGLES_TABLE = 2      /* entries of a caller's table, row positions[t] */
+    PE__ANGLES_TABLE = 2,     /* entries of a caller's table, row positions[t] */
+    PE__ANGLES_SHIFT = 3,     /* delta_t * w_i: per-token deltas or one delta; A = 1 */
+    PE__ANGLES_REBASE = 4     /* p_t w_new,i - p_t w_old,i; A = A_new / A_old */
 } pe__angle_kind;
 
 /* M-RoPE's section map (rope_mrope.c): the slots of axis a gathered at
@@ -37,17 +40,31 @@ typedef struct {
     int64_t pair_step;  /* elements between the entries of pairs i and i + 1 */
 } pe__table_source;
 
+/* Key re-rotation (rope_shift.c validated it). SHIFT: token t turns by
+ * deltas[t] positions, or every token by delta when deltas is NULL (one
+ * angle set for all tokens, never stepped). REBASE: freqs are the new
+ * frequencies, old the keys' own, positions where the keys sit. Both
+ * leave A alone (the keys carry it): magnitude 1, or A_new / A_old. */
+typedef struct {
+    const int64_t *deltas; /* SHIFT: (tokens,) or NULL */
+    int64_t delta;         /* SHIFT: when deltas is NULL */
+    const pe_freqs *old;   /* REBASE */
+} pe__shift_source;
+
 typedef struct {
     pe__angle_kind kind;
-    const pe_freqs *freqs;         /* POSITIONS, MROPE; NULL for TABLE (A = 1) */
-    const pe_positions *positions; /* POSITIONS; TABLE: the row of each token */
+    const pe_freqs *freqs;         /* POSITIONS, MROPE, SHIFT, REBASE (new);
+                                    * NULL for TABLE (A = 1) */
+    const pe_positions *positions; /* POSITIONS, REBASE; TABLE: the row of each token */
     pe__mrope_source mrope;
     pe__table_source table;
+    pe__shift_source shift;
 } pe__angles;
 
 /* Rotate n validated (in, out) pairs (same tokens, rotary_dim <= head_dim,
  * overlap rules checked) with the angles of `a`: the rotation of every
- * pe_rope_apply*, pe_mrope_apply* and pe_rope_apply_table* call. Options
+ * pe_rope_apply*, pe_mrope_apply*, pe_rope_apply_table*, pe_rope_shift and
+ * pe_rope_rebase call (the last two PE_ROPE_FORWARD). Options
  * validated. PE_OK, or PE_ERR_NOMEM for the per-thread scratch. */
 int pe__rope_drive(const pe__angles *a, int64_t rotary_dim, pe_rope_layout layout,
                    pe_rope_direction direction, int n, const pe_tensor *const *in,

@@ -1,6 +1,6 @@
 /*
  * rope_threads.h — the rotations' thread scheduler (rope_threads.c), used by
- * rope.c (rotations, cos/sin caches) and rope_shift.c. Not a kernel: it
+ * the driver (rope_driver.c), rope.c's cos/sin caches and rope_fused.c. Not a kernel: it
  * knows nothing of instruction sets, only of items and chunks.
  *
  * pe__threads_for: how many parts a job of `work` bytes of memory traffic
