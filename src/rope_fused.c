@@ -253,6 +253,10 @@ static void *at(const pe_tensor *v, int64_t t, int64_t h) {
 static void store_rows(const fused_job *j, const float *src, int64_t src_stride,
                        const pe_tensor *dst, int64_t t, const pe_tensor *scale) {
     const int64_t D = dst->head_dim;
+    if (dst->dtype != PE_I8 && src_stride == D && dst->head_stride == D) { /* one run */
+        j->k->narrow_f32(src, at(dst, t, 0), dst->heads * D, dst->dtype);
+        return;
+    }
     for (int64_t h = 0; h < dst->heads; h++) {
         const float *x = src + h * src_stride;
         if (dst->dtype == PE_I8)

@@ -603,62 +603,101 @@ static void avx512_narrow_f32(const float *in, void *out, int64_t n, pe_dtype dt
     }
 }
 
-/* The fused epilogue's RMSNorm (kernels/scalar.c defines it): lane l of
- * one register is partial sum l, the tail is loaded masked (zeros add +0
- * exactly), products and sums are separately rounded (no FMA), so each
- * head's result is pe__rms_norm's bit for bit. g heads at once (g a
- * constant after inlining): independent chains keep the units busy. */
-ALWAYS_INLINE __m512d sq_acc(__m512d acc, const float *p, __mmask8 m) {
-    _mm_prefetch((const char *)p + PE__PREFETCH_BYTES, _MM_HINT_T0);
+/* The fused epilogue's RMSNorm (kernels/scalar.c defines it), bit for bit:
+ * lane l of a head's accumulator is partial sum l; x_i^2 is exact in
+ * double, so fma(x, x, s) is the separately rounded s + x*x of the
+ * definition; a partial block is loaded masked (zeros add +0 exactly). The
+ * tree ((s0+s1)+(s2+s3))+((s4+s5)+(s6+s7)) runs in the lanes (each step
+ * adds a lane to its neighbour: the sum is the same both ways round), four
+ * heads share one sqrt and one division, and r is rounded to float
+ * (pe__rms_norm_inv's steps, vectorised). Four heads at a time keep four
+ * independent chains of FMAs in flight. */
+ALWAYS_INLINE __m512d sq_acc(__m512d acc, const float *p, __mmask8 m, int fetch) {
+    if (fetch) _mm_prefetch((const char *)p + PE__PREFETCH_BYTES, _MM_HINT_T0);
     const __m512d v = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, p));
-    return _mm512_add_pd(acc, _mm512_mul_pd(v, v));
+    return _mm512_fmadd_pd(v, v, acc);
 }
 
-ALWAYS_INLINE void norm_store(float *y, const float *x, __m512 r, __m512 w, __mmask16 m) {
-    _mm512_mask_storeu_ps(y, m, _mm512_mul_ps(_mm512_mul_ps(_mm512_maskz_loadu_ps(m, x), r), w));
+/* Two blocks of 8 in index order (lane l: x_{i+l}, then x_{i+8+l}). */
+ALWAYS_INLINE __m512d sq_acc16(__m512d acc, const float *p) {
+    _mm_prefetch((const char *)p + PE__PREFETCH_BYTES, _MM_HINT_T0);
+    const __m512 v = _mm512_loadu_ps(p);
+    const __m512d lo = _mm512_cvtps_pd(_mm512_castps512_ps256(v));
+    const __m512d hi = _mm512_cvtps_pd(_mm512_extractf32x8_ps(v, 1));
+    return _mm512_fmadd_pd(hi, hi, _mm512_fmadd_pd(lo, lo, acc));
 }
 
-ALWAYS_INLINE __m512 norm_inv(__m512d acc, int64_t n, double eps) {
-    double s[8];
-    _mm512_storeu_pd(s, acc);
-    return _mm512_set1_ps(pe__rms_norm_inv(s, n, eps));
+/* Lane l of the result: the tree sum of a's 8 lanes, in every lane. */
+ALWAYS_INLINE __m512d tree8(__m512d a) {
+    a = _mm512_add_pd(a, _mm512_permute_pd(a, 0x55));                    /* s0+s1, s2+s3, ... */
+    a = _mm512_add_pd(a, _mm512_permutex_pd(a, _MM_SHUFFLE(1, 0, 3, 2))); /* (..)+(..) per 256 */
+    return _mm512_add_pd(a, _mm512_shuffle_f64x2(a, a, _MM_SHUFFLE(1, 0, 3, 2)));
 }
 
-/* g = 1 or 4 heads (a constant after inlining), accumulators in registers */
-ALWAYS_INLINE void norm_group(const float *x, int64_t xs, int64_t n, const float *w,
-                              int one_plus, double eps, float *y, const int g) {
+/* r of up to 4 heads' accumulators, as floats: r[k] for head k. */
+ALWAYS_INLINE void norm_inv4(__m512d a0, __m512d a1, __m512d a2, __m512d a3, int g, int64_t n,
+                             double eps, float *r) {
+    __m512d t = tree8(a0);
+    if (g == 4) { /* lane k of t: head k */
+        t = _mm512_mask_mov_pd(t, 0x02, tree8(a1));
+        t = _mm512_mask_mov_pd(t, 0x04, tree8(a2));
+        t = _mm512_mask_mov_pd(t, 0x08, tree8(a3));
+    }
+    const __m512d q = _mm512_add_pd(_mm512_div_pd(t, _mm512_set1_pd((double)n)), _mm512_set1_pd(eps));
+    const __m256 v = _mm512_cvtpd_ps(_mm512_div_pd(_mm512_set1_pd(1.0), _mm512_sqrt_pd(q)));
+    _mm_mask_storeu_ps(r, (__mmask8)(g == 4 ? 0x0F : 0x01), _mm256_castps256_ps128(v));
+}
+
+/* r of g = 1 or 4 heads (a constant after inlining), accumulators in registers */
+ALWAYS_INLINE void norm_sums(const float *x, int64_t xs, int64_t n, double eps, float *r,
+                             const int g) {
     __m512d a0 = _mm512_setzero_pd(), a1 = a0, a2 = a0, a3 = a0;
-    for (int64_t i = 0; i < n; i += 8) {
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) { /* a line per head: elements i..i+7, then i+8..i+15 */
+        a0 = sq_acc16(a0, x + i);
+        if (g == 4) {
+            a1 = sq_acc16(a1, x + xs + i);
+            a2 = sq_acc16(a2, x + 2 * xs + i);
+            a3 = sq_acc16(a3, x + 3 * xs + i);
+        }
+    }
+    for (; i < n; i += 8) {
         const __mmask8 m = n - i >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (n - i)) - 1u);
-        a0 = sq_acc(a0, x + i, m);
+        a0 = sq_acc(a0, x + i, m, 1);
         if (g == 4) {
-            a1 = sq_acc(a1, x + xs + i, m);
-            a2 = sq_acc(a2, x + 2 * xs + i, m);
-            a3 = sq_acc(a3, x + 3 * xs + i, m);
+            a1 = sq_acc(a1, x + xs + i, m, 1);
+            a2 = sq_acc(a2, x + 2 * xs + i, m, 1);
+            a3 = sq_acc(a3, x + 3 * xs + i, m, 1);
         }
     }
-    const __m512 r0 = norm_inv(a0, n, eps);
-    const __m512 r1 = g == 4 ? norm_inv(a1, n, eps) : r0;
-    const __m512 r2 = g == 4 ? norm_inv(a2, n, eps) : r0;
-    const __m512 r3 = g == 4 ? norm_inv(a3, n, eps) : r0;
-    for (int64_t i = 0; i < n; i += 16) { /* the scaling in float32, 16 lanes */
-        const __mmask16 m = n - i >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - i)) - 1u);
-        __m512 wd = _mm512_maskz_loadu_ps(m, w + i);
-        if (one_plus) wd = _mm512_add_ps(_mm512_set1_ps(1.0f), wd);
-        norm_store(y + i, x + i, r0, wd, m);
-        if (g == 4) {
-            norm_store(y + n + i, x + xs + i, r1, wd, m);
-            norm_store(y + 2 * n + i, x + 2 * xs + i, r2, wd, m);
-            norm_store(y + 3 * n + i, x + 3 * xs + i, r3, wd, m);
-        }
-    }
+    norm_inv4(a0, a1, a2, a3, g, n, eps, r);
 }
 
+/* Two passes over a block of heads: first every head's r (the sums of the
+ * next heads run while a division and a square root finish), then the
+ * scaling in float32, 16 lanes, from rows the first pass brought into L1. */
 static void avx512_rms_norm(const float *x, int64_t heads, int64_t xs, int64_t n,
                             const float *w, int one_plus, double eps, float *y) {
-    int64_t h = 0;
-    for (; h + 4 <= heads; h += 4) norm_group(x + h * xs, xs, n, w, one_plus, eps, y + h * n, 4);
-    for (; h < heads; h++) norm_group(x + h * xs, xs, n, w, one_plus, eps, y + h * n, 1);
+    enum { BLOCK = 64 };
+    float r[BLOCK];
+    for (int64_t h0 = 0; h0 < heads; h0 += BLOCK) {
+        const int64_t nb = heads - h0 < BLOCK ? heads - h0 : BLOCK;
+        const float *xb = x + h0 * xs;
+        float *yb = y + h0 * n;
+        int64_t h = 0;
+        for (; h + 4 <= nb; h += 4) norm_sums(xb + h * xs, xs, n, eps, r + h, 4);
+        for (; h < nb; h++) norm_sums(xb + h * xs, xs, n, eps, r + h, 1);
+        for (int64_t i = 0; i < n; i += 16) {
+            const __mmask16 m = n - i >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - i)) - 1u);
+            __m512 wv = _mm512_maskz_loadu_ps(m, w + i);
+            if (one_plus) wv = _mm512_add_ps(_mm512_set1_ps(1.0f), wv);
+            for (h = 0; h < nb; h++)
+                _mm512_mask_storeu_ps(yb + h * n + i, m,
+                                      _mm512_mul_ps(_mm512_mul_ps(_mm512_maskz_loadu_ps(m, xb + h * xs + i),
+                                                                  _mm512_set1_ps(r[h])),
+                                                    wv));
+        }
+    }
 }
 
 const pe_kernel_table pe__kernels_avx512 = {
