@@ -634,23 +634,9 @@ ALWAYS_INLINE __m512d tree8(__m512d a) {
     return _mm512_add_pd(a, _mm512_shuffle_f64x2(a, a, _MM_SHUFFLE(1, 0, 3, 2)));
 }
 
-/* r of up to 4 heads' accumulators, as floats: r[k] for head k. */
-ALWAYS_INLINE void norm_inv4(__m512d a0, __m512d a1, __m512d a2, __m512d a3, int g, int64_t n,
-                             double eps, float *r) {
-    __m512d t = tree8(a0);
-    if (g == 4) { /* lane k of t: head k */
-        t = _mm512_mask_mov_pd(t, 0x02, tree8(a1));
-        t = _mm512_mask_mov_pd(t, 0x04, tree8(a2));
-        t = _mm512_mask_mov_pd(t, 0x08, tree8(a3));
-    }
-    const __m512d q = _mm512_add_pd(_mm512_div_pd(t, _mm512_set1_pd((double)n)), _mm512_set1_pd(eps));
-    const __m256 v = _mm512_cvtpd_ps(_mm512_div_pd(_mm512_set1_pd(1.0), _mm512_sqrt_pd(q)));
-    _mm_mask_storeu_ps(r, (__mmask8)(g == 4 ? 0x0F : 0x01), _mm256_castps256_ps128(v));
-}
-
-/* r of g = 1 or 4 heads (a constant after inlining), accumulators in registers */
-ALWAYS_INLINE void norm_sums(const float *x, int64_t xs, int64_t n, double eps, float *r,
-                             const int g) {
+/* The sums of g = 1 or 4 heads (a constant after inlining: accumulators
+ * in registers), each head's tree total into sums[k]. */
+ALWAYS_INLINE void norm_sums(const float *x, int64_t xs, int64_t n, double *sums, const int g) {
     __m512d a0 = _mm512_setzero_pd(), a1 = a0, a2 = a0, a3 = a0;
     int64_t i = 0;
     for (; i + 16 <= n; i += 16) { /* a line per head: elements i..i+7, then i+8..i+15 */
@@ -670,23 +656,42 @@ ALWAYS_INLINE void norm_sums(const float *x, int64_t xs, int64_t n, double eps, 
             a3 = sq_acc(a3, x + 3 * xs + i, m, 1);
         }
     }
-    norm_inv4(a0, a1, a2, a3, g, n, eps, r);
+    sums[0] = _mm512_cvtsd_f64(tree8(a0));
+    if (g == 4) {
+        sums[1] = _mm512_cvtsd_f64(tree8(a1));
+        sums[2] = _mm512_cvtsd_f64(tree8(a2));
+        sums[3] = _mm512_cvtsd_f64(tree8(a3));
+    }
 }
 
-/* Two passes over a block of heads: first every head's r (the sums of the
- * next heads run while a division and a square root finish), then the
- * scaling in float32, 16 lanes, from rows the first pass brought into L1. */
+/* Three passes over a block of heads: every head's sum (the next heads'
+ * loads never wait on a division), r = fl32(1 / sqrt(sum / n + eps)) of
+ * eight heads per vector (sum / n as sum * (1 / n) when n is a power of
+ * two: the same real number, so the same rounding), then the scaling in
+ * float32 from rows the first pass brought into L1 (16 lanes of every head
+ * in turn, the weights loaded once per 16). */
 static void avx512_rms_norm(const float *x, int64_t heads, int64_t xs, int64_t n,
                             const float *w, int one_plus, double eps, float *y) {
     enum { BLOCK = 64 };
+    double sums[BLOCK];
     float r[BLOCK];
+    const int pow2 = (n & (n - 1)) == 0;
+    const __m512d vn = _mm512_set1_pd((double)n), inv_n = _mm512_set1_pd(1.0 / (double)n);
     for (int64_t h0 = 0; h0 < heads; h0 += BLOCK) {
         const int64_t nb = heads - h0 < BLOCK ? heads - h0 : BLOCK;
         const float *xb = x + h0 * xs;
         float *yb = y + h0 * n;
         int64_t h = 0;
-        for (; h + 4 <= nb; h += 4) norm_sums(xb + h * xs, xs, n, eps, r + h, 4);
-        for (; h < nb; h++) norm_sums(xb + h * xs, xs, n, eps, r + h, 1);
+        for (; h + 4 <= nb; h += 4) norm_sums(xb + h * xs, xs, n, sums + h, 4);
+        for (; h < nb; h++) norm_sums(xb + h * xs, xs, n, sums + h, 1);
+        for (h = 0; h < nb; h += 8) {
+            const __mmask8 m = nb - h >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (nb - h)) - 1u);
+            const __m512d t = _mm512_maskz_loadu_pd(m, sums + h);
+            const __m512d q = _mm512_add_pd(pow2 ? _mm512_mul_pd(t, inv_n) : _mm512_div_pd(t, vn),
+                                            _mm512_set1_pd(eps));
+            _mm256_mask_storeu_ps(r + h, m,
+                                  _mm512_cvtpd_ps(_mm512_div_pd(_mm512_set1_pd(1.0), _mm512_sqrt_pd(q))));
+        }
         for (int64_t i = 0; i < n; i += 16) {
             const __mmask16 m = n - i >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - i)) - 1u);
             __m512 wv = _mm512_maskz_loadu_ps(m, w + i);
