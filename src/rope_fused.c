@@ -15,7 +15,8 @@
  * go from the input straight to the destination.
  *
  * The norm is the kernel table's rms_norm, one definition (kernels/scalar.c:
- * fixed summation order, double accumulation) that every set reproduces
+ * a fixed-order double sum gives r, the scaling is float32 as in the
+ * reference code) that every set reproduces
  * bit for bit; the quantizer is plain C here. So results do not depend on
  * the set (beyond the rotation's own scalar/vector difference) or on
  * threads; tokens are split in whole PE__ROPE_RESTART intervals.
