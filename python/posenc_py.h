@@ -211,16 +211,20 @@ typedef struct {
     PyObject *positions, *offsets, *cu_seqlens, *seq_starts;
     long long start;
     const char *batch_shape; /* what has the batch axis, for messages; NULL: x */
+    PyObject *delta;         /* rope_shift's delta in place of positions (NULL: none) */
 } pyb_args;
-#define PYB_ARGS_NONE {Py_None, Py_None, Py_None, Py_None, 0, NULL}
+#define PYB_ARGS_NONE {Py_None, Py_None, Py_None, Py_None, 0, NULL, NULL}
 
 /* Positions of each batch element: start + t or offsets[b] + t (RANGE),
  * positions (tokens[, width]) for all or (batch, tokens[, width]) per
  * element (LIST), cu_seqlens (n + 1,) / (batch, n + 1) with seq_starts (n,)
- * / (batch, n) (VARLEN). */
+ * / (batch, n) (VARLEN). rope_shift's delta is read the same way (fixed:
+ * a RANGE is one value for every token, start or offsets[b], not + t): an
+ * int (RANGE), (tokens,) or (batch, tokens) (LIST), (batch, 1) (RANGE,
+ * offsets). */
 enum { PYB_RANGE = 0, PYB_LIST = 1, PYB_VARLEN = 2 };
 typedef struct {
-    int kind, per_batch;
+    int kind, per_batch, fixed;
     int64_t batch, tokens, width, start;
     const int64_t *offsets;
     const int64_t *ids;
@@ -265,6 +269,7 @@ typedef struct {
     pe_rope_layout layout;
     pe_rope_direction direction;
     pe_rope_options opt;
+    int shift; /* pe_rope_shift by freqs: the positions are deltas (pyb_args.delta) */
 } pyb_source;
 int pyb_rotate(void *ctx, const pe_positions *pos, const pe_tensor *v);
 int pyb_rotate_qk(void *ctx, const pe_positions *pos, const pe_tensor *v);
