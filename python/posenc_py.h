@@ -235,6 +235,7 @@ typedef struct {
     int has_plain;
     PyObject *own[3];
     pya arr[3];
+    const char *arr_name[3];
 } pyb_pos;
 /* batched: x has a batch axis (per-element arguments allowed); width: 1, or
  * 3 for M-RoPE's (t, h, w) rows (positions required). ValueError naming the

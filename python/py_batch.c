@@ -301,6 +301,7 @@ static int given(PyObject *o) { return o != NULL && o != Py_None; }
 
 /* Integers as int64 array slot i of p with ndim in [lo, hi]. */
 static int ints(pyb_pos *p, int i, PyObject *o, const char *name, int lo, int hi) {
+    p->arr_name[i] = name;
     return py_int64_array(o, name, lo, hi, &p->own[i], &p->arr[i]);
 }
 
@@ -686,6 +687,25 @@ fail:
     return -1;
 }
 
+/* No positions (or deltas) in an output: one element's call must not
+ * change what the next one reads, and the library, which sees one element
+ * at a time, would refuse only the element that holds them, after the
+ * ones before it were written. */
+static int pos_apart(const pyb_rot *r) {
+    const pyb_pos *p = &r->pos;
+    for (int j = 0; j < 4; j++) {
+        const pya *a = j < 3 ? &p->arr[j] : &p->plain.arr;
+        if (j < 3 ? p->own[j] == NULL : !p->has_plain || p->plain.owner == NULL) continue;
+        for (int i = 0; i < r->n; i++)
+            if (pya_overlap(a, &r->io[i].out)) {
+                PyErr_Format(PyExc_ValueError, "%s overlaps %s; pass a separate array",
+                             j < 3 ? p->arr_name[j] : "positions", r->n == 1 ? "out" : i == 0 ? "q_out" : "k_out");
+                return -1;
+            }
+    }
+    return 0;
+}
+
 PyObject *pyb_rot_end(pyb_rot *r, int64_t rows, int heads_fold, pyb_fn fn, void *ctx) {
     pyb_view v[4];
     int64_t work = 0;
@@ -696,7 +716,7 @@ PyObject *pyb_rot_end(pyb_rot *r, int64_t rows, int heads_fold, pyb_fn fn, void 
     }
     int st = PE_OK;
     PyObject *result = NULL;
-    if (pyb_pos_check(&r->pos, rows) == 0 && pyb_run(v, 2 * r->n, &r->pos, heads_fold, fn, ctx, work, &st) == 0) {
+    if (pos_apart(r) == 0 && pyb_pos_check(&r->pos, rows) == 0 && pyb_run(v, 2 * r->n, &r->pos, heads_fold, fn, ctx, work, &st) == 0) {
         if (st != PE_OK) py_raise(st);
         else if (r->n == 1) result = Py_NewRef(r->io[0].result);
         else result = PyTuple_Pack(2, r->io[0].result, r->io[1].result);
