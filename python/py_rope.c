@@ -448,7 +448,9 @@ static PyMethodDef methods[] = {
      "(context shifting, attention sinks): delta an int for every token, an int64 array with\n"
      "one entry per token (of one batch element), or with a batch axis (batch, tokens) per\n"
      "element and token or (batch, 1) one per element. The magnitude A is not applied again. x, out,\n"
-     "layout, threads, token_axis as in rope_apply; out=x (the usual case) shifts in place."},
+     "layout, threads, token_axis as in rope_apply, batch axes included (any strides, no copy:\n"
+     "every other token of a cache, x[:, ::2], is shifted in place); out=x (the usual case)\n"
+     "shifts in place. delta must not lie in out."},
     {"rope_rebase", KW(py_rope_rebase),
      "rope_rebase(x, old_freqs, new_freqs, *, layout='half', start=0, positions=None, out=None,\n"
      "            threads=1, token_axis=None, offsets=None) -> array\n\n"
