@@ -177,10 +177,6 @@ int pyb_views(PyObject *x_o, PyObject *out_o, PyObject *axis_o, int max_ndim, in
 /* ids (or start + t when ids is NULL) of per_batch tokens, repeated:
  * PyMem int64 the caller frees, or NULL with MemoryError. */
 int64_t *pyb_tile(const int64_t *ids, int64_t start, int64_t per_batch, int64_t repeat);
-/* x 4-D with token_axis 1 or 2 (ValueError otherwise); *head the other axis. */
-int pyb_batch_axes(const pya *x, PyObject *axis_o, int *tok, int *head);
-/* Batch element b of a 4-D view as a (tokens, heads, D) pe_tensor. */
-pe_tensor pyb_slice(const pya *v, int tok, int head, int64_t b);
 
 /* A tensor argument as batch element 0's (tokens, heads, D) view and the
  * element stride of its batch axis: (tokens, D), (tokens, heads, D) or

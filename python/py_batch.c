@@ -229,27 +229,6 @@ int64_t *pyb_tile(const int64_t *ids, int64_t start, int64_t per_batch, int64_t 
 
 /* ------------------------------------------------- 4-D batch element views */
 
-int pyb_batch_axes(const pya *x, PyObject *axis_o, int *tok, int *head) {
-    if (x->ndim != 4 || pyb_token_axis(axis_o, "x", x->ndim, tok) != 0 || (*tok != 1 && *tok != 2)) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError,
-                            "per-batch positions (offsets, or positions of shape (batch, tokens)) need x "
-                            "as (batch, tokens, heads, head_dim) with token_axis=1 or (batch, heads, tokens, "
-                            "head_dim) with token_axis=2");
-        return -1;
-    }
-    *head = *tok == 1 ? 2 : 1;
-    return 0;
-}
-
-pe_tensor pyb_slice(const pya *v, int tok, int head, int64_t b) {
-    pe_tensor t = pe_tensor_dense((char *)v->view.buf + b * v->strides[0] * (int64_t)v->view.itemsize,
-                                  v->dtype, v->shape[tok], v->shape[head], v->shape[3]);
-    t.token_stride = v->strides[tok];
-    t.head_stride = v->strides[head];
-    return t;
-}
-
 int pyb_view_of(const pya *a, int tok, pyb_view *v) {
     memset(v, 0, sizeof *v);
     const int nd = a->ndim;
