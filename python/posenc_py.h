@@ -177,10 +177,6 @@ int pyb_views(PyObject *x_o, PyObject *out_o, PyObject *axis_o, int max_ndim, in
 /* ids (or start + t when ids is NULL) of per_batch tokens, repeated:
  * PyMem int64 the caller frees, or NULL with MemoryError. */
 int64_t *pyb_tile(const int64_t *ids, int64_t start, int64_t per_batch, int64_t repeat);
-/* x 4-D with token_axis 1 or 2 (ValueError otherwise); *head the other axis. */
-int pyb_batch_axes(const pya *x, PyObject *axis_o, int *tok, int *head);
-/* Batch element b of a 4-D view as a (tokens, heads, D) pe_tensor. */
-pe_tensor pyb_slice(const pya *v, int tok, int head, int64_t b);
 
 /* A tensor argument as batch element 0's (tokens, heads, D) view and the
  * element stride of its batch axis: (tokens, D), (tokens, heads, D) or
@@ -211,16 +207,20 @@ typedef struct {
     PyObject *positions, *offsets, *cu_seqlens, *seq_starts;
     long long start;
     const char *batch_shape; /* what has the batch axis, for messages; NULL: x */
+    PyObject *delta;         /* rope_shift's delta in place of positions (NULL: none) */
 } pyb_args;
-#define PYB_ARGS_NONE {Py_None, Py_None, Py_None, Py_None, 0, NULL}
+#define PYB_ARGS_NONE {Py_None, Py_None, Py_None, Py_None, 0, NULL, NULL}
 
 /* Positions of each batch element: start + t or offsets[b] + t (RANGE),
  * positions (tokens[, width]) for all or (batch, tokens[, width]) per
  * element (LIST), cu_seqlens (n + 1,) / (batch, n + 1) with seq_starts (n,)
- * / (batch, n) (VARLEN). */
+ * / (batch, n) (VARLEN). rope_shift's delta is read the same way (fixed:
+ * a RANGE is one value for every token, start or offsets[b], not + t): an
+ * int (RANGE), (tokens,) or (batch, tokens) (LIST), (batch, 1) (RANGE,
+ * offsets). */
 enum { PYB_RANGE = 0, PYB_LIST = 1, PYB_VARLEN = 2 };
 typedef struct {
-    int kind, per_batch;
+    int kind, per_batch, fixed;
     int64_t batch, tokens, width, start;
     const int64_t *offsets;
     const int64_t *ids;
@@ -231,6 +231,7 @@ typedef struct {
     int has_plain;
     PyObject *own[3];
     pya arr[3];
+    const char *arr_name[3];
 } pyb_pos;
 /* batched: x has a batch axis (per-element arguments allowed); width: 1, or
  * 3 for M-RoPE's (t, h, w) rows (positions required). ValueError naming the
@@ -265,6 +266,7 @@ typedef struct {
     pe_rope_layout layout;
     pe_rope_direction direction;
     pe_rope_options opt;
+    int shift; /* pe_rope_shift by freqs: the positions are deltas (pyb_args.delta) */
 } pyb_source;
 int pyb_rotate(void *ctx, const pe_positions *pos, const pe_tensor *v);
 int pyb_rotate_qk(void *ctx, const pe_positions *pos, const pe_tensor *v);

@@ -229,27 +229,6 @@ int64_t *pyb_tile(const int64_t *ids, int64_t start, int64_t per_batch, int64_t 
 
 /* ------------------------------------------------- 4-D batch element views */
 
-int pyb_batch_axes(const pya *x, PyObject *axis_o, int *tok, int *head) {
-    if (x->ndim != 4 || pyb_token_axis(axis_o, "x", x->ndim, tok) != 0 || (*tok != 1 && *tok != 2)) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError,
-                            "per-batch positions (offsets, or positions of shape (batch, tokens)) need x "
-                            "as (batch, tokens, heads, head_dim) with token_axis=1 or (batch, heads, tokens, "
-                            "head_dim) with token_axis=2");
-        return -1;
-    }
-    *head = *tok == 1 ? 2 : 1;
-    return 0;
-}
-
-pe_tensor pyb_slice(const pya *v, int tok, int head, int64_t b) {
-    pe_tensor t = pe_tensor_dense((char *)v->view.buf + b * v->strides[0] * (int64_t)v->view.itemsize,
-                                  v->dtype, v->shape[tok], v->shape[head], v->shape[3]);
-    t.token_stride = v->strides[tok];
-    t.head_stride = v->strides[head];
-    return t;
-}
-
 int pyb_view_of(const pya *a, int tok, pyb_view *v) {
     memset(v, 0, sizeof *v);
     const int nd = a->ndim;
@@ -301,6 +280,7 @@ static int given(PyObject *o) { return o != NULL && o != Py_None; }
 
 /* Integers as int64 array slot i of p with ndim in [lo, hi]. */
 static int ints(pyb_pos *p, int i, PyObject *o, const char *name, int lo, int hi) {
+    p->arr_name[i] = name;
     return py_int64_array(o, name, lo, hi, &p->own[i], &p->arr[i]);
 }
 
@@ -353,6 +333,51 @@ static int get_varlen(const pyb_args *a, int64_t batch, int batched, pyb_pos *p)
     return 0;
 }
 
+/* rope_shift's delta: an int for every token (a RANGE that does not
+ * advance), (tokens,) shared, (batch, tokens) or (batch, 1) per element. */
+static int get_delta(const pyb_args *a, int64_t batch, int batched, int64_t tokens, pyb_pos *p) {
+    PyObject *d = a->delta;
+    /* numpy integer scalars and 0-d arrays are ints */
+    const long nd = PySequence_Check(d) || py_dlpack_is_tensor(d) ? py_ndim(d) : 0;
+    p->kind = PYB_RANGE;
+    p->fixed = 1;
+    if (nd == 0) {
+        PyObject *n = PyNumber_Index(d);
+        if (n == NULL) return -1;
+        int overflow = 0;
+        const long long v = PyLong_AsLongLongAndOverflow(n, &overflow);
+        Py_DECREF(n);
+        if (overflow) return PyErr_SetString(PyExc_OverflowError, "delta does not fit in int64"), -1;
+        if (v == -1 && PyErr_Occurred()) return -1;
+        p->start = v;
+        return 0;
+    }
+    if (nd == 1) {
+        if (ints(p, 0, d, "delta", 1, 1) != 0) return -1;
+        if (p->arr[0].shape[0] != tokens)
+            return PyErr_Format(PyExc_ValueError, "delta has %lld entries, want one per token (%lld)",
+                                (long long)p->arr[0].shape[0], (long long)tokens), -1;
+        p->kind = PYB_LIST;
+        p->ids = p->arr[0].view.buf;
+        return 0;
+    }
+    char want[128];
+    snprintf(want, sizeof want, "(%lld, %lld) per batch element and token or (%lld, 1) per batch element",
+             (long long)batch, (long long)tokens, (long long)batch);
+    if (need_batch(a, "delta", batched) != 0 || ints(p, 0, d, "delta", 2, 2) != 0) return -1;
+    const pya *da = &p->arr[0];
+    if (da->shape[0] != batch || (da->shape[1] != tokens && da->shape[1] != 1)) return shape_error("delta", da, want);
+    p->per_batch = 1;
+    if (da->shape[1] == 1) {
+        p->offsets = da->view.buf; /* one constant per element */
+    } else {
+        p->kind = PYB_LIST;
+        p->ids = da->view.buf;
+        p->ids_step = tokens;
+    }
+    return 0;
+}
+
 int pyb_pos_get(const pyb_args *a, int64_t batch, int batched, int64_t tokens, int width, pyb_pos *p) {
     memset(p, 0, sizeof *p);
     p->batch = batch;
@@ -361,7 +386,9 @@ int pyb_pos_get(const pyb_args *a, int64_t batch, int batched, int64_t tokens, i
     p->start = a->start;
     char want[96];
     int rc = 0;
-    if (given(a->seq_starts) && !given(a->cu_seqlens)) {
+    if (given(a->delta)) {
+        rc = get_delta(a, batch, batched, tokens, p);
+    } else if (given(a->seq_starts) && !given(a->cu_seqlens)) {
         PyErr_SetString(PyExc_ValueError, "seq_starts needs cu_seqlens");
         rc = -1;
     } else if (given(a->cu_seqlens)) {
@@ -478,7 +505,7 @@ int pyb_pos_check(const pyb_pos *p, int64_t rows) {
     for (int64_t b = 0; b < p->batch; b++) {
         if (p->kind == PYB_VARLEN) {
             if (check_varlen(p, b, rows) != 0) return -1;
-        } else if (p->kind == PYB_RANGE) {
+        } else if (p->kind == PYB_RANGE && !p->fixed) {
             if (p->offsets) snprintf(what, sizeof what, "offsets[%lld]", (long long)b);
             else snprintf(what, sizeof what, "start");
             if (span_ok(p->offsets ? p->offsets[b] : p->start, p->tokens, rows, what) != 0) return -1;
@@ -504,7 +531,7 @@ static int64_t *pos_list(const pyb_pos *p) {
     int64_t *ids = alloc_ids(per * p->batch);
     for (int64_t b = 0; ids != NULL && b < p->batch; b++) {
         const pe_positions pos = pyb_pos_at(p, b);
-        for (int64_t i = 0; i < per; i++) ids[b * per + i] = pos.ids ? pos.ids[i] : pos.start + i;
+        for (int64_t i = 0; i < per; i++) ids[b * per + i] = pos.ids ? pos.ids[i] : pos.start + (p->fixed ? 0 : i);
     }
     return ids;
 }
@@ -526,6 +553,14 @@ int pyb_run(const pyb_view *v, int n, const pyb_pos *p, int heads_fold, pyb_fn f
         /* the same positions for every element: the batch as more heads */
         for (int i = 0; i < n && B > 1; i++)
             if (t[i].data != NULL) t[i].heads *= B;
+        const pe_positions pos = pyb_pos_at(p, 0);
+        PY_CALL(work, *status = fn(ctx, &pos, t));
+        return 0;
+    }
+    if (by_tokens && p->fixed && p->kind == PYB_RANGE && !p->per_batch) {
+        /* one delta for every token of every element: no list */
+        for (int i = 0; i < n; i++)
+            if (t[i].data != NULL) t[i].tokens *= B;
         const pe_positions pos = pyb_pos_at(p, 0);
         PY_CALL(work, *status = fn(ctx, &pos, t));
         return 0;
@@ -579,6 +614,8 @@ void pyb_io_release(pyb_io *io) {
 
 int pyb_rotate(void *ctx, const pe_positions *pos, const pe_tensor *v) {
     const pyb_source *c = ctx;
+    /* a shift's positions are its deltas: a list, or one for every token */
+    if (c->shift) return pe_rope_shift(c->freqs, c->layout, pos->ids, pos->ids ? 0 : pos->start, &v[0], &v[1], &c->opt);
     if (c->table != NULL) return pe_rope_apply_table(c->table, c->layout, pos, &v[0], &v[1], c->direction, &c->opt);
     if (c->new_freqs != NULL) return pe_rope_rebase(c->freqs, c->new_freqs, c->layout, pos, &v[0], &v[1], &c->opt);
     return pe_rope_apply_ex(c->freqs, c->layout, pos, &v[0], &v[1], c->direction, &c->opt);
@@ -629,6 +666,25 @@ fail:
     return -1;
 }
 
+/* No positions (or deltas) in an output: one element's call must not
+ * change what the next one reads, and the library, which sees one element
+ * at a time, would refuse only the element that holds them, after the
+ * ones before it were written. */
+static int pos_apart(const pyb_rot *r) {
+    const pyb_pos *p = &r->pos;
+    for (int j = 0; j < 4; j++) {
+        const pya *a = j < 3 ? &p->arr[j] : &p->plain.arr;
+        if (j < 3 ? p->own[j] == NULL : !p->has_plain || p->plain.owner == NULL) continue;
+        for (int i = 0; i < r->n; i++)
+            if (pya_overlap(a, &r->io[i].out)) {
+                PyErr_Format(PyExc_ValueError, "%s overlaps %s; pass a separate array",
+                             j < 3 ? p->arr_name[j] : "positions", r->n == 1 ? "out" : i == 0 ? "q_out" : "k_out");
+                return -1;
+            }
+    }
+    return 0;
+}
+
 PyObject *pyb_rot_end(pyb_rot *r, int64_t rows, int heads_fold, pyb_fn fn, void *ctx) {
     pyb_view v[4];
     int64_t work = 0;
@@ -639,7 +695,7 @@ PyObject *pyb_rot_end(pyb_rot *r, int64_t rows, int heads_fold, pyb_fn fn, void 
     }
     int st = PE_OK;
     PyObject *result = NULL;
-    if (pyb_pos_check(&r->pos, rows) == 0 && pyb_run(v, 2 * r->n, &r->pos, heads_fold, fn, ctx, work, &st) == 0) {
+    if (pos_apart(r) == 0 && pyb_pos_check(&r->pos, rows) == 0 && pyb_run(v, 2 * r->n, &r->pos, heads_fold, fn, ctx, work, &st) == 0) {
         if (st != PE_OK) py_raise(st);
         else if (r->n == 1) result = Py_NewRef(r->io[0].result);
         else result = PyTuple_Pack(2, r->io[0].result, r->io[1].result);

@@ -9,13 +9,14 @@
 
 #include <string.h>
 
-/* Per batch element positions (offsets, or positions of shape (batch,
- * tokens))? Then the call goes through py_batch.c's driver (x 4-D);
+/* Per batch element positions (offsets, or positions or deltas of shape
+ * (batch, tokens))? Then the call goes through py_batch.c's driver (x 4-D);
  * otherwise batch axes of any number fold (pyb_views) and every element
  * takes the same positions. */
 static int per_batch(const pyb_args *a) {
     return (a->offsets != NULL && a->offsets != Py_None) ||
-           (a->positions != NULL && a->positions != Py_None && py_ndim(a->positions) == 2);
+           (a->positions != NULL && a->positions != Py_None && py_ndim(a->positions) == 2) ||
+           (a->delta != NULL && a->delta != Py_None && py_ndim(a->delta) == 2);
 }
 
 /* 2 to 4 dimensions (or per-batch positions): py_batch.c's driver, which
@@ -44,6 +45,9 @@ static PyObject *rope_run_batched(int n, PyObject *const *x_o, PyObject *const *
     return pyb_rot_end(&r, -1, 1, n == 1 ? pyb_rotate : pyb_rotate_qk, c);
 }
 
+/* rope_apply, rope_rebase and rope_shift. Beyond 4 dimensions the batch
+ * axes fold (pyb_views) into heads, or into `repeat` elements of tokens
+ * each, which py_batch.c's driver runs as one batch axis. */
 static PyObject *rope_run_positioned(PyObject *x_o, PyObject *out_o, PyObject *axis_o, const pyb_args *a,
                                      pyb_source *c) {
     if (by_driver(&x_o, 1, a)) return rope_run_batched(1, &x_o, &out_o, axis_o, a, c);
@@ -53,26 +57,24 @@ static PyObject *rope_run_positioned(PyObject *x_o, PyObject *out_o, PyObject *a
     int64_t repeat = 1;
     if (pyb_views(x_o, out_o, axis_o, PYA_MAX_DIMS, -1, "x", "out", &x, &out, &result, &t[0], &t[1], &repeat) != 0)
         return NULL;
-    pypos p;
-    int64_t *tiled = NULL;
-    if (pypos_get(a->positions, a->start, t[0].tokens / repeat, "positions", &p) != 0) {
+    const int64_t per = repeat > 0 ? t[0].tokens / repeat : 0;
+    pyb_view v[2];
+    for (int i = 0; i < 2; i++) {
+        v[i].t = t[i];
+        v[i].t.tokens = per;
+        v[i].batch = repeat;
+        v[i].bstride = per * t[i].token_stride;
+    }
+    pyb_pos p;
+    int st = PE_OK;
+    if (pyb_pos_get(a, repeat, 0, per, 1, &p) != 0) {
         Py_CLEAR(result);
     } else {
-        pe_positions pos = p.pos;
-        if (repeat > 1 && (tiled = pyb_tile(p.pos.ids, p.pos.start, t[0].tokens / repeat, repeat)) != NULL)
-            pos = pe_positions_list(tiled);
-        if (repeat > 1 && tiled == NULL) {
+        if (pyb_run(v, 2, &p, 1, pyb_rotate, c, x.size, &st) != 0 || st != PE_OK) {
             Py_CLEAR(result);
-        } else {
-            int st;
-            PY_CALL(x.size, st = pyb_rotate(c, &pos, t));
-            if (st != PE_OK) {
-                Py_CLEAR(result);
-                py_raise(st);
-            }
+            if (st != PE_OK) py_raise(st);
         }
-        PyMem_Free(tiled);
-        pypos_release(&p);
+        pyb_pos_release(&p);
     }
     pya_release(&x);
     pya_release(&out);
@@ -160,115 +162,22 @@ static PyObject *py_rope_apply_qk(PyObject *self, PyObject *args, PyObject *kw) 
     return result;
 }
 
-/* Two new (count, pairs) arrays of dtype; releases nothing on failure. */
-/* rope_shift: delta an int (every token) or int64 per token of one batch
- * element, tiled over folded batch axes like positions. */
+/* rope_shift: delta in place of positions (an int, (tokens,), or per
+ * batch element (batch, tokens) / (batch, 1)), batched as rope_apply. */
 static PyObject *py_rope_shift(PyObject *self, PyObject *args, PyObject *kw) {
     (void)self;
     static char *kwlist[] = {"x", "freqs", "delta", "layout", "out", "threads", "token_axis", NULL};
-    PyObject *x_o, *fr_o, *delta_o, *out_o = Py_None, *axis_o = Py_None;
+    PyObject *x_o, *fr_o, *out_o = Py_None, *axis_o = Py_None;
+    pyb_args a = PYB_ARGS_NONE;
     const char *layout_s = "half";
     int threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$sOiO:rope_shift", kwlist, &x_o, &fr_o, &delta_o,
-                                     &layout_s, &out_o, &threads, &axis_o))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$sOiO:rope_shift", kwlist, &x_o, &fr_o, &a.delta, &layout_s,
+                                     &out_o, &threads, &axis_o))
         return NULL;
-    const pe_freqs *f = py_freqs_arg(fr_o, "freqs");
-    pe_rope_layout layout;
-    if (f == NULL || py_layout(layout_s, &layout)) return NULL;
-    long long constant = 0;
-    /* an int (numpy integer scalars included) or a sequence of them */
-    const int per_token = PySequence_Check(delta_o) || (py_dlpack_is_tensor(delta_o) && py_ndim(delta_o) > 0);
-    if (!per_token) {
-        PyObject *n = PyNumber_Index(delta_o);
-        if (n == NULL) return NULL;
-        int overflow = 0;
-        constant = PyLong_AsLongLongAndOverflow(n, &overflow);
-        Py_DECREF(n);
-        if (overflow) return PyErr_Format(PyExc_OverflowError, "delta does not fit in int64");
-        if (constant == -1 && PyErr_Occurred()) return NULL;
-    }
-    pya x, out;
-    PyObject *result;
-    pe_tensor tin, tout;
-    int64_t repeat = 1;
-    if (pyb_views(x_o, out_o, axis_o, PYA_MAX_DIMS, -1, "x", "out", &x, &out, &result, &tin, &tout, &repeat) != 0)
-        return NULL;
-    PyObject *own = NULL;
-    pya d;
-    memset(&d, 0, sizeof d);
-    int64_t *tiled = NULL;
-    const int64_t *deltas = NULL;
-    const int64_t per_batch = repeat > 0 ? tin.tokens / repeat : 0;
-    if (per_token && py_ndim(delta_o) == 2) {
-        /* (batch, tokens): each batch element its own deltas; (batch, 1):
-         * one constant per batch element. One call per element (as
-         * pyb_run's last resort). */
-        int tok, head;
-        int64_t row_len = 0;
-        if (pyb_batch_axes(&x, axis_o, &tok, &head) != 0 ||
-            py_int64_array(delta_o, "delta", 2, 2, &own, &d) != 0) {
-            Py_CLEAR(result);
-            goto done;
-        }
-        row_len = d.shape[1];
-        if (d.shape[0] != x.shape[0] || (row_len != x.shape[tok] && row_len != 1)) {
-            PyErr_Format(PyExc_ValueError, "delta has shape (%lld, %lld), want (%lld, %lld) per batch element "
-                         "and token or (%lld, 1) per batch element", (long long)d.shape[0], (long long)row_len,
-                         (long long)x.shape[0], (long long)x.shape[tok], (long long)x.shape[0]);
-            Py_CLEAR(result);
-            goto done;
-        }
-        pe_rope_options opt = py_rope_opts(threads);
-        int st = PE_OK;
-        const int64_t *dv = d.view.buf;
-        for (int64_t b = 0; st == PE_OK && b < x.shape[0]; b++) {
-            const pe_tensor ti = pyb_slice(&x, tok, head, b), to = pyb_slice(&out, tok, head, b);
-            const int row = row_len == x.shape[tok] && row_len != 1;
-            PY_CALL(x.size / x.shape[0], st = pe_rope_shift(f, layout, row ? dv + b * row_len : NULL,
-                                                            row ? 0 : dv[b * row_len], &ti, &to, &opt));
-        }
-        if (st != PE_OK) {
-            Py_CLEAR(result);
-            py_raise(st);
-        }
-        goto done;
-    }
-    if (per_token) {
-        if (py_int64_array(delta_o, "delta", 1, 1, &own, &d) != 0) {
-            Py_CLEAR(result);
-            goto done;
-        }
-        if (d.shape[0] != per_batch) {
-            PyErr_Format(PyExc_ValueError, "delta has %lld entries, want one per token (%lld)",
-                         (long long)d.shape[0], (long long)per_batch);
-            Py_CLEAR(result);
-            goto done;
-        }
-        deltas = d.view.buf;
-        if (repeat > 1) {
-            if ((tiled = pyb_tile(deltas, 0, per_batch, repeat)) == NULL) {
-                Py_CLEAR(result);
-                goto done;
-            }
-            deltas = tiled;
-        }
-    }
-    pe_rope_options opt = py_rope_opts(threads);
-    int st;
-    PY_CALL(x.size, st = pe_rope_shift(f, layout, deltas, (int64_t)constant, &tin, &tout, &opt));
-    if (st != PE_OK) {
-        Py_CLEAR(result);
-        py_raise(st);
-    }
-done:
-    PyMem_Free(tiled);
-    if (own != NULL) {
-        pya_release(&d);
-        Py_DECREF(own);
-    }
-    pya_release(&x);
-    pya_release(&out);
-    return result;
+    pyb_source c;
+    if (pyb_source_init(&c, fr_o, layout_s, NULL, threads) != 0) return NULL;
+    c.shift = 1;
+    return rope_run_positioned(x_o, out_o, axis_o, &a, &c);
 }
 
 /* rope_rebase: positions as rope_apply's (tiled over folded batch axes). */
@@ -443,7 +352,7 @@ static PyObject *mrope_run(int n, PyObject *const *x_o, PyObject *const *out_o, 
         py_choice(mode_s, "mode", mrope_modes, &mode))
         return NULL;
     c.mode = (pe_mrope_mode)mode;
-    const pyb_args a = {pos_o, Py_None, Py_None, Py_None, 0, NULL};
+    const pyb_args a = {pos_o, Py_None, Py_None, Py_None, 0, NULL, NULL};
     pyb_rot r;
     if (pyb_rot_begin(&r, n, x_o, out_o, n == 1 ? names : qk_names, axis_o, &a, 3) != 0) return NULL;
     return pyb_rot_end(&r, -1, 1, n == 1 ? run_mrope : run_mrope_qk, &c);
@@ -539,7 +448,9 @@ static PyMethodDef methods[] = {
      "(context shifting, attention sinks): delta an int for every token, an int64 array with\n"
      "one entry per token (of one batch element), or with a batch axis (batch, tokens) per\n"
      "element and token or (batch, 1) one per element. The magnitude A is not applied again. x, out,\n"
-     "layout, threads, token_axis as in rope_apply; out=x (the usual case) shifts in place."},
+     "layout, threads, token_axis as in rope_apply, batch axes included (any strides, no copy:\n"
+     "every other token of a cache, x[:, ::2], is shifted in place); out=x (the usual case)\n"
+     "shifts in place. delta must not lie in out."},
     {"rope_rebase", KW(py_rope_rebase),
      "rope_rebase(x, old_freqs, new_freqs, *, layout='half', start=0, positions=None, out=None,\n"
      "            threads=1, token_axis=None, offsets=None) -> array\n\n"
