@@ -45,17 +45,22 @@ def rope(x, omega, positions, layout, attention_factor=1.0, direction="forward")
 
 
 def rope_tolerance(x, ref, omega, layout, attention_factor=1.0):
-    """Documented bound of a float32 rotation: |err| <= 2^-24 (A|y| + |x'|) + 1e-15 per
-    element (include/posenc.h). With |x'|, |y| <= A(|a| + |b|) of the input pair this
-    is at most 2^-23 A(|a| + |b|); elements past rotary_dim must be exact copies."""
+    """The documented bound of a float32 rotation (include/posenc.h, vector kernels; the
+    scalar kernels' half an ulp lies inside it): for output x' of input x whose pair
+    partner is y, |err| <= 2^-24 (|x'| + A(|x| + 2|y|)) + 1e-11 A(|x| + |y|), with A the
+    magnitude applied (A, or 1/A inverse: the larger is used). Elements past rotary_dim
+    must be exact copies (tolerance 0)."""
     x = np.asarray(x, dtype=np.float64)
+    ref = np.asarray(ref, dtype=np.float64)
     d = 2 * len(omega)
     a_idx, b_idx = pairs(x, d, layout)
     tol = np.zeros_like(ref)
-    pair_mag = np.abs(x[..., a_idx]) + np.abs(x[..., b_idx])
-    scale = max(attention_factor, 1.0 / attention_factor)
-    tol[..., a_idx] = 2.0**-23 * scale * pair_mag + 1e-14
-    tol[..., b_idx] = 2.0**-23 * scale * pair_mag + 1e-14
+    A = max(attention_factor, 1.0 / attention_factor)
+    xa, xb = np.abs(x[..., a_idx]), np.abs(x[..., b_idx])
+    angle = 1e-11 * A * (xa + xb)
+    # 1.0001: the bound itself is computed in float64
+    tol[..., a_idx] = 1.0001 * (2.0**-24 * (np.abs(ref[..., a_idx]) + A * (xa + 2 * xb)) + angle) + 1e-14
+    tol[..., b_idx] = 1.0001 * (2.0**-24 * (np.abs(ref[..., b_idx]) + A * (xb + 2 * xa)) + angle) + 1e-14
     return tol
 
 
