@@ -43,6 +43,19 @@ static pe_plan_diff *compare(const pe_plan *a, const pe_plan *b) {
     return d;
 }
 
+/* The config's plan c against the GGUF's g: exactly `count` lines, the
+ * first holding want and also want2 (each NULL: not checked). */
+static void check_diff(const pe_plan *c, const pe_plan *g, int64_t count, const char *want,
+                       const char *want2) {
+    pe_plan_diff *d = compare(c, g);
+    const char *line0 = d && pe_plan_diff_line(d, 0) ? pe_plan_diff_line(d, 0) : "";
+    CHECK_MSG(d && pe_plan_diff_count(d) == count && (!want || strstr(line0, want)) &&
+                  (!want2 || strstr(line0, want2)),
+              "%lld lines: %s (want %s)", d ? (long long)pe_plan_diff_count(d) : -1LL, line0,
+              want ? want : "-");
+    pe_plan_diff_free(d);
+}
+
 /* Llama 3.1's divisors w_i / w'_i from the llama3 formula (long double). */
 static long double llama3_divisor(int i, int d) {
     long double w = powl(500000.0L, -(long double)(2 * i) / d), lam = 2 * PI_L / w;
@@ -134,9 +147,7 @@ TEST(plan_gguf_gemma3_equals_its_config) {
     pe_plan *g = plan_of(b, "gemma3");
     pe_plan *c = config("gemma-3-1b-it.json");
     if (g != NULL && c != NULL) {
-        pe_plan_diff *d = compare(c, g);
-        CHECK_MSG(d && pe_plan_diff_count(d) == 0, "%s", d && pe_plan_diff_line(d, 0) ? pe_plan_diff_line(d, 0) : "");
-        pe_plan_diff_free(d);
+        check_diff(c, g, 0, NULL, NULL);
         pe_plan_layer L;
         CHECK_OK(pe_plan_layer_info(g, 5, &L));
         CHECK(strcmp(L.layer_type, "full_attention") == 0 && L.base == 1e6 && L.sliding_window == 0);
@@ -172,13 +183,9 @@ TEST(plan_gguf_hunyuan_folded_base_in_float32) {
             if (r > worst) worst = r;
         }
         CHECK(Lg.base == (double)b32 && worst > 0);
-        pe_plan_diff *d = compare(c, g);
         char want[96];
         snprintf(want, sizeof want, "layers 0-31: inv_freq differ by up to %.3g relative", (double)worst);
-        CHECK_MSG(d && pe_plan_diff_count(d) == 1 && strstr(pe_plan_diff_line(d, 0), want) &&
-                      strstr(pe_plan_diff_line(d, 0), "stored as float32: rope.freq_base"),
-                  "%s (want %s)", d && pe_plan_diff_line(d, 0) ? pe_plan_diff_line(d, 0) : "", want);
-        pe_plan_diff_free(d);
+        check_diff(c, g, 1, want, "stored as float32: rope.freq_base");
     }
     pe_plan_free(g);
     pe_plan_free(c);
@@ -201,9 +208,7 @@ TEST(plan_gguf_yarn_nope_and_warnings) {
     pe_plan *g = plan_of(b, "qwen2");
     pe_plan *c = config("qwen2.5-7b-instruct-yarn.json");
     if (g != NULL && c != NULL) {
-        pe_plan_diff *d = compare(c, g);
-        CHECK_MSG(d && pe_plan_diff_count(d) == 0, "%s", d && pe_plan_diff_line(d, 0) ? pe_plan_diff_line(d, 0) : "");
-        pe_plan_diff_free(d);
+        check_diff(c, g, 0, NULL, NULL);
         CHECK(pe_plan_num_warnings(g) == 1 &&
               strcmp(pe_plan_warning(g, 0), "'qwen2.rope.wobble': not understood; ignored") == 0);
     }
@@ -233,12 +238,7 @@ TEST(plan_gguf_yarn_nope_and_warnings) {
         CHECK_OK(pe_plan_layer_info(g, 2, &L));
         CHECK(L.rope && L.layout == PE_ROPE_INTERLEAVED && !L.temperature.active &&
               strcmp(L.layer_type, "chunked_attention") == 0 && L.chunk_size == 8192);
-        pe_plan_diff *d = compare(c, g);
-        CHECK_MSG(d && pe_plan_diff_count(d) == 1 &&
-                      strstr(pe_plan_diff_line(d, 0), "layers 0-2, 4-6, 8-10,") &&
-                      strstr(pe_plan_diff_line(d, 0), "llama3 default"),
-                  "%s", d && pe_plan_diff_line(d, 0) ? pe_plan_diff_line(d, 0) : "");
-        pe_plan_diff_free(d);
+        check_diff(c, g, 1, "layers 0-2, 4-6, 8-10,", "llama3 default");
     }
     pe_plan_free(g);
     pe_plan_free(c);
@@ -512,12 +512,7 @@ TEST(plan_gguf_code_defaults) {
         }
         /* the same NoPE layers as the config; only the pair layout of the
          * permuted Llama-family weights differs */
-        pe_plan_diff *d = compare(c, g);
-        CHECK_MSG(d && pe_plan_diff_count(d) == 1 &&
-                      strstr(pe_plan_diff_line(d, 0), "pair layout: config half, gguf interleaved"),
-                  "%lld: %s", d ? (long long)pe_plan_diff_count(d) : -1LL,
-                  d && pe_plan_diff_line(d, 0) ? pe_plan_diff_line(d, 0) : "");
-        pe_plan_diff_free(d);
+        check_diff(c, g, 1, "pair layout: config half, gguf interleaved", NULL);
     }
     pe_plan_free(g);
     pe_plan_free(c);
@@ -635,13 +630,9 @@ TEST(plan_gguf_sliding_models_equal_their_configs) {
     pe_plan *g = plan_of(b, "gptoss20b");
     pe_plan *c = config("gpt-oss-20b.json");
     if (g && c) {
-        pe_plan_diff *d = compare(c, g);
         /* one line: HF's gpt-oss YaRN is untruncated ("truncate": false),
          * a GGUF has no such key; no layer-type, window or base line */
-        CHECK_MSG(d && pe_plan_diff_count(d) == 1 &&
-                      strstr(pe_plan_diff_line(d, 0), "layers 0-23: inv_freq differ"),
-                  "%s", d && pe_plan_diff_line(d, 0) ? pe_plan_diff_line(d, 0) : "");
-        pe_plan_diff_free(d);
+        check_diff(c, g, 1, "layers 0-23: inv_freq differ", NULL);
     }
     pe_plan_free(g);
     pe_plan_free(c);
@@ -661,13 +652,9 @@ TEST(plan_gguf_sliding_models_equal_their_configs) {
     g = plan_of(b, "olmo3");
     c = config("olmo-3-7b.json");
     if (g && c) {
-        pe_plan_diff *d = compare(c, g);
         /* one line: the float32 attn_factor of the full layers; the sliding
          * layers (plain RoPE at 500000) agree exactly */
-        CHECK_MSG(d && pe_plan_diff_count(d) == 1 &&
-                      strstr(pe_plan_diff_line(d, 0), "layers 3, 7, 11, 15, 19, 23, 27, 31: magnitude A"),
-                  "%s", d && pe_plan_diff_line(d, 0) ? pe_plan_diff_line(d, 0) : "");
-        pe_plan_diff_free(d);
+        check_diff(c, g, 1, "layers 3, 7, 11, 15, 19, 23, 27, 31: magnitude A", NULL);
     }
     pe_plan_free(g);
     pe_plan_free(c);
@@ -683,10 +670,7 @@ TEST(plan_gguf_sliding_models_equal_their_configs) {
     g = plan_of(b, "cohere2_7b");
     c = config("c4ai-command-r7b-12-2024.json");
     if (g && c) {
-        pe_plan_diff *d = compare(c, g);
-        CHECK_MSG(d && pe_plan_diff_count(d) == 0, "%s",
-                  d && pe_plan_diff_line(d, 0) ? pe_plan_diff_line(d, 0) : "");
-        pe_plan_diff_free(d);
+        check_diff(c, g, 0, NULL, NULL);
     }
     pe_plan_free(g);
     pe_plan_free(c);
@@ -703,10 +687,7 @@ TEST(plan_gguf_sliding_models_equal_their_configs) {
     g = plan_of(b, "gemma2_9b");
     c = config("gemma-2-9b-it.json");
     if (g && c) {
-        pe_plan_diff *d = compare(c, g);
-        CHECK_MSG(d && pe_plan_diff_count(d) == 0, "%s",
-                  d && pe_plan_diff_line(d, 0) ? pe_plan_diff_line(d, 0) : "");
-        pe_plan_diff_free(d);
+        check_diff(c, g, 0, NULL, NULL);
     }
     pe_plan_free(g);
     pe_plan_free(c);
