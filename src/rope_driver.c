@@ -342,14 +342,7 @@ int pe__rope_drive(const pe__angles *a, int64_t rotary_dim, pe_rope_layout layou
         j.scratch = (unsigned char *)stack;
     else
         PE_TRY(pe__alloc("cos/sin scratch", parts, 1, j.part_bytes, &j.scratch));
-    /* chunks of whole restart intervals (results do not depend on the
-     * split), about 128 KiB of rows each */
-    int64_t chunk = tokens;
-    if (parts > 1) {
-        const double token_bytes = traffic / (double)tokens;
-        chunk = PE__ROPE_RESTART;
-        while (chunk < tokens && (double)chunk * token_bytes < 128.0 * 1024) chunk *= 2;
-    }
+    const int64_t chunk = pe__token_chunk(parts, tokens, traffic);
     pe__parallel_chunks(parts, tokens, chunk, rope_chunk, &j);
     if (!small) free(j.scratch);
     return PE_OK;

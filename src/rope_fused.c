@@ -378,14 +378,7 @@ int pe_rope_fused_qkv(const pe_freqs *freqs, pe_rope_layout layout,
         j.scratch = stack;
     else
         PE_TRY(pe__alloc("fused qkv scratch", parts, 1, j.part_bytes, &j.scratch));
-    /* whole restart intervals per chunk (results independent of the
-     * split), about 128 KiB of traffic each */
-    int64_t chunk = tokens;
-    if (parts > 1) {
-        const double token_bytes = traffic / (double)tokens;
-        chunk = PE__ROPE_RESTART;
-        while (chunk < tokens && (double)chunk * token_bytes < 128.0 * 1024) chunk *= 2;
-    }
+    const int64_t chunk = pe__token_chunk(parts, tokens, traffic);
     pe__parallel_chunks(parts, tokens, chunk, fused_chunk, &j);
     if (!small) free(j.scratch);
     return PE_OK;

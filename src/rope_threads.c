@@ -27,6 +27,14 @@ int pe__threads_for(int max_threads, double work, int64_t items) {
     return parts;
 }
 
+int64_t pe__token_chunk(int parts, int64_t tokens, double traffic) {
+    if (parts <= 1 || tokens <= 0) return tokens;
+    const double token_bytes = traffic / (double)tokens;
+    int64_t chunk = PE__ROPE_RESTART;
+    while (chunk < tokens && (double)chunk * token_bytes < 128.0 * 1024) chunk *= 2;
+    return chunk;
+}
+
 /* The end of a chunk: the kernels' stream fence (SFENCE on x86, the one
  * ISA whose sets stream), so kernels that stream (pe__rope_rows.stream)
  * need no fence per token and the chunk's non-temporal stores are ordered

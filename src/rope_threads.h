@@ -20,6 +20,12 @@
 #include <stdint.h>
 
 int pe__threads_for(int max_threads, double work, int64_t items);
+/* Tokens per chunk of a rotation split into `parts`: whole restart
+ * intervals (PE__ROPE_RESTART: every chunk starts its trigonometry afresh,
+ * so results do not depend on the split), doubled until a chunk moves
+ * about 128 KiB of `traffic` (bytes of the whole job); all tokens when
+ * parts is 1. */
+int64_t pe__token_chunk(int parts, int64_t tokens, double traffic);
 void pe__parallel_chunks(int parts, int64_t n, int64_t chunk,
                          void (*fn)(void *ctx, int worker, int64_t begin, int64_t end),
                          void *ctx);
