@@ -154,15 +154,25 @@ static int mrope_run(const pe_freqs *freqs, pe_rope_layout layout, const int64_t
     return st;
 }
 
+/* The checks every M-RoPE rotation makes first, in the order their errors
+ * take precedence: frequencies, layout, sections (they need a valid
+ * rotary_dim), then direction and options as a plain rotation. */
+static int mrope_common_checks(const pe_freqs *freqs, pe_rope_layout layout,
+                               const int64_t sections[3], pe_mrope_mode mode,
+                               pe_rope_direction direction, const pe_rope_options **options,
+                               pe_rope_options *defaults) {
+    PE_TRY(pe_freqs_validate(freqs));
+    PE_TRY(pe__check_rope_layout(layout, "layout"));
+    PE_TRY(check_sections(freqs->rotary_dim / 2, sections, mode));
+    return pe__rope_common_checks(freqs, layout, direction, options, defaults);
+}
+
 int pe_mrope_apply_ex(const pe_freqs *freqs, pe_rope_layout layout,
                       const int64_t *positions, const int64_t sections[3],
                       pe_mrope_mode mode, const pe_tensor *in, const pe_tensor *out,
                       pe_rope_direction direction, const pe_rope_options *options) {
     pe_rope_options defaults;
-    PE_TRY(pe_freqs_validate(freqs));
-    PE_TRY(pe__check_rope_layout(layout, "layout"));
-    PE_TRY(check_sections(freqs->rotary_dim / 2, sections, mode));
-    PE_TRY(pe__rope_common_checks(freqs, layout, direction, &options, &defaults));
+    PE_TRY(mrope_common_checks(freqs, layout, sections, mode, direction, &options, &defaults));
     PE_TRY(pe__rope_check_pair_d(freqs->rotary_dim, in, out, "in", "out"));
     PE_TRY(check_positions3(positions, in->tokens));
     PE_TRY(check_positions3_apart(positions, in->tokens, out, "out"));
@@ -185,10 +195,7 @@ int pe_mrope_apply_qk(const pe_freqs *freqs, pe_rope_layout layout,
                       const pe_tensor *k_in, const pe_tensor *k_out,
                       pe_rope_direction direction, const pe_rope_options *options) {
     pe_rope_options defaults;
-    PE_TRY(pe_freqs_validate(freqs));
-    PE_TRY(pe__check_rope_layout(layout, "layout"));
-    PE_TRY(check_sections(freqs->rotary_dim / 2, sections, mode));
-    PE_TRY(pe__rope_common_checks(freqs, layout, direction, &options, &defaults));
+    PE_TRY(mrope_common_checks(freqs, layout, sections, mode, direction, &options, &defaults));
     PE_TRY(pe__rope_check_qk(freqs->rotary_dim, q_in, q_out, k_in, k_out));
     PE_TRY(check_positions3(positions, q_in->tokens));
     PE_TRY(check_positions3_apart(positions, q_in->tokens, q_out, "q_out"));
