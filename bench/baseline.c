@@ -82,6 +82,14 @@ const bench_baselines *bench_baselines_for(const char *kernels) {
     return &bench_base_generic;
 }
 
+void bench_fill(float *x, size_t n, uint64_t seed, double amp) {
+    uint64_t z = seed;
+    for (size_t i = 0; i < n; i++) {
+        z = z * 6364136223846793005ull + 1442695040888963407ull;
+        x[i] = (float)((double)(z >> 11) * (0x1p-52 * amp) - amp);
+    }
+}
+
 /* The library's rule (src/rope_threads.c): a part per 2 MiB of traffic
  * at most, so a baseline never pays for threads the library would not
  * start either. */

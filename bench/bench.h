@@ -52,6 +52,10 @@ typedef void (*bench_fn)(void *ctx);
 void bench_measure(bench_fn a, void *actx, bench_fn b, void *bctx, int quick, double target,
                    double *sec_a, double *sec_b, double *spread_b);
 
+/* n deterministic floats in [-amp, amp) (amp a power of two: exact) from
+ * a 64-bit LCG started at seed: the cases' inputs (baseline.c). */
+void bench_fill(float *x, size_t n, uint64_t seed, double amp);
+
 /* Split [0, n) into parts like the library does (no more threads than
  * `threads`, none below 2 MiB of traffic per part); run fn on each part,
  * part 0 on the calling thread (baseline.c). */

@@ -216,11 +216,7 @@ int bench_cases(const bench_opts *o, const bench_baselines *base, bench_result *
         goto done;
     }
     pe_freqs_default(HD, 500000.0, f);
-    uint64_t z = 0x9E3779B97F4A7C15ull;
-    for (size_t i = 0; i < n; i++) { /* deterministic values in [-1, 1) */
-        z = z * 6364136223846793005ull + 1442695040888963407ull;
-        x0[i] = (float)((double)(z >> 11) * 0x1p-52 - 1.0);
-    }
+    bench_fill(x0, n, 0x9E3779B97F4A7C15ull, 1.0); /* deterministic values in [-1, 1) */
     memset(y, 0, bytes);
     memset(c, 0, (size_t)CS_POS * PAIRS * 4), memset(s, 0, (size_t)CS_POS * PAIRS * 4);
     const pe_rope_options one = pe_rope_options_default();

@@ -132,11 +132,7 @@ int bench_cases_driver(const bench_opts *o, const bench_baselines *base, bench_r
         goto done;
     }
     pe_freqs_default(HD, 500000.0, f);
-    uint64_t z = 0x2545F4914F6CDD1Dull;
-    for (size_t i = 0; i < n; i++) { /* deterministic values in [-1, 1) */
-        z = z * 6364136223846793005ull + 1442695040888963407ull;
-        x0[i] = (float)((double)(z >> 11) * 0x1p-52 - 1.0);
-    }
+    bench_fill(x0, n, 0x2545F4914F6CDD1Dull, 1.0); /* deterministic values in [-1, 1) */
     int axis0[PAIRS], axis_m[PAIRS];
     const int64_t sections[3] = {16, 24, 24};
     for (int i = 0; i < PAIRS; i++) axis0[i] = 0;

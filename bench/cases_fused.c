@@ -184,11 +184,7 @@ int bench_fused(int quick, const bench_baselines *base, bench_result *res, int m
         goto done;
     }
     pe_freqs_default(HD, 1000000.0, f);
-    uint64_t z = 0x2545F4914F6CDD1Dull;
-    for (size_t i = 0; i < n; i++) { /* values in [-4, 4) */
-        z = z * 6364136223846793005ull + 1442695040888963407ull;
-        x0[i] = (float)((double)(z >> 11) * 0x1p-50 - 4.0);
-    }
+    bench_fill(x0, n, 0x2545F4914F6CDD1Dull, 4.0); /* values in [-4, 4) */
     for (int i = 0; i < HD; i++) qw[i] = 0.75f + (float)i / 256, kw[i] = 1.25f - (float)i / 512;
     memcpy(x, x0, n * 4);
     memset(dst, 0, n * 4), memset(kc, 0, kvn * 2), memset(vc, 0, kvn * 2);
