@@ -606,14 +606,9 @@ static void avx512_narrow_f32(const float *in, void *out, int64_t n, pe_dtype dt
 /* The fused epilogue's RMSNorm (kernels/scalar.c defines it), bit for bit:
  * lane l of a head's accumulator is partial sum l; x_i^2 is exact in
  * double, so fma(x, x, s) is the separately rounded s + x*x of the
- * definition; a partial block is loaded masked (zeros add +0 exactly). The
- * tree ((s0+s1)+(s2+s3))+((s4+s5)+(s6+s7)) runs in the lanes (each step
- * adds a lane to its neighbour: the sum is the same both ways round), four
- * heads share one sqrt and one division, and r is rounded to float
- * (pe__rms_norm_inv's steps, vectorised). Four heads at a time keep four
- * independent chains of FMAs in flight. */
-ALWAYS_INLINE __m512d sq_acc(__m512d acc, const float *p, __mmask8 m, int fetch) {
-    if (fetch) _mm_prefetch((const char *)p + PE__PREFETCH_BYTES, _MM_HINT_T0);
+ * definition; a partial block is loaded masked (zeros add +0 exactly). */
+ALWAYS_INLINE __m512d sq_acc(__m512d acc, const float *p, __mmask8 m) {
+    _mm_prefetch((const char *)p + PE__PREFETCH_BYTES, _MM_HINT_T0);
     const __m512d v = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, p));
     return _mm512_fmadd_pd(v, v, acc);
 }
@@ -627,7 +622,8 @@ ALWAYS_INLINE __m512d sq_acc16(__m512d acc, const float *p) {
     return _mm512_fmadd_pd(hi, hi, _mm512_fmadd_pd(lo, lo, acc));
 }
 
-/* Lane l of the result: the tree sum of a's 8 lanes, in every lane. */
+/* The tree ((s0+s1)+(s2+s3))+((s4+s5)+(s6+s7)) of a's lanes, in every lane
+ * (each step adds a lane to its neighbour: the same sum both ways round). */
 ALWAYS_INLINE __m512d tree8(__m512d a) {
     a = _mm512_add_pd(a, _mm512_permute_pd(a, 0x55));                    /* s0+s1, s2+s3, ... */
     a = _mm512_add_pd(a, _mm512_permutex_pd(a, _MM_SHUFFLE(1, 0, 3, 2))); /* (..)+(..) per 256 */
@@ -635,7 +631,8 @@ ALWAYS_INLINE __m512d tree8(__m512d a) {
 }
 
 /* The sums of g = 1 or 4 heads (a constant after inlining: accumulators
- * in registers), each head's tree total into sums[k]. */
+ * in registers, four independent chains of FMAs in flight), each head's
+ * tree total into sums[k]. */
 ALWAYS_INLINE void norm_sums(const float *x, int64_t xs, int64_t n, double *sums, const int g) {
     __m512d a0 = _mm512_setzero_pd(), a1 = a0, a2 = a0, a3 = a0;
     int64_t i = 0;
@@ -649,11 +646,11 @@ ALWAYS_INLINE void norm_sums(const float *x, int64_t xs, int64_t n, double *sums
     }
     for (; i < n; i += 8) {
         const __mmask8 m = n - i >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (n - i)) - 1u);
-        a0 = sq_acc(a0, x + i, m, 1);
+        a0 = sq_acc(a0, x + i, m);
         if (g == 4) {
-            a1 = sq_acc(a1, x + xs + i, m, 1);
-            a2 = sq_acc(a2, x + 2 * xs + i, m, 1);
-            a3 = sq_acc(a3, x + 3 * xs + i, m, 1);
+            a1 = sq_acc(a1, x + xs + i, m);
+            a2 = sq_acc(a2, x + 2 * xs + i, m);
+            a3 = sq_acc(a3, x + 3 * xs + i, m);
         }
     }
     sums[0] = _mm512_cvtsd_f64(tree8(a0));
@@ -666,8 +663,7 @@ ALWAYS_INLINE void norm_sums(const float *x, int64_t xs, int64_t n, double *sums
 
 /* Three passes over a block of heads: every head's sum (the next heads'
  * loads never wait on a division), r = fl32(1 / sqrt(sum / n + eps)) of
- * eight heads per vector (sum / n as sum * (1 / n) when n is a power of
- * two: the same real number, so the same rounding), then the scaling in
+ * eight heads per vector (pe__rms_norm_inv's steps), then the scaling in
  * float32 from rows the first pass brought into L1 (16 lanes of every head
  * in turn, the weights loaded once per 16). */
 static void avx512_rms_norm(const float *x, int64_t heads, int64_t xs, int64_t n,
@@ -675,8 +671,7 @@ static void avx512_rms_norm(const float *x, int64_t heads, int64_t xs, int64_t n
     enum { BLOCK = 64 };
     double sums[BLOCK];
     float r[BLOCK];
-    const int pow2 = (n & (n - 1)) == 0;
-    const __m512d vn = _mm512_set1_pd((double)n), inv_n = _mm512_set1_pd(1.0 / (double)n);
+    const __m512d vn = _mm512_set1_pd((double)n);
     for (int64_t h0 = 0; h0 < heads; h0 += BLOCK) {
         const int64_t nb = heads - h0 < BLOCK ? heads - h0 : BLOCK;
         const float *xb = x + h0 * xs;
@@ -687,8 +682,7 @@ static void avx512_rms_norm(const float *x, int64_t heads, int64_t xs, int64_t n
         for (h = 0; h < nb; h += 8) {
             const __mmask8 m = nb - h >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (nb - h)) - 1u);
             const __m512d t = _mm512_maskz_loadu_pd(m, sums + h);
-            const __m512d q = _mm512_add_pd(pow2 ? _mm512_mul_pd(t, inv_n) : _mm512_div_pd(t, vn),
-                                            _mm512_set1_pd(eps));
+            const __m512d q = _mm512_add_pd(_mm512_div_pd(t, vn), _mm512_set1_pd(eps));
             _mm256_mask_storeu_ps(r + h, m,
                                   _mm512_cvtpd_ps(_mm512_div_pd(_mm512_set1_pd(1.0), _mm512_sqrt_pd(q))));
         }
