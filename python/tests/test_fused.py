@@ -205,4 +205,4 @@ def test_norm_agrees_with_hugging_face_float32_formula(gemma):
     ref = hf(torch.rsqrt(xt.pow(2).mean(-1, keepdim=True) + 1e-6))
     same = np.mean(ref.view(np.uint32) == got.view(np.uint32))
     ulps = np.abs(ref.astype(np.float64) - got) / np.spacing(np.abs(ref))
-    assert same >= 0.6 and ulps.max() <= 8, (same, ulps.max())
+    assert same >= 0.65 and ulps.max() <= 4, (same, ulps.max())  # measured: 71 %, 3 ulp
