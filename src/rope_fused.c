@@ -215,6 +215,9 @@ typedef struct {
     unsigned char *scratch; /* parts * part_bytes */
     size_t part_bytes;
     int prefetch; /* inputs larger than L2: prefetch rows read straight from them */
+    uintptr_t side_stride; /* > 0: the next token's rows go to the kernels
+                            * as a side stream, this many bytes per step
+                            * (kernels.h) */
     size_t trig_bytes; /* the trigonometry's share of a part, then the rows */
 } fused_job;
 
@@ -252,10 +255,11 @@ static void *at(const pe_tensor *v, int64_t t, int64_t h) {
 /* Store the heads of one token from f32 rows (src_stride apart) into a
  * 16-bit, f32 or int8 destination (with its scales). */
 static void store_rows(const fused_job *j, const float *src, int64_t src_stride,
-                       const pe_tensor *dst, int64_t t, const pe_tensor *scale) {
+                       const pe_tensor *dst, int64_t t, const pe_tensor *scale,
+                       pe__side_prefetch *side) {
     const int64_t D = dst->head_dim;
     if (dst->dtype != PE_I8 && src_stride == D && dst->head_stride == D) { /* one run */
-        j->k->narrow_f32(src, at(dst, t, 0), dst->heads * D, dst->dtype);
+        j->k->narrow_f32(src, at(dst, t, 0), dst->heads * D, dst->dtype, side);
         return;
     }
     for (int64_t h = 0; h < dst->heads; h++) {
@@ -263,7 +267,7 @@ static void store_rows(const fused_job *j, const float *src, int64_t src_stride,
         if (dst->dtype == PE_I8)
             quantize_i8(x, D, at(dst, t, h), at(scale, t, h));
         else
-            j->k->narrow_f32(x, at(dst, t, h), D, dst->dtype);
+            j->k->narrow_f32(x, at(dst, t, h), D, dst->dtype, side);
     }
 }
 
@@ -273,7 +277,7 @@ static void store_rows(const fused_job *j, const float *src, int64_t src_stride,
  * rotation runs in place there). */
 static void rotate_store(const fused_job *j, const pe__rope_trig *trig, const float *src,
                          int64_t src_stride, const pe_tensor *dst, int64_t t,
-                         const pe_tensor *scale, float *rot) {
+                         const pe_tensor *scale, float *rot, pe__side_prefetch *side) {
     const int64_t heads = dst->heads, D = dst->head_dim;
     /* rows read from the input (no norm) are prefetched as rope.c does */
     pe__rope_rows r = {src, NULL, heads, src_stride, 0, j->freqs->rotary_dim, D, j->layout, PE_F32,
@@ -289,23 +293,75 @@ static void rotate_store(const fused_job *j, const pe__rope_trig *trig, const fl
     r.out_head_stride = D;
     j->k->rope_token(&r, trig);
     pe__rope_pass_through(&r);
-    store_rows(j, rot, D, dst, t, scale);
+    store_rows(j, rot, D, dst, t, scale, side);
 }
 
 /* The heads of one token of q or k: normalised into the scratch when a
  * weight is given, then rotated and stored. */
 static void norm_rotate_store(const fused_job *j, const pe__rope_trig *trig, const pe_tensor *in,
                               const float *w, const pe_tensor *dst, int64_t t,
-                              const pe_tensor *scale, float *rows) {
+                              const pe_tensor *scale, float *rows, pe__side_prefetch *side) {
     if (in->heads == 0 || in->head_dim == 0) return;
     const int64_t D = in->head_dim;
     if (w == NULL) {
-        rotate_store(j, trig, at(in, t, 0), in->head_stride, dst, t, scale, rows);
+        rotate_store(j, trig, at(in, t, 0), in->head_stride, dst, t, scale, rows, side);
         return;
     }
     j->k->rms_norm(at(in, t, 0), in->heads, in->head_stride, D, w,
-                   j->p.norm_weight == PE_NORM_ONE_PLUS_WEIGHT, j->p.norm_eps, rows);
-    rotate_store(j, trig, rows, D, dst, t, scale, rows);
+                   j->p.norm_weight == PE_NORM_ONE_PLUS_WEIGHT, j->p.norm_eps, rows, side);
+    rotate_store(j, trig, rows, D, dst, t, scale, rows, side);
+}
+
+/* ------------------------------------------------- the side prefetch */
+
+/* Steps (kernels.h: one per 16 floats of a pass) the kernels take for one
+ * token: the norm's two passes over q and k, the narrowing of k and v. */
+static int64_t side_steps_per_token(const pe_fused_qkv_params *p) {
+    const int64_t per_head = (p->q_in.head_dim + 15) / 16;
+    int64_t steps = 0;
+    if (p->q_norm_weight) steps += 2 * p->q_in.heads * per_head;
+    if (p->k_norm_weight) steps += 2 * p->k_in.heads * per_head;
+    /* k is narrowed when rotated into the scratch (16-bit caches); an f32
+     * k cache is rotated into directly, int8 slots are quantized here */
+    if (p->k_cache.dtype == PE_F16 || p->k_cache.dtype == PE_BF16)
+        steps += p->k_in.heads * per_head;
+    if (p->v_cache.dtype != PE_I8) steps += p->v_in.heads * per_head;
+    return steps;
+}
+
+/* The line-aligned run of bytes that holds the input rows of token t:
+ * 0 when some view's heads are not one run, or when the rows lie apart
+ * (more than twice their bytes from first to last) and a side stream
+ * would fetch mostly what the call never reads. */
+static int next_rows_span(const fused_job *j, int64_t t, uintptr_t *lo, uintptr_t *hi) {
+    const pe_tensor *in[N_IN] = {&j->p.q_in, &j->p.k_in, &j->p.v_in};
+    uintptr_t l = UINTPTR_MAX, h = 0, bytes = 0;
+    for (int i = 0; i < N_IN; i++) {
+        const pe_tensor *v = in[i];
+        if (v->heads == 0 || v->head_dim == 0) continue;
+        if (v->heads > 1 && v->head_stride != v->head_dim) return 0;
+        const uintptr_t a = (uintptr_t)at(v, t, 0), n = (uintptr_t)(v->heads * v->head_dim) * 4;
+        l = a < l ? a : l;
+        h = a + n > h ? a + n : h;
+        bytes += n;
+    }
+    if (bytes == 0 || h - l > 2 * bytes) return 0;
+    *lo = l & ~(uintptr_t)63;
+    *hi = (h + 63) & ~(uintptr_t)63;
+    return 1;
+}
+
+/* Bytes per step of the side stream: the next token's run spread over this
+ * token's steps, at most a line per step (a longer stride would skip
+ * lines); 0 (no side stream) for small calls, single tokens, rows not in
+ * one run, or too few steps. */
+static uintptr_t side_stride(const fused_job *j) {
+    uintptr_t lo, hi;
+    if (!j->prefetch || j->p.q_in.tokens < 2 || !next_rows_span(j, 0, &lo, &hi)) return 0;
+    const uintptr_t steps = (uintptr_t)side_steps_per_token(&j->p);
+    if (steps == 0) return 0;
+    const uintptr_t stride = (hi - lo + steps - 1) / steps;
+    return stride <= 64 ? (stride ? stride : 1) : 0;
 }
 
 /* Tokens [t0, t1) on one worker: fresh cos/sin at the chunk's start and
@@ -320,15 +376,23 @@ static void fused_chunk(void *ctx, int worker, int64_t t0, int64_t t1) {
                           (float *)(void *)(c + 4 * half), j->freqs->attention_factor, 0, 0, 0};
     float *rows = (float *)(void *)(base + j->trig_bytes);
     const pe_tensor *v = &p->v_in;
+    pe__side_prefetch next_rows;
     for (int64_t t = t0; t < t1; t++) {
+        /* the next token's rows fetched under this token's arithmetic */
+        pe__side_prefetch *side = NULL;
+        if (j->side_stride > 0 && t + 1 < t1 &&
+            next_rows_span(j, t + 1, &next_rows.pos, &next_rows.end)) {
+            next_rows.stride = j->side_stride;
+            side = &next_rows;
+        }
         trig.follows = t > t0 && t % PE__ROPE_RESTART != 0;
         pe__rope_prepare(j->k, pe__position_at(j->positions, t), j->freqs->inv_freq,
                          j->freqs->inv_freq_lo, half, j->layout, 0, &trig);
-        norm_rotate_store(j, &trig, &p->q_in, p->q_norm_weight, &p->q_out, t, NULL, rows);
+        norm_rotate_store(j, &trig, &p->q_in, p->q_norm_weight, &p->q_out, t, NULL, rows, side);
         norm_rotate_store(j, &trig, &p->k_in, p->k_norm_weight, &p->k_cache, t, &p->k_scale,
-                          rows);
+                          rows, side);
         if (v->heads > 0 && v->head_dim > 0)
-            store_rows(j, at(v, t, 0), v->head_stride, &p->v_cache, t, &p->v_scale);
+            store_rows(j, at(v, t, 0), v->head_stride, &p->v_cache, t, &p->v_scale, side);
     }
 }
 
@@ -369,6 +433,7 @@ int pe_rope_fused_qkv(const pe_freqs *freqs, pe_rope_layout layout,
     /* below 1 MiB the inputs stay in L2 and prefetching ahead only costs
      * (rope.c's PE_PREFETCH_MIN_BYTES) */
     j.prefetch = view_bytes(&p->q_in) + view_bytes(&p->k_in) >= (double)((size_t)1 << 20);
+    j.side_stride = side_stride(&j);
 
     /* A decode step's scratch on the stack: no allocator on the path of a
      * call that moves a few tens of KiB. */

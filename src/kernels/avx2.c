@@ -452,14 +452,21 @@ static void avx2_scatter_add_f32(float *table, int64_t dim, const int64_t *pos, 
 /* The fused epilogue's cache stores (internal.h narrow_f32): the same
  * conversions as the rotation's stores (st); the tail through the scalar
  * ones, which round identically. */
-static void avx2_narrow_f32(const float *in, void *out, int64_t n, pe_dtype dt) {
+static void avx2_narrow_f32(const float *in, void *out, int64_t n, pe_dtype dt,
+                            pe__side_prefetch *side) {
+    uintptr_t pf = side ? side->pos : 0; /* a register while it runs */
+    const uintptr_t pf_end = side ? side->end : 0, pf_stride = side ? side->stride : 0;
     int64_t i = 0;
     for (; i + 8 <= n; i += 8) {
-        _mm_prefetch((const char *)(in + i) + PE__PREFETCH_BYTES, _MM_HINT_T0);
+        if (side == NULL)
+            _mm_prefetch((const char *)(in + i) + PE__PREFETCH_BYTES, _MM_HINT_T0);
+        else if (i % 16 == 0)
+            pe__side_step(&pf, pf_end, pf_stride);
         st(out, i, _mm256_loadu_ps(in + i), dt, 0);
     }
+    if (side) side->pos = pf;
     if (i < n)
-        pe__narrow_f32(in + i, (char *)out + (size_t)i * pe__dtype_size(dt), n - i, dt);
+        pe__narrow_f32(in + i, (char *)out + (size_t)i * pe__dtype_size(dt), n - i, dt, side);
 }
 
 /* The fused epilogue's RMSNorm (kernels/scalar.c defines it): partial sums
@@ -467,14 +474,20 @@ static void avx2_narrow_f32(const float *in, void *out, int64_t n, pe_dtype dt) 
  * (zeros add +0 exactly), no FMA: each head's result is pe__rms_norm's bit
  * for bit. g heads at once (g a constant after inlining). */
 ALWAYS_INLINE void norm_group(const float *x, int64_t xs, int64_t n, const float *w,
-                              int one_plus, double eps, float *y, const int g) {
+                              int one_plus, double eps, float *y, pe__side_prefetch *side,
+                              const int g) {
     __m256d lo[4], hi[4];
+    uintptr_t pf = side ? side->pos : 0; /* a register while it runs */
+    const uintptr_t pf_end = side ? side->end : 0, pf_stride = side ? side->stride : 0;
     for (int k = 0; k < g; k++) lo[k] = hi[k] = _mm256_setzero_pd();
     for (int64_t i = 0; i < n; i += 8) {
         for (int k = 0; k < g; k++) {
             float b[8] = {0, 0, 0, 0, 0, 0, 0, 0};
             const float *p = x + k * xs + i;
-            _mm_prefetch((const char *)p + PE__PREFETCH_BYTES, _MM_HINT_T0);
+            if (side == NULL)
+                _mm_prefetch((const char *)p + PE__PREFETCH_BYTES, _MM_HINT_T0);
+            else if (i % 16 == 0)
+                pe__side_step(&pf, pf_end, pf_stride);
             if (n - i < 8) memcpy(b, p, (size_t)(n - i) * sizeof(float)), p = b;
             const __m256 v = _mm256_loadu_ps(p);
             const __m256d a = _mm256_cvtps_pd(_mm256_castps256_ps128(v));
@@ -494,22 +507,26 @@ ALWAYS_INLINE void norm_group(const float *x, int64_t xs, int64_t n, const float
     for (; i + 8 <= n; i += 8) { /* the scaling in float32, 8 lanes */
         __m256 wv = _mm256_loadu_ps(w + i);
         if (one_plus) wv = _mm256_add_ps(_mm256_set1_ps(1.0f), wv);
-        for (int k = 0; k < g; k++)
+        for (int k = 0; k < g; k++) {
+            if (i % 16 == 0) pe__side_step(&pf, pf_end, pf_stride);
             _mm256_storeu_ps(y + k * n + i,
                              _mm256_mul_ps(_mm256_mul_ps(_mm256_loadu_ps(x + k * xs + i),
                                                          _mm256_set1_ps(r[k])),
                                            wv));
+        }
     }
+    if (side) side->pos = pf;
     for (; i < n; i++)
         for (int k = 0; k < g; k++)
             y[k * n + i] = (x[k * xs + i] * r[k]) * (one_plus ? 1.0f + w[i] : w[i]);
 }
 
 static void avx2_rms_norm(const float *x, int64_t heads, int64_t xs, int64_t n, const float *w,
-                          int one_plus, double eps, float *y) {
+                          int one_plus, double eps, float *y, pe__side_prefetch *side) {
     int64_t h = 0;
-    for (; h + 4 <= heads; h += 4) norm_group(x + h * xs, xs, n, w, one_plus, eps, y + h * n, 4);
-    for (; h < heads; h++) norm_group(x + h * xs, xs, n, w, one_plus, eps, y + h * n, 1);
+    for (; h + 4 <= heads; h += 4)
+        norm_group(x + h * xs, xs, n, w, one_plus, eps, y + h * n, side, 4);
+    for (; h < heads; h++) norm_group(x + h * xs, xs, n, w, one_plus, eps, y + h * n, side, 1);
 }
 
 const pe_kernel_table pe__kernels_avx2 = {

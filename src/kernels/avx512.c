@@ -591,12 +591,19 @@ static void avx512_scatter_add_f32(float *table, int64_t dim, const int64_t *pos
 /* The fused epilogue's cache stores (internal.h narrow_f32): the same
  * conversions as the rotation's stores (st); the input (a v row straight
  * from a large projection buffer) prefetched ahead as the rotation does. */
-static void avx512_narrow_f32(const float *in, void *out, int64_t n, pe_dtype dt) {
+static void avx512_narrow_f32(const float *in, void *out, int64_t n, pe_dtype dt,
+                              pe__side_prefetch *side) {
+    uintptr_t pf = side ? side->pos : 0; /* a register while it runs */
+    const uintptr_t pf_end = side ? side->end : 0, pf_stride = side ? side->stride : 0;
     int64_t i = 0;
     for (; i + 16 <= n; i += 16) {
-        _mm_prefetch((const char *)(in + i) + PE__PREFETCH_BYTES, _MM_HINT_T0);
+        if (side)
+            pe__side_step(&pf, pf_end, pf_stride);
+        else
+            _mm_prefetch((const char *)(in + i) + PE__PREFETCH_BYTES, _MM_HINT_T0);
         st(out, i, _mm512_loadu_ps(in + i), dt, (__mmask16)0xFFFF, 1, 0);
     }
+    if (side) side->pos = pf;
     if (i < n) {
         const __mmask16 m = (__mmask16)((1u << (n - i)) - 1u);
         st(out, i, _mm512_maskz_loadu_ps(m, in + i), dt, m, 0, 0);
@@ -607,15 +614,15 @@ static void avx512_narrow_f32(const float *in, void *out, int64_t n, pe_dtype dt
  * lane l of a head's accumulator is partial sum l; x_i^2 is exact in
  * double, so fma(x, x, s) is the separately rounded s + x*x of the
  * definition; a partial block is loaded masked (zeros add +0 exactly). */
-ALWAYS_INLINE __m512d sq_acc(__m512d acc, const float *p, __mmask8 m) {
-    _mm_prefetch((const char *)p + PE__PREFETCH_BYTES, _MM_HINT_T0);
+ALWAYS_INLINE __m512d sq_acc(__m512d acc, const float *p, __mmask8 m, int own_prefetch) {
+    if (own_prefetch) _mm_prefetch((const char *)p + PE__PREFETCH_BYTES, _MM_HINT_T0);
     const __m512d v = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, p));
     return _mm512_fmadd_pd(v, v, acc);
 }
 
 /* Two blocks of 8 in index order (lane l: x_{i+l}, then x_{i+8+l}). */
-ALWAYS_INLINE __m512d sq_acc16(__m512d acc, const float *p) {
-    _mm_prefetch((const char *)p + PE__PREFETCH_BYTES, _MM_HINT_T0);
+ALWAYS_INLINE __m512d sq_acc16(__m512d acc, const float *p, int own_prefetch) {
+    if (own_prefetch) _mm_prefetch((const char *)p + PE__PREFETCH_BYTES, _MM_HINT_T0);
     const __m512 v = _mm512_loadu_ps(p);
     const __m512d lo = _mm512_cvtps_pd(_mm512_castps512_ps256(v));
     const __m512d hi = _mm512_cvtps_pd(_mm512_extractf32x8_ps(v, 1));
@@ -632,25 +639,31 @@ ALWAYS_INLINE __m512d tree8(__m512d a) {
 
 /* The sums of g = 1 or 4 heads (a constant after inlining: accumulators
  * in registers, four independent chains of FMAs in flight), each head's
- * tree total into sums[k]. */
-ALWAYS_INLINE void norm_sums(const float *x, int64_t xs, int64_t n, double *sums, const int g) {
+ * tree total into sums[k]; a side stream stepped per 16 floats, or else
+ * the rows prefetched ahead. */
+ALWAYS_INLINE void norm_sums(const float *x, int64_t xs, int64_t n, double *sums,
+                             uintptr_t *side_pos, uintptr_t side_end, uintptr_t side_stride,
+                             const int g) {
     __m512d a0 = _mm512_setzero_pd(), a1 = a0, a2 = a0, a3 = a0;
+    const int pf = side_stride == 0; /* no side stream: prefetch ahead */
     int64_t i = 0;
     for (; i + 16 <= n; i += 16) { /* a line per head: elements i..i+7, then i+8..i+15 */
-        a0 = sq_acc16(a0, x + i);
+        for (int k = 0; k < g; k++) pe__side_step(side_pos, side_end, side_stride);
+        a0 = sq_acc16(a0, x + i, pf);
         if (g == 4) {
-            a1 = sq_acc16(a1, x + xs + i);
-            a2 = sq_acc16(a2, x + 2 * xs + i);
-            a3 = sq_acc16(a3, x + 3 * xs + i);
+            a1 = sq_acc16(a1, x + xs + i, pf);
+            a2 = sq_acc16(a2, x + 2 * xs + i, pf);
+            a3 = sq_acc16(a3, x + 3 * xs + i, pf);
         }
     }
     for (; i < n; i += 8) {
         const __mmask8 m = n - i >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (n - i)) - 1u);
-        a0 = sq_acc(a0, x + i, m);
+        for (int k = 0; k < g; k++) pe__side_step(side_pos, side_end, side_stride);
+        a0 = sq_acc(a0, x + i, m, pf);
         if (g == 4) {
-            a1 = sq_acc(a1, x + xs + i, m);
-            a2 = sq_acc(a2, x + 2 * xs + i, m);
-            a3 = sq_acc(a3, x + 3 * xs + i, m);
+            a1 = sq_acc(a1, x + xs + i, m, pf);
+            a2 = sq_acc(a2, x + 2 * xs + i, m, pf);
+            a3 = sq_acc(a3, x + 3 * xs + i, m, pf);
         }
     }
     sums[0] = _mm512_cvtsd_f64(tree8(a0));
@@ -667,18 +680,21 @@ ALWAYS_INLINE void norm_sums(const float *x, int64_t xs, int64_t n, double *sums
  * float32 from rows the first pass brought into L1 (16 lanes of every head
  * in turn, the weights loaded once per 16). */
 static void avx512_rms_norm(const float *x, int64_t heads, int64_t xs, int64_t n,
-                            const float *w, int one_plus, double eps, float *y) {
+                            const float *w, int one_plus, double eps, float *y,
+                            pe__side_prefetch *side) {
     enum { BLOCK = 64 };
     double sums[BLOCK];
     float r[BLOCK];
     const __m512d vn = _mm512_set1_pd((double)n);
+    uintptr_t pf = side ? side->pos : 0; /* a register while it runs */
+    const uintptr_t pf_end = side ? side->end : 0, pf_stride = side ? side->stride : 0;
     for (int64_t h0 = 0; h0 < heads; h0 += BLOCK) {
         const int64_t nb = heads - h0 < BLOCK ? heads - h0 : BLOCK;
         const float *xb = x + h0 * xs;
         float *yb = y + h0 * n;
         int64_t h = 0;
-        for (; h + 4 <= nb; h += 4) norm_sums(xb + h * xs, xs, n, sums + h, 4);
-        for (; h < nb; h++) norm_sums(xb + h * xs, xs, n, sums + h, 1);
+        for (; h + 4 <= nb; h += 4) norm_sums(xb + h * xs, xs, n, sums + h, &pf, pf_end, pf_stride, 4);
+        for (; h < nb; h++) norm_sums(xb + h * xs, xs, n, sums + h, &pf, pf_end, pf_stride, 1);
         for (h = 0; h < nb; h += 8) {
             const __mmask8 m = nb - h >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (nb - h)) - 1u);
             const __m512d t = _mm512_maskz_loadu_pd(m, sums + h);
@@ -690,13 +706,16 @@ static void avx512_rms_norm(const float *x, int64_t heads, int64_t xs, int64_t n
             const __mmask16 m = n - i >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - i)) - 1u);
             __m512 wv = _mm512_maskz_loadu_ps(m, w + i);
             if (one_plus) wv = _mm512_add_ps(_mm512_set1_ps(1.0f), wv);
-            for (h = 0; h < nb; h++)
+            for (h = 0; h < nb; h++) {
+                pe__side_step(&pf, pf_end, pf_stride);
                 _mm512_mask_storeu_ps(yb + h * n + i, m,
                                       _mm512_mul_ps(_mm512_mul_ps(_mm512_maskz_loadu_ps(m, xb + h * xs + i),
                                                                   _mm512_set1_ps(r[h])),
                                                     wv));
+            }
         }
     }
+    if (side) side->pos = pf;
 }
 
 const pe_kernel_table pe__kernels_avx512 = {

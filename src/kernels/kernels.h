@@ -62,6 +62,49 @@ typedef struct {
 #define PE__PREFETCH_BYTES 4096
 
 /*
+ * Cache lines to prefetch on the side of other work: the fused epilogue
+ * (rope_fused.c) hands the kernels it calls for one token the next token's
+ * input rows. Its arithmetic (the norm's double sums and float scaling) is
+ * long and runs on rows already in L1; prefetching each row a fixed
+ * distance ahead of the row being read issues every line of a token in the
+ * short pass that first reads it, more than the miss queues hold, so memory
+ * waits for that pass and idles during the rest. Spread over all passes,
+ * the fetches of token t + 1 run under token t's arithmetic
+ * (docs/FUSED.md "Performance").
+ *
+ * A kernel given a stream takes one step per 16 floats of each of its
+ * passes instead of prefetching ahead of its own rows: a step moves `pos`
+ * on by `stride` (at most a line, so no line is skipped) and prefetches
+ * the line it enters. A kernel keeps pos in a local while it runs (pe__side_step:
+ * a register, not a store and reload per step) and hands it back at its
+ * end. Prefetching never faults, so addresses are plain integers. Per
+ * worker, on its stack: no shared state.
+ */
+typedef struct {
+    uintptr_t pos, end; /* the next address to fetch, the end of the run */
+    uintptr_t stride;   /* bytes per step, 1..64 */
+} pe__side_prefetch;
+
+/* Whether a step at pos is the first in its line (a stream starts on a
+ * line boundary and moves by stride <= 64, so every line gets exactly one
+ * prefetch: a step per line, not one per step). */
+static inline int pe__side_new_line(uintptr_t pos, uintptr_t stride) {
+    return (pos & 63) < stride;
+}
+
+static inline void pe__side_step(uintptr_t *pos, uintptr_t end, uintptr_t stride) {
+    if (*pos < end) {
+        if (pe__side_new_line(*pos, stride)) __builtin_prefetch((const void *)*pos);
+        *pos += stride;
+    }
+}
+
+/* `steps` steps of a stream at once (the scalar sets, after a pass). */
+static inline void pe__side_steps(pe__side_prefetch *s, int64_t steps) {
+    for (; steps > 0; steps--) pe__side_step(&s->pos, s->end, s->stride);
+}
+
+/*
  * One token's trigonometry, written by pe__rope_prepare (a set's
  * rope_tables, or its exact fallback) or by a set's rope_prepare_cs, and
  * read by the same set's rope_token: the scalar set keeps c and s (double,
@@ -143,15 +186,20 @@ typedef struct {
     /* out[i] = in[i] for i < n stored as dtype (PE_F32: a copy; PE_F16,
      * PE_BF16: rounded to nearest even exactly as pe__f32_to_f16 /
      * pe__f32_to_bf16): the fused epilogue's cache stores
-     * (rope_fused.c). Bit-identical across sets. */
-    void (*narrow_f32)(const float *in, void *out, int64_t n, pe_dtype dtype);
+     * (rope_fused.c). Bit-identical across sets. With a side stream (not
+     * NULL) the set steps it instead of prefetching ahead of in. */
+    void (*narrow_f32)(const float *in, void *out, int64_t n, pe_dtype dtype,
+                       pe__side_prefetch *side);
     /* RMSNorm of `heads` heads of n floats (x + h x_stride) with weight w
      * (1 + w when one_plus) into y + h n, exactly as pe__rms_norm
      * (kernels/scalar.c) defines it: bit-identical across sets. Heads are
      * independent, so a set may interleave them (the chain of one head's
-     * sum, sqrt and division is long). */
+     * sum, sqrt and division is long). With a side stream (not NULL) the
+     * set steps it in the sums and in the scaling instead of prefetching
+     * ahead of x. */
     void (*rms_norm)(const float *x, int64_t heads, int64_t x_stride, int64_t n,
-                     const float *w, int one_plus, double eps, float *y);
+                     const float *w, int one_plus, double eps, float *y,
+                     pe__side_prefetch *side);
 } pe_kernel_table;
 
 extern const pe_kernel_table pe__kernels_scalar;
@@ -206,13 +254,14 @@ float pe__bf16_to_f32(uint16_t h);
 uint16_t pe__f32_to_bf16(float f);
 
 /* The scalar narrow_f32 of the kernel table (every set without its own). */
-void pe__narrow_f32(const float *in, void *out, int64_t n, pe_dtype dtype);
+void pe__narrow_f32(const float *in, void *out, int64_t n, pe_dtype dtype,
+                    pe__side_prefetch *side);
 /* The scalar rms_norm (kernels/scalar.c), and its step from the 8 partial
  * sums of squares to r = fl32(1/sqrt(mean + eps)), inline so that each set
  * compiles it with its own instructions (sqrt and division are correctly
  * rounded in all of them: the same bits). */
 void pe__rms_norm(const float *x, int64_t heads, int64_t x_stride, int64_t n, const float *w,
-                  int one_plus, double eps, float *y);
+                  int one_plus, double eps, float *y, pe__side_prefetch *side);
 static inline float pe__rms_norm_inv(const double s[8], int64_t n, double eps) {
     const double sum = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
     return (float)(1.0 / __builtin_sqrt(sum / (double)n + eps));

@@ -161,15 +161,18 @@ static void scalar_scatter_add_f32(float *table, int64_t dim, const int64_t *pos
  * so y_i is within 1.5 ulp of the exact value, and equals the reference
  * code's bits whenever its float32 r is the nearest float too. */
 void pe__rms_norm(const float *x, int64_t heads, int64_t x_stride, int64_t n, const float *w,
-                  int one_plus, double eps, float *y) {
+                  int one_plus, double eps, float *y, pe__side_prefetch *side) {
+    const int64_t steps = (n + 15) / 16; /* per pass of a head (kernels.h) */
     for (int64_t h = 0; h < heads; h++, x += x_stride, y += n) {
         double s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
         for (int64_t i = 0; i < n; i++) s[i & 7] += (double)x[i] * (double)x[i];
+        if (side) pe__side_steps(side, steps);
         const float r = pe__rms_norm_inv(s, n, eps);
         if (one_plus)
             for (int64_t i = 0; i < n; i++) y[i] = (x[i] * r) * (1.0f + w[i]);
         else
             for (int64_t i = 0; i < n; i++) y[i] = (x[i] * r) * w[i];
+        if (side) pe__side_steps(side, steps);
     }
 }
 
