@@ -33,7 +33,7 @@ extern "C" {
 
 #define PE_VERSION_MAJOR 0
 #define PE_VERSION_MINOR 2
-#define PE_VERSION_PATCH 0
+#define PE_VERSION_PATCH 1
 #define PE_VERSION_NUMBER \
     (PE_VERSION_MAJOR * 10000 + PE_VERSION_MINOR * 100 + PE_VERSION_PATCH)
 
@@ -597,10 +597,16 @@ typedef struct {
     double norm_eps;            /* finite, >= 0; default 1e-6 */
     pe_norm_weight norm_weight; /* default PE_NORM_WEIGHT */
     int threads;                /* as pe_rope_options.threads; default 1 */
+    /* Added in 0.2.1. How k_cache, v_cache and an out-of-place q_out are
+     * stored: as pe_rope_options.stores (AUTO streams a destination view
+     * of 16 MiB or more; STREAMING suits a prefill whose cache slots are
+     * read by later steps, not right away). int8 slots are never
+     * streamed. Results do not depend on it (bit for bit). */
+    pe_store_policy stores;
 } pe_fused_qkv_params;
 
 /* Defaults: struct_size set, every view empty (data NULL), no norm
- * weights, eps 1e-6, PE_NORM_WEIGHT, 1 thread. */
+ * weights, eps 1e-6, PE_NORM_WEIGHT, 1 thread, PE_STORES_AUTO. */
 pe_fused_qkv_params pe_fused_qkv_params_default(void);
 
 /* The three f32 views of a dense fused projection (tokens, (n_q + 2 n_kv)

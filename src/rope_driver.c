@@ -29,13 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Non-temporal stores pay off only for outputs much larger than the caches
- * that nobody reads right away; 16 MiB is past the L2 of any current core
- * and a large share of a typical L3. */
-#define PE_STREAM_MIN_BYTES ((size_t)16 << 20)
-
-/* Below this a tensor stays in L2 and prefetching ahead only costs. */
-#define PE_PREFETCH_MIN_BYTES ((size_t)1 << 20)
 
 /* Bytes of a validated view's elements: its rows do not overlap (overlap.c)
  * and its extent fits (common.c), so the product cannot wrap. */
@@ -309,9 +302,7 @@ int pe__rope_drive(const pe__angles *a, int64_t rotary_dim, pe_rope_layout layou
         if (in[x]->heads == 0 || in[x]->head_dim == 0) continue; /* nothing to do */
         const bool in_place = in[x]->data == out[x]->data;
         const size_t bytes = tensor_bytes(out[x]);
-        const int stream = !in_place && (o->stores == PE_STORES_STREAMING ||
-                                         (o->stores == PE_STORES_AUTO &&
-                                          bytes >= PE_STREAM_MIN_BYTES));
+        const int stream = !in_place && pe__streams(o->stores, bytes);
         j.in[j.n] = in[x];
         j.out[j.n] = out[x];
         j.rows[j.n] = (pe__rope_rows){in[x]->data,       out[x]->data,
@@ -319,7 +310,7 @@ int pe__rope_drive(const pe__angles *a, int64_t rotary_dim, pe_rope_layout layou
                                       out[x]->head_stride, rotary_dim,
                                       in[x]->head_dim,   layout,
                                       in[x]->dtype,      stream,
-                                      bytes >= PE_PREFETCH_MIN_BYTES};
+                                      bytes >= PE__PREFETCH_MIN_BYTES};
         traffic += 2.0 * (double)bytes;
         j.n++;
     }

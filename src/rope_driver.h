@@ -13,6 +13,21 @@
 
 #include "internal.h"
 
+/* Non-temporal stores pay off only for outputs much larger than the caches
+ * that nobody reads right away; 16 MiB is past the L2 of any current core
+ * and a large share of a typical L3. */
+#define PE__STREAM_MIN_BYTES ((size_t)16 << 20)
+
+/* Below this a tensor stays in L2 and prefetching ahead only costs. */
+#define PE__PREFETCH_MIN_BYTES ((size_t)1 << 20)
+
+/* Whether an output view of `bytes` is written with non-temporal stores
+ * under a validated policy (the rotation's and the fused call's rule). */
+static inline int pe__streams(pe_store_policy stores, size_t bytes) {
+    return stores == PE_STORES_STREAMING ||
+           (stores == PE_STORES_AUTO && bytes >= PE__STREAM_MIN_BYTES);
+}
+
 typedef enum {
     PE__ANGLES_POSITIONS = 0, /* p_t * w_i: pe_positions of any kind */
     PE__ANGLES_MROPE = 1,     /* p_t[axis_i] * w_i: three positions, a section map */

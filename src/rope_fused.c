@@ -23,16 +23,18 @@
  */
 #include "internal.h"
 #include "kernels/pass_through.h"
+#include "rope_driver.h"
 #include "rope_threads.h"
 #include "positions.h"
+#include "struct_size.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The first (and current) version's size: callers built against it pass
- * at least this much. */
-#define PE_FUSED_V1_SIZE sizeof(pe_fused_qkv_params)
+/* The first version's size (0.2.0, through threads): callers built
+ * against it pass at least this much; `stores` came in 0.2.1. */
+#define PE_FUSED_V1_SIZE PE__SIZE_THROUGH(pe_fused_qkv_params, threads)
 
 pe_fused_qkv_params pe_fused_qkv_params_default(void) {
     pe_fused_qkv_params p;
@@ -115,17 +117,13 @@ static int check_scale(const pe_tensor *scale, const char *scale_name, const pe_
     return PE_OK;
 }
 
-/* A caller's struct, read only as far as its struct_size, over defaults. */
+/* A caller's struct over the defaults, by the struct_size rule
+ * (struct_size.h): fields past its struct_size keep their defaults. */
 static int read_params(const pe_fused_qkv_params *params, pe_fused_qkv_params *p) {
     PE_CHECK_NULL(params);
-    if (params->struct_size < PE_FUSED_V1_SIZE)
-        return pe__fail(PE_ERR_PARAM,
-                        "pe_fused_qkv_params struct_size=%zu is below version 1's %zu "
-                        "(start from pe_fused_qkv_params_default())",
-                        params->struct_size, (size_t)PE_FUSED_V1_SIZE);
-    *p = pe_fused_qkv_params_default();
-    memcpy(p, params, params->struct_size < sizeof *p ? params->struct_size : sizeof *p);
-    return PE_OK;
+    const pe_fused_qkv_params defaults = pe_fused_qkv_params_default();
+    return pe__struct_resolve(params, &defaults, p, sizeof *p, PE_FUSED_V1_SIZE,
+                              "pe_fused_qkv_params", "pe_fused_qkv_params_default");
 }
 
 enum { N_OUT = 5, N_IN = 3 };
@@ -136,6 +134,7 @@ static int check_all(const pe_freqs *freqs, pe_rope_layout layout, const pe_posi
     PE_TRY(pe__check_rope_layout(layout, "layout"));
     pe_rope_options o = pe_rope_options_default();
     o.threads = p->threads;
+    o.stores = p->stores;
     PE_TRY(pe__rope_check_options(&o));
     const pe_tensor *in[N_IN] = {&p->q_in, &p->k_in, &p->v_in};
     static const char *const in_name[N_IN] = {"q_in", "k_in", "v_in"};
@@ -215,6 +214,7 @@ typedef struct {
     unsigned char *scratch; /* parts * part_bytes */
     size_t part_bytes;
     int prefetch; /* inputs larger than L2: prefetch rows read straight from them */
+    int stream_q, stream_k, stream_v; /* non-temporal stores (p.stores) */
     uintptr_t side_stride; /* > 0: the next token's rows go to the kernels
                             * as a side stream, this many bytes per step
                             * (kernels.h) */
@@ -255,11 +255,11 @@ static void *at(const pe_tensor *v, int64_t t, int64_t h) {
 /* Store the heads of one token from f32 rows (src_stride apart) into a
  * 16-bit, f32 or int8 destination (with its scales). */
 static void store_rows(const fused_job *j, const float *src, int64_t src_stride,
-                       const pe_tensor *dst, int64_t t, const pe_tensor *scale,
+                       const pe_tensor *dst, int64_t t, const pe_tensor *scale, int stream,
                        pe__side_prefetch *side) {
     const int64_t D = dst->head_dim;
     if (dst->dtype != PE_I8 && src_stride == D && dst->head_stride == D) { /* one run */
-        j->k->narrow_f32(src, at(dst, t, 0), dst->heads * D, dst->dtype, side);
+        j->k->narrow_f32(src, at(dst, t, 0), dst->heads * D, dst->dtype, stream, side);
         return;
     }
     for (int64_t h = 0; h < dst->heads; h++) {
@@ -267,7 +267,7 @@ static void store_rows(const fused_job *j, const float *src, int64_t src_stride,
         if (dst->dtype == PE_I8)
             quantize_i8(x, D, at(dst, t, h), at(scale, t, h));
         else
-            j->k->narrow_f32(x, at(dst, t, h), D, dst->dtype, side);
+            j->k->narrow_f32(x, at(dst, t, h), D, dst->dtype, stream, side);
     }
 }
 
@@ -277,7 +277,8 @@ static void store_rows(const fused_job *j, const float *src, int64_t src_stride,
  * rotation runs in place there). */
 static void rotate_store(const fused_job *j, const pe__rope_trig *trig, const float *src,
                          int64_t src_stride, const pe_tensor *dst, int64_t t,
-                         const pe_tensor *scale, float *rot, pe__side_prefetch *side) {
+                         const pe_tensor *scale, int stream, float *rot,
+                         pe__side_prefetch *side) {
     const int64_t heads = dst->heads, D = dst->head_dim;
     /* rows read from the input (no norm) are prefetched as rope.c does */
     pe__rope_rows r = {src, NULL, heads, src_stride, 0, j->freqs->rotary_dim, D, j->layout, PE_F32,
@@ -285,6 +286,7 @@ static void rotate_store(const fused_job *j, const pe__rope_trig *trig, const fl
     if (dst->dtype == PE_F32) { /* straight into the destination */
         r.out = at(dst, t, 0);
         r.out_head_stride = dst->head_stride;
+        r.stream = stream; /* where the rows allow it (f32, aligned) */
         j->k->rope_token(&r, trig);
         pe__rope_pass_through(&r);
         return;
@@ -293,23 +295,24 @@ static void rotate_store(const fused_job *j, const pe__rope_trig *trig, const fl
     r.out_head_stride = D;
     j->k->rope_token(&r, trig);
     pe__rope_pass_through(&r);
-    store_rows(j, rot, D, dst, t, scale, side);
+    store_rows(j, rot, D, dst, t, scale, stream, side);
 }
 
 /* The heads of one token of q or k: normalised into the scratch when a
  * weight is given, then rotated and stored. */
 static void norm_rotate_store(const fused_job *j, const pe__rope_trig *trig, const pe_tensor *in,
                               const float *w, const pe_tensor *dst, int64_t t,
-                              const pe_tensor *scale, float *rows, pe__side_prefetch *side) {
+                              const pe_tensor *scale, int stream, float *rows,
+                              pe__side_prefetch *side) {
     if (in->heads == 0 || in->head_dim == 0) return;
     const int64_t D = in->head_dim;
     if (w == NULL) {
-        rotate_store(j, trig, at(in, t, 0), in->head_stride, dst, t, scale, rows, side);
+        rotate_store(j, trig, at(in, t, 0), in->head_stride, dst, t, scale, stream, rows, side);
         return;
     }
     j->k->rms_norm(at(in, t, 0), in->heads, in->head_stride, D, w,
                    j->p.norm_weight == PE_NORM_ONE_PLUS_WEIGHT, j->p.norm_eps, rows, side);
-    rotate_store(j, trig, rows, D, dst, t, scale, rows, side);
+    rotate_store(j, trig, rows, D, dst, t, scale, stream, rows, side);
 }
 
 /* ------------------------------------------------- the side prefetch */
@@ -388,11 +391,13 @@ static void fused_chunk(void *ctx, int worker, int64_t t0, int64_t t1) {
         trig.follows = t > t0 && t % PE__ROPE_RESTART != 0;
         pe__rope_prepare(j->k, pe__position_at(j->positions, t), j->freqs->inv_freq,
                          j->freqs->inv_freq_lo, half, j->layout, 0, &trig);
-        norm_rotate_store(j, &trig, &p->q_in, p->q_norm_weight, &p->q_out, t, NULL, rows, side);
+        norm_rotate_store(j, &trig, &p->q_in, p->q_norm_weight, &p->q_out, t, NULL,
+                          j->stream_q, rows, side);
         norm_rotate_store(j, &trig, &p->k_in, p->k_norm_weight, &p->k_cache, t, &p->k_scale,
-                          rows, side);
+                          j->stream_k, rows, side);
         if (v->heads > 0 && v->head_dim > 0)
-            store_rows(j, at(v, t, 0), v->head_stride, &p->v_cache, t, &p->v_scale, side);
+            store_rows(j, at(v, t, 0), v->head_stride, &p->v_cache, t, &p->v_scale,
+                       j->stream_v, side);
     }
 }
 
@@ -430,9 +435,13 @@ int pe_rope_fused_qkv(const pe_freqs *freqs, pe_rope_layout layout,
                            view_bytes(&p->q_out) + view_bytes(&p->k_cache) +
                            view_bytes(&p->v_cache) + 8.0 * (double)half * (double)tokens;
     const int parts = pe__threads_for(p->threads, traffic, tokens);
-    /* below 1 MiB the inputs stay in L2 and prefetching ahead only costs
-     * (rope.c's PE_PREFETCH_MIN_BYTES) */
-    j.prefetch = view_bytes(&p->q_in) + view_bytes(&p->k_in) >= (double)((size_t)1 << 20);
+    /* below 1 MiB the inputs stay in L2 and prefetching ahead only costs */
+    j.prefetch = view_bytes(&p->q_in) + view_bytes(&p->k_in) >= (double)PE__PREFETCH_MIN_BYTES;
+    /* views validated: their byte counts fit size_t */
+    j.stream_q = !pe__same_view(&p->q_out, &p->q_in) &&
+                 pe__streams(p->stores, (size_t)view_bytes(&p->q_out));
+    j.stream_k = pe__streams(p->stores, (size_t)view_bytes(&p->k_cache));
+    j.stream_v = pe__streams(p->stores, (size_t)view_bytes(&p->v_cache));
     j.side_stride = side_stride(&j);
 
     /* A decode step's scratch on the stack: no allocator on the path of a

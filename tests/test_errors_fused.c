@@ -31,7 +31,24 @@ TEST(errors_fused_qkv) {
     EXPECT("FUS-1", PE_ERR_NULL, "params must not be NULL", pe_rope_fused_qkv(&f, PE_ROPE_HALF, &r0, NULL));
     p = valid();
     p.struct_size = 8;
-    EXPECT("FUS-2", PE_ERR_PARAM, "pe_fused_qkv_params struct_size=8 is below version 1's",
+    EXPECT("SIZE-1", PE_ERR_PARAM,
+           "pe_fused_qkv_params.struct_size=8 is smaller than its first version",
+           pe_rope_fused_qkv(&f, PE_ROPE_HALF, &r0, &p));
+    {   /* a newer caller's struct with a field this library does not know */
+        struct {
+            pe_fused_qkv_params p;
+            int newer_field;
+        } big;
+        memset(&big, 0, sizeof big);
+        big.p = valid();
+        big.p.struct_size = sizeof big;
+        big.newer_field = 1;
+        EXPECT("SIZE-2", PE_ERR_PARAM, "pe_fused_qkv_params.struct_size=",
+               pe_rope_fused_qkv(&f, PE_ROPE_HALF, &r0, &big.p));
+    }
+    p = valid();
+    p.stores = (pe_store_policy)7;
+    EXPECT("ROPE-11", PE_ERR_PARAM, "stores=7 is not a pe_store_policy",
            pe_rope_fused_qkv(&f, PE_ROPE_HALF, &r0, &p));
     p = valid();
     p.k_in.dtype = PE_F16;

@@ -335,6 +335,62 @@ TEST(fused_threads_and_vector_sets_bit_identical) {
     CHECK_OK(pe_kernels_select(saved));
 }
 
+/* Streaming stores (p.stores) change where bytes go through the caches,
+ * never the bytes: every vector set, threads 1 and 2, with q_out and the
+ * caches 64-byte aligned (the non-temporal paths run) and one element off
+ * (they fall back to plain stores), against PE_STORES_CACHED. Large enough
+ * (about 2 MiB of input) for the side prefetch of the next token's rows. */
+TEST(fused_streaming_stores_bit_identical) {
+    char saved[16];
+    snprintf(saved, sizeof saved, "%s", pe_kernels_name());
+    const cfg cs[] = {
+        {300, 8, 2, 128, 128, PE_ROPE_HALF, 1, 1, 0, PE_F32, 0, PE_F16, PE_F32, 1.0, 0},
+        {300, 8, 2, 96, 64, PE_ROPE_INTERLEAVED, 1, 1, 1, PE_BF16, 0, PE_BF16, PE_F16, 1.0, 1},
+    };
+    for (int ci = 0; ci < 2; ci++) {
+        const cfg *c = &cs[ci];
+        const size_t qn = (size_t)(c->T * c->Hq * c->D), kn = (size_t)(c->T * c->Hkv * c->D);
+        for (int si = 0; si < N_SETS; si++) {
+            if (pe_kernels_select(SETS[si]) != PE_OK) continue;
+            for (int off = 0; off < 2; off++)
+                for (int thr = 1; thr <= 2; thr++) {
+                    unsigned char *got[2];
+                    for (int st = 0; st < 2; st++) {
+                        bufs b;
+                        setup(c, 7 + (uint64_t)ci, &b);
+                        /* outputs in 64-byte aligned blocks, off elements in */
+                        float *qo = aligned_alloc(64, (qn + 16) * 4);
+                        float *kc = aligned_alloc(64, (kn + 16) * 4);
+                        float *vc = aligned_alloc(64, (kn + 16) * 4);
+                        CHECK(qo && kc && vc);
+                        const size_t qe = pe_dtype_size(c->qdt), ke = pe_dtype_size(c->kdt),
+                                     ve = pe_dtype_size(c->vdt);
+                        b.p.q_out.data = (char *)qo + off * qe;
+                        b.p.k_cache.data = (char *)kc + off * ke;
+                        b.p.v_cache.data = (char *)vc + off * ve;
+                        b.p.threads = thr;
+                        b.p.stores = st ? PE_STORES_STREAMING : PE_STORES_CACHED;
+                        CHECK_OK(pe_rope_fused_qkv(&b.f, c->layout, &b.positions, &b.p));
+                        got[st] = malloc(qn * qe + kn * (ke + ve));
+                        memcpy(got[st], b.p.q_out.data, qn * qe);
+                        memcpy(got[st] + qn * qe, b.p.k_cache.data, kn * ke);
+                        memcpy(got[st] + qn * qe + kn * ke, b.p.v_cache.data, kn * ve);
+                        free(qo), free(kc), free(vc);
+                        teardown(&b);
+                    }
+                    CHECK_MSG(memcmp(got[0], got[1], qn * pe_dtype_size(c->qdt) +
+                                                         kn * (pe_dtype_size(c->kdt) +
+                                                               pe_dtype_size(c->vdt))) == 0,
+                              "config %d, %s, offset %d, %d threads: streaming stores changed "
+                              "the output",
+                              ci, SETS[si], off, thr);
+                    free(got[0]), free(got[1]);
+                }
+        }
+    }
+    CHECK_OK(pe_kernels_select(saved));
+}
+
 /* Without a norm the fused call is the separate calls it replaces, bit for
  * bit: pe_rope_apply_qk on f32 copies, then each value rounded to the
  * cache's storage (16-bit: nearest even, checked by an exhaustive search). */
@@ -471,8 +527,11 @@ TEST(fused_int8_rounds_half_to_even) {
     for (int i = 0; i < D; i++) CHECK_MSG(vc[i] == want[i], "q(%g) = %d, want %d", v[i], vc[i], want[i]);
 }
 
-/* struct_size: a caller built against a later, larger struct is read up to
- * this version's fields; the views of an empty call write nothing. */
+/* struct_size: a caller built against a later, larger struct that leaves
+ * its new fields zero is read up to this version's fields (a set field is
+ * refused: SIZE-2, test_errors_fused.c); one built against 0.2.0, before
+ * `stores`, gets the default for it whatever lies past its struct; the
+ * views of an empty call write nothing. */
 TEST(fused_struct_size_and_empty_calls) {
     pe_freqs f;
     CHECK_OK(pe_freqs_default(8, 10000.0, &f));
@@ -483,7 +542,7 @@ TEST(fused_struct_size_and_empty_calls) {
     memset(&big, 0, sizeof big);
     big.p = pe_fused_qkv_params_default();
     big.p.struct_size = sizeof big;
-    big.later_field = 42;
+    big.later_field = 0;
     float qkv[3 * 8];
     for (int i = 0; i < 24; i++) qkv[i] = (float)i;
     float kc[8], vc[8];
@@ -492,6 +551,12 @@ TEST(fused_struct_size_and_empty_calls) {
     big.p.k_cache = pe_tensor_dense(kc, PE_F32, 1, 1, 8);
     big.p.v_cache = pe_tensor_dense(vc, PE_F32, 1, 1, 8);
     const pe_positions pos = pe_positions_range(0);
+    CHECK_OK(pe_rope_fused_qkv(&f, PE_ROPE_HALF, &pos, &big.p));
+    for (int i = 0; i < 8; i++) CHECK(vc[i] == (float)(16 + i) && kc[i] == (float)(8 + i));
+    /* a 0.2.0 caller: struct_size through `threads`; stores is not read */
+    for (int i = 0; i < 24; i++) qkv[i] = (float)i;
+    big.p.struct_size = offsetof(pe_fused_qkv_params, threads) + sizeof(int);
+    big.p.stores = (pe_store_policy)7;
     CHECK_OK(pe_rope_fused_qkv(&f, PE_ROPE_HALF, &pos, &big.p));
     for (int i = 0; i < 8; i++) CHECK(vc[i] == (float)(16 + i) && kc[i] == (float)(8 + i));
     /* zero tokens: nothing read or written */

@@ -251,15 +251,19 @@ ALWAYS_INLINE __m128i to_bf16(__m256 v) {
     return _mm_packus_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
 }
 
+/* 8 floats rounded to f16 or bf16 (nearest even). */
+ALWAYS_INLINE __m128i narrow16(__m256 v, pe_dtype dt) {
+    return dt == PE_F16 ? _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+                        : to_bf16(v);
+}
+
 ALWAYS_INLINE void st(void *base, int64_t i, __m256 v, pe_dtype dt, int nt) {
     if (dt == PE_F32) {
         if (nt) _mm256_stream_ps((float *)base + i, v);
         else _mm256_storeu_ps((float *)base + i, v);
         return;
     }
-    const __m128i h = dt == PE_F16 ? _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
-                                   : to_bf16(v);
-    _mm_storeu_si128((__m128i *)((uint16_t *)base + i), h);
+    _mm_storeu_si128((__m128i *)((uint16_t *)base + i), narrow16(v, dt));
 }
 
 /* 8 elements of storage type dt from base + i, or k < 8 of them (zero
@@ -452,8 +456,11 @@ static void avx2_scatter_add_f32(float *table, int64_t dim, const int64_t *pos, 
 /* The fused epilogue's cache stores (internal.h narrow_f32): the same
  * conversions as the rotation's stores (st); the tail through the scalar
  * ones, which round identically. */
-static void avx2_narrow_f32(const float *in, void *out, int64_t n, pe_dtype dt,
+static void avx2_narrow_f32(const float *in, void *out, int64_t n, pe_dtype dt, int stream,
                             pe__side_prefetch *side) {
+    /* non-temporal: whole vectors from an aligned start (32 bytes for f32
+     * rows, 16 for 16-bit ones) */
+    const int nt = stream && ((uintptr_t)out & (dt == PE_F32 ? 31 : 15)) == 0;
     uintptr_t pf = side ? side->pos : 0; /* a register while it runs */
     const uintptr_t pf_end = side ? side->end : 0, pf_stride = side ? side->stride : 0;
     int64_t i = 0;
@@ -462,11 +469,15 @@ static void avx2_narrow_f32(const float *in, void *out, int64_t n, pe_dtype dt,
             _mm_prefetch((const char *)(in + i) + PE__PREFETCH_BYTES, _MM_HINT_T0);
         else if (i % 16 == 0)
             pe__side_step(&pf, pf_end, pf_stride);
-        st(out, i, _mm256_loadu_ps(in + i), dt, 0);
+        const __m256 v = _mm256_loadu_ps(in + i);
+        if (nt && dt != PE_F32)
+            _mm_stream_si128((__m128i *)((uint16_t *)out + i), narrow16(v, dt));
+        else
+            st(out, i, v, dt, nt);
     }
     if (side) side->pos = pf;
     if (i < n)
-        pe__narrow_f32(in + i, (char *)out + (size_t)i * pe__dtype_size(dt), n - i, dt, side);
+        pe__narrow_f32(in + i, (char *)out + (size_t)i * pe__dtype_size(dt), n - i, dt, 0, side);
 }
 
 /* The fused epilogue's RMSNorm (kernels/scalar.c defines it): partial sums

@@ -591,8 +591,11 @@ static void avx512_scatter_add_f32(float *table, int64_t dim, const int64_t *pos
 /* The fused epilogue's cache stores (internal.h narrow_f32): the same
  * conversions as the rotation's stores (st); the input (a v row straight
  * from a large projection buffer) prefetched ahead as the rotation does. */
-static void avx512_narrow_f32(const float *in, void *out, int64_t n, pe_dtype dt,
+static void avx512_narrow_f32(const float *in, void *out, int64_t n, pe_dtype dt, int stream,
                               pe__side_prefetch *side) {
+    /* non-temporal: whole vectors from an aligned start (64 bytes for f32
+     * rows, 32 for 16-bit ones), converted as st converts */
+    const int nt = stream && ((uintptr_t)out & (dt == PE_F32 ? 63 : 31)) == 0;
     uintptr_t pf = side ? side->pos : 0; /* a register while it runs */
     const uintptr_t pf_end = side ? side->end : 0, pf_stride = side ? side->stride : 0;
     int64_t i = 0;
@@ -601,7 +604,20 @@ static void avx512_narrow_f32(const float *in, void *out, int64_t n, pe_dtype dt
             pe__side_step(&pf, pf_end, pf_stride);
         else
             _mm_prefetch((const char *)(in + i) + PE__PREFETCH_BYTES, _MM_HINT_T0);
-        st(out, i, _mm512_loadu_ps(in + i), dt, (__mmask16)0xFFFF, 1, 0);
+#ifdef EXP_NT16
+        if (side && dt == PE_F16 && ((uintptr_t)((uint16_t *)out + i) & 31) == 0) {
+            _mm256_stream_si256((__m256i *)((uint16_t *)out + i), _mm512_cvtps_ph(_mm512_loadu_ps(in + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+            continue;
+        }
+#endif
+        const __m512 v = _mm512_loadu_ps(in + i);
+        if (nt && dt != PE_F32)
+            _mm256_stream_si256((__m256i *)((uint16_t *)out + i),
+                                dt == PE_F16 ? _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT |
+                                                                      _MM_FROUND_NO_EXC)
+                                             : to_bf16(v));
+        else
+            st(out, i, v, dt, (__mmask16)0xFFFF, 1, nt ? ST_STREAM : ST_PLAIN);
     }
     if (side) side->pos = pf;
     if (i < n) {

@@ -62,8 +62,9 @@ uint16_t pe__f32_to_bf16(float f) {
     return (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
 }
 
-void pe__narrow_f32(const float *in, void *out, int64_t n, pe_dtype dtype,
+void pe__narrow_f32(const float *in, void *out, int64_t n, pe_dtype dtype, int stream,
                     pe__side_prefetch *side) {
+    (void)stream; /* plain C has no non-temporal stores: ordinary ones */
     if (side) pe__side_steps(side, (n + 15) / 16); /* its one pass (kernels.h) */
     if (dtype == PE_F32) {
         memcpy(out, in, (size_t)n * sizeof(float));

@@ -186,9 +186,11 @@ typedef struct {
     /* out[i] = in[i] for i < n stored as dtype (PE_F32: a copy; PE_F16,
      * PE_BF16: rounded to nearest even exactly as pe__f32_to_f16 /
      * pe__f32_to_bf16): the fused epilogue's cache stores
-     * (rope_fused.c). Bit-identical across sets. With a side stream (not
-     * NULL) the set steps it instead of prefetching ahead of in. */
-    void (*narrow_f32)(const float *in, void *out, int64_t n, pe_dtype dtype,
+     * (rope_fused.c). Bit-identical across sets. stream: non-temporal
+     * stores where out is aligned for them (left unordered, as rope_token's:
+     * the chunk's end fences them). With a side stream (not NULL) the set
+     * steps it instead of prefetching ahead of in. */
+    void (*narrow_f32)(const float *in, void *out, int64_t n, pe_dtype dtype, int stream,
                        pe__side_prefetch *side);
     /* RMSNorm of `heads` heads of n floats (x + h x_stride) with weight w
      * (1 + w when one_plus) into y + h n, exactly as pe__rms_norm
@@ -254,7 +256,7 @@ float pe__bf16_to_f32(uint16_t h);
 uint16_t pe__f32_to_bf16(float f);
 
 /* The scalar narrow_f32 of the kernel table (every set without its own). */
-void pe__narrow_f32(const float *in, void *out, int64_t n, pe_dtype dtype,
+void pe__narrow_f32(const float *in, void *out, int64_t n, pe_dtype dtype, int stream,
                     pe__side_prefetch *side);
 /* The scalar rms_norm (kernels/scalar.c), and its step from the 8 partial
  * sums of squares to r = fl32(1/sqrt(mean + eps)), inline so that each set
