@@ -71,19 +71,29 @@ static PyObject *py_rope_fused_qkv(PyObject *self, PyObject *args, PyObject *kw)
                              "k_cache",       "v_cache",       "positions", "start",
                              "layout",        "q_norm_weight", "k_norm_weight", "norm_eps",
                              "gemma_norm",    "q_out",         "k_scale",   "v_scale",
-                             "threads",       "offsets",       NULL};
+                             "threads",       "offsets",       "stores",    NULL};
     PyObject *qkv_o, *fr_o, *kc_o = NULL, *vc_o = NULL, *qw_o = Py_None, *kw_o = Py_None;
     PyObject *qout_o = Py_None, *ks_o = Py_None, *vs_o = Py_None;
     pyb_args pa = PYB_ARGS_NONE;
     long long nq, nkv;
-    const char *layout_s = "half";
+    const char *layout_s = "half", *stores_s = "auto";
     double eps = 1e-6;
     int gemma = 0, threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOLL|$OOOLsOOdpOOOiO:rope_fused_qkv", kwlist,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOLL|$OOOLsOOdpOOOiOs:rope_fused_qkv", kwlist,
                                      &qkv_o, &fr_o, &nq, &nkv, &kc_o, &vc_o, &pa.positions, &pa.start,
                                      &layout_s, &qw_o, &kw_o, &eps, &gemma, &qout_o, &ks_o,
-                                     &vs_o, &threads, &pa.offsets))
+                                     &vs_o, &threads, &pa.offsets, &stores_s))
         return NULL;
+    pe_store_policy stores;
+    if (strcmp(stores_s, "auto") == 0)
+        stores = PE_STORES_AUTO;
+    else if (strcmp(stores_s, "cached") == 0)
+        stores = PE_STORES_CACHED;
+    else if (strcmp(stores_s, "streaming") == 0)
+        stores = PE_STORES_STREAMING;
+    else
+        return PyErr_Format(PyExc_ValueError,
+                            "stores='%s' must be 'auto', 'cached' or 'streaming'", stores_s);
     pa.batch_shape = "k_cache and v_cache as (batch, tokens, n_kv_heads, head_dim) and qkv with the same batch axis";
     if (kc_o == NULL || vc_o == NULL)
         return PyErr_Format(PyExc_TypeError, "rope_fused_qkv() needs k_cache= and v_cache=");
@@ -166,6 +176,7 @@ static PyObject *py_rope_fused_qkv(PyObject *self, PyObject *args, PyObject *kw)
     c.p.norm_eps = eps;
     c.p.norm_weight = gemma ? PE_NORM_ONE_PLUS_WEIGHT : PE_NORM_WEIGHT;
     c.p.threads = threads;
+    c.p.stores = stores;
     int st;
     if (pyb_pos_get(&pa, v[0].batch, b0, v[0].t.tokens, 1, &pp) != 0 || pyb_pos_check(&pp, -1) != 0 ||
         pyb_run(v, 8, &pp, 0, run_fused, &c, qkv.size, &st) != 0)
@@ -188,7 +199,7 @@ static PyMethodDef methods[] = {
      "rope_fused_qkv(qkv, freqs, n_q_heads, n_kv_heads, *, k_cache, v_cache, positions=None,\n"
      "               start=0, layout='half', q_norm_weight=None, k_norm_weight=None,\n"
      "               norm_eps=1e-6, gemma_norm=False, q_out=None, k_scale=None, v_scale=None,\n"
-     "               threads=1, offsets=None) -> q\n\n"
+     "               threads=1, offsets=None, stores='auto') -> q\n\n"
      "The fused QKV epilogue in one pass (docs/FUSED.md): qkv is the float32 projection,\n"
      "(T, (n_q + 2 n_kv) * D) or (T, n_q + 2 n_kv, D), rows contiguous (q heads, then k,\n"
      "then v). Optional per-head RMSNorm of q and k (weights of D float32;\n"
@@ -201,7 +212,9 @@ static PyMethodDef methods[] = {
      "Batched when the caches are 4-D: qkv (B, T, (n_q + 2 n_kv) * D) or (B, T, n_q + 2 n_kv, D),\n"
      "k_cache/v_cache (B, T, n_kv, D) with any strides (windows of bigger caches), q_out\n"
      "(B, T, n_q, D), scales (B, T, n_kv); start, offsets=(B,) or positions (T,) / (B, T).\n"
-     "Every element is checked before the first is written."},
+     "Every element is checked before the first is written. stores='streaming' writes the\n"
+     "caches (and q_out) with non-temporal stores, for a prefill whose slots later steps\n"
+     "read; 'auto' does so for a cache of 16 MiB or more, 'cached' never; same values."},
     {NULL, NULL, 0, NULL},
 };
 

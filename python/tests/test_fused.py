@@ -150,6 +150,28 @@ def test_threads_bit_identical():
             assert a.tobytes() == b.tobytes()
 
 
+def test_streaming_stores_same_values():
+    # stores= moves bytes past the caches, never changes them
+    rng = np.random.default_rng(12)
+    T, nq, nkv, D = 400, 8, 2, 128
+    qkv0 = rng.standard_normal((T, (nq + 2 * nkv) * D)).astype(np.float32)
+    f = posenc.freqs_default(D, base=1e6)
+    w = rng.uniform(0.5, 1.5, D).astype(np.float32)
+    outs = []
+    for stores in ("cached", "streaming", "auto"):
+        qkv = qkv0.copy()
+        kc = np.zeros((T, nkv, D), np.float16)
+        vc = np.zeros((T, nkv, D), np.float32)
+        posenc.rope_fused_qkv(qkv, f, nq, nkv, k_cache=kc, v_cache=vc, q_norm_weight=w,
+                              k_norm_weight=w, stores=stores)
+        outs.append((qkv, kc, vc))
+    for o in outs[1:]:
+        for a, b in zip(outs[0], o):
+            assert a.tobytes() == b.tobytes()
+    with pytest.raises(ValueError, match="stores='fast' must be 'auto', 'cached' or 'streaming'"):
+        posenc.rope_fused_qkv(qkv0.copy(), f, nq, nkv, k_cache=kc, v_cache=vc, stores="fast")
+
+
 def test_errors_name_the_argument_and_write_nothing():
     T, nq, nkv, D = 3, 2, 1, 8
     qkv = np.ones((T, (nq + 2 * nkv) * D), np.float32)
