@@ -335,10 +335,39 @@ TEST(fused_threads_and_vector_sets_bit_identical) {
     CHECK_OK(pe_kernels_select(saved));
 }
 
+/* The outputs (q_out, k and v caches) of one call of configuration c
+ * written into 64-byte aligned blocks `off` elements in, as one byte
+ * string of *len bytes. */
+static unsigned char *outputs_at(const cfg *c, uint64_t seed, int off, int threads,
+                                 pe_store_policy stores, size_t *len) {
+    const size_t qn = (size_t)(c->T * c->Hq * c->D), kn = (size_t)(c->T * c->Hkv * c->D);
+    const size_t qb = qn * pe_dtype_size(c->qdt), kb = kn * pe_dtype_size(c->kdt),
+                 vb = kn * pe_dtype_size(c->vdt);
+    bufs b;
+    setup(c, seed, &b);
+    unsigned char *blk[3] = {aligned_alloc(64, qb + 64), aligned_alloc(64, kb + 64),
+                             aligned_alloc(64, vb + 64)};
+    CHECK(blk[0] && blk[1] && blk[2]);
+    b.p.q_out.data = blk[0] + off * pe_dtype_size(c->qdt);
+    b.p.k_cache.data = blk[1] + off * pe_dtype_size(c->kdt);
+    b.p.v_cache.data = blk[2] + off * pe_dtype_size(c->vdt);
+    b.p.threads = threads;
+    b.p.stores = stores;
+    CHECK_OK(pe_rope_fused_qkv(&b.f, c->layout, &b.positions, &b.p));
+    unsigned char *s = malloc(qb + kb + vb);
+    memcpy(s, b.p.q_out.data, qb);
+    memcpy(s + qb, b.p.k_cache.data, kb);
+    memcpy(s + qb + kb, b.p.v_cache.data, vb);
+    *len = qb + kb + vb;
+    free(blk[0]), free(blk[1]), free(blk[2]);
+    teardown(&b);
+    return s;
+}
+
 /* Streaming stores (p.stores) change where bytes go through the caches,
- * never the bytes: every vector set, threads 1 and 2, with q_out and the
- * caches 64-byte aligned (the non-temporal paths run) and one element off
- * (they fall back to plain stores), against PE_STORES_CACHED. Large enough
+ * never the bytes: every set, threads 1 and 2, with q_out and the caches
+ * 64-byte aligned (the non-temporal paths run) and one element off (they
+ * fall back to plain stores), against PE_STORES_CACHED. Large enough
  * (about 2 MiB of input) for the side prefetch of the next token's rows. */
 TEST(fused_streaming_stores_bit_identical) {
     char saved[16];
@@ -347,47 +376,22 @@ TEST(fused_streaming_stores_bit_identical) {
         {300, 8, 2, 128, 128, PE_ROPE_HALF, 1, 1, 0, PE_F32, 0, PE_F16, PE_F32, 1.0, 0},
         {300, 8, 2, 96, 64, PE_ROPE_INTERLEAVED, 1, 1, 1, PE_BF16, 0, PE_BF16, PE_F16, 1.0, 1},
     };
-    for (int ci = 0; ci < 2; ci++) {
-        const cfg *c = &cs[ci];
-        const size_t qn = (size_t)(c->T * c->Hq * c->D), kn = (size_t)(c->T * c->Hkv * c->D);
+    for (int ci = 0; ci < 2; ci++)
         for (int si = 0; si < N_SETS; si++) {
             if (pe_kernels_select(SETS[si]) != PE_OK) continue;
             for (int off = 0; off < 2; off++)
                 for (int thr = 1; thr <= 2; thr++) {
-                    unsigned char *got[2];
-                    for (int st = 0; st < 2; st++) {
-                        bufs b;
-                        setup(c, 7 + (uint64_t)ci, &b);
-                        /* outputs in 64-byte aligned blocks, off elements in */
-                        float *qo = aligned_alloc(64, (qn + 16) * 4);
-                        float *kc = aligned_alloc(64, (kn + 16) * 4);
-                        float *vc = aligned_alloc(64, (kn + 16) * 4);
-                        CHECK(qo && kc && vc);
-                        const size_t qe = pe_dtype_size(c->qdt), ke = pe_dtype_size(c->kdt),
-                                     ve = pe_dtype_size(c->vdt);
-                        b.p.q_out.data = (char *)qo + off * qe;
-                        b.p.k_cache.data = (char *)kc + off * ke;
-                        b.p.v_cache.data = (char *)vc + off * ve;
-                        b.p.threads = thr;
-                        b.p.stores = st ? PE_STORES_STREAMING : PE_STORES_CACHED;
-                        CHECK_OK(pe_rope_fused_qkv(&b.f, c->layout, &b.positions, &b.p));
-                        got[st] = malloc(qn * qe + kn * (ke + ve));
-                        memcpy(got[st], b.p.q_out.data, qn * qe);
-                        memcpy(got[st] + qn * qe, b.p.k_cache.data, kn * ke);
-                        memcpy(got[st] + qn * qe + kn * ke, b.p.v_cache.data, kn * ve);
-                        free(qo), free(kc), free(vc);
-                        teardown(&b);
-                    }
-                    CHECK_MSG(memcmp(got[0], got[1], qn * pe_dtype_size(c->qdt) +
-                                                         kn * (pe_dtype_size(c->kdt) +
-                                                               pe_dtype_size(c->vdt))) == 0,
+                    size_t n0, n1;
+                    unsigned char *cached = outputs_at(&cs[ci], 7, off, thr, PE_STORES_CACHED, &n0);
+                    unsigned char *streamed =
+                        outputs_at(&cs[ci], 7, off, thr, PE_STORES_STREAMING, &n1);
+                    CHECK_MSG(n0 == n1 && memcmp(cached, streamed, n0) == 0,
                               "config %d, %s, offset %d, %d threads: streaming stores changed "
                               "the output",
                               ci, SETS[si], off, thr);
-                    free(got[0]), free(got[1]);
+                    free(cached), free(streamed);
                 }
         }
-    }
     CHECK_OK(pe_kernels_select(saved));
 }
 

@@ -130,46 +130,26 @@ def test_q_out_dtypes_gqa_partial_rotary_and_strided_cache():
     assert np.all(np.abs(big_v[1, 5 : 5 + T].astype(np.float64) - v) <= half_ulp(np.float16, v))
 
 
-def test_threads_bit_identical():
+def test_threads_and_store_policy_bit_identical():
+    # threads split tokens and stores= moves bytes past the caches: neither changes a bit
     rng = np.random.default_rng(11)
     T, nq, nkv, D = 700, 16, 4, 128
     qkv0 = rng.standard_normal((T, (nq + 2 * nkv) * D)).astype(np.float32)
     f = posenc.freqs_default(D, base=1e6)
     w = rng.uniform(0.5, 1.5, D).astype(np.float32)
     outs = []
-    for threads in (1, 2, 3):
+    for kw in ({"threads": 1}, {"threads": 2}, {"threads": 3}, {"stores": "streaming"},
+               {"stores": "cached"}, {"threads": 2, "stores": "streaming"}):
         qkv = qkv0.copy()
         kc = np.zeros((T, nkv, D), np.int8)
         vc = np.zeros((T, nkv, D), np.float16)
         ks = np.zeros((T, nkv), np.float32)
         posenc.rope_fused_qkv(qkv, f, nq, nkv, k_cache=kc, v_cache=vc, k_scale=ks, q_norm_weight=w,
-                              k_norm_weight=w, threads=threads)
+                              k_norm_weight=w, **kw)
         outs.append((qkv, kc, vc, ks))
     for o in outs[1:]:
         for a, b in zip(outs[0], o):
             assert a.tobytes() == b.tobytes()
-
-
-def test_streaming_stores_same_values():
-    # stores= moves bytes past the caches, never changes them
-    rng = np.random.default_rng(12)
-    T, nq, nkv, D = 400, 8, 2, 128
-    qkv0 = rng.standard_normal((T, (nq + 2 * nkv) * D)).astype(np.float32)
-    f = posenc.freqs_default(D, base=1e6)
-    w = rng.uniform(0.5, 1.5, D).astype(np.float32)
-    outs = []
-    for stores in ("cached", "streaming", "auto"):
-        qkv = qkv0.copy()
-        kc = np.zeros((T, nkv, D), np.float16)
-        vc = np.zeros((T, nkv, D), np.float32)
-        posenc.rope_fused_qkv(qkv, f, nq, nkv, k_cache=kc, v_cache=vc, q_norm_weight=w,
-                              k_norm_weight=w, stores=stores)
-        outs.append((qkv, kc, vc))
-    for o in outs[1:]:
-        for a, b in zip(outs[0], o):
-            assert a.tobytes() == b.tobytes()
-    with pytest.raises(ValueError, match="stores='fast' must be 'auto', 'cached' or 'streaming'"):
-        posenc.rope_fused_qkv(qkv0.copy(), f, nq, nkv, k_cache=kc, v_cache=vc, stores="fast")
 
 
 def test_errors_name_the_argument_and_write_nothing():
@@ -190,6 +170,8 @@ def test_errors_name_the_argument_and_write_nothing():
                               q_norm_weight=np.ones(4, np.float32))
     with pytest.raises(TypeError, match="k_cache"):
         posenc.rope_fused_qkv(qkv, f, nq, nkv, k_cache=np.zeros((T, nkv, D)), v_cache=vc)
+    with pytest.raises(ValueError, match="stores='fast' must be 'auto', 'cached' or 'streaming'"):
+        posenc.rope_fused_qkv(qkv, f, nq, nkv, k_cache=vc, v_cache=vc.copy(), stores="fast")
     np.testing.assert_array_equal(qkv, before)
     assert not kc.any() and not vc.any()
 
