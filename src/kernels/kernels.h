@@ -63,13 +63,13 @@ typedef struct {
 
 /*
  * Cache lines to prefetch on the side of other work: the fused epilogue
- * (rope_fused.c) hands the kernels it calls for one token the next token's
- * input rows. Its arithmetic (the norm's double sums and float scaling) is
+ * (rope_fused.c) hands the kernels it calls for one token the input rows
+ * of a token two ahead. Its arithmetic (the norm's double sums and float scaling) is
  * long and runs on rows already in L1; prefetching each row a fixed
  * distance ahead of the row being read issues every line of a token in the
  * short pass that first reads it, more than the miss queues hold, so memory
  * waits for that pass and idles during the rest. Spread over all passes,
- * the fetches of token t + 1 run under token t's arithmetic
+ * the fetches of token t + 2 run under token t's arithmetic
  * (docs/FUSED.md "Performance").
  *
  * A kernel given a stream takes one step per 16 floats of each of its
