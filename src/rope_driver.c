@@ -262,9 +262,17 @@ static void rope_chunk(void *ctx, int worker, int64_t t0, int64_t t1) {
             /* the same row again (a repeated position) gives the same trig */
             const int64_t row = pe__pos_cursor_at(&cur, t);
             if (row != last_row) {
-                table_row(&a->table, row, half, extra, extra + half);
-                j->k->rope_prepare_cs(extra, extra + half, half, j->layout, j->negate_sin,
-                                      &trig);
+                const pe__table_source *tb = &a->table;
+                if (tb->dtype == PE_F32 && tb->pair_step == 1) { /* straight from the row */
+                    const size_t at = (size_t)row * (size_t)tb->row_stride;
+                    j->k->rope_prepare_cs_f32((const float *)tb->cos + at,
+                                              (const float *)tb->sin + at, half, j->layout,
+                                              j->negate_sin, &trig);
+                } else {
+                    table_row(tb, row, half, extra, extra + half);
+                    j->k->rope_prepare_cs(extra, extra + half, half, j->layout, j->negate_sin,
+                                          &trig);
+                }
                 last_row = row;
             }
             break;

@@ -187,6 +187,70 @@ TEST(table_threads_and_qk_bit_identical) {
     free(x), free(y1), free(y2), free(k1), free(k2), free(c), free(s);
 }
 
+/* A contiguous f32 table goes straight from its rows to the kernels'
+ * tables (rope_prepare_cs_f32); an f64 table holding the same values goes
+ * through the widening loop: the same bits on every kernel set, forward
+ * and backward, both layouts, d/2 entries and Hugging Face's duplicated d
+ * (interleaved: every other entry, the widening loop for both), entries
+ * of magnitude 1.25, and 21 pairs (a partial tail for every vector width). */
+TEST(table_f32_rows_equal_f64_rows_bit_for_bit) {
+    static const char *const sets[] = {"scalar", "avx2", "avx512", "neon"};
+    char saved[16];
+    snprintf(saved, sizeof saved, "%s", pe_kernels_name());
+    pe_rng rng = {pe_test_seed() + 5};
+    enum { T = 97, H = 3, D = 48, R = 300, P = 21 };
+    pe_freqs f;
+    CHECK_OK(pe_freqs_default(2 * P, 10000.0, &f));
+    float *x = malloc(sizeof(float) * T * H * D), *y32 = malloc(sizeof(float) * T * H * D),
+          *y64 = malloc(sizeof(float) * T * H * D), *c = malloc(sizeof(float) * R * P),
+          *sn = malloc(sizeof(float) * R * P), *c32 = malloc(sizeof(float) * R * 2 * P),
+          *s32 = malloc(sizeof(float) * R * 2 * P);
+    double *c64 = malloc(sizeof(double) * R * 2 * P), *s64 = malloc(sizeof(double) * R * 2 * P);
+    fill(x, (size_t)T * H * D, &rng);
+    const pe_positions all = pe_positions_range(0), pos = pe_positions_range(150);
+    CHECK_OK(pe_rope_cos_sin(&f, &all, R, c, sn, PE_F32));
+    const pe_rope_options o = pe_rope_options_default();
+    const pe_tensor in = pe_tensor_dense(x, PE_F32, T, H, D),
+                    a = pe_tensor_dense(y32, PE_F32, T, H, D),
+                    b = pe_tensor_dense(y64, PE_F32, T, H, D);
+    for (int dup = 0; dup < 2; dup++) {
+        const int w = dup ? 2 * P : P; /* entries per row */
+        for (int r = 0; r < R; r++)
+            for (int i = 0; i < w; i++) { /* magnitude 1.25, rounded to f32 once */
+                c32[r * w + i] = 1.25f * c[r * P + i % P];
+                s32[r * w + i] = 1.25f * sn[r * P + i % P];
+                c64[r * w + i] = c32[r * w + i];
+                s64[r * w + i] = s32[r * w + i];
+            }
+        pe_rope_table t32 = pe_rope_table_default();
+        t32.rotary_dim = 2 * P;
+        t32.rows = R;
+        t32.cos = c32;
+        t32.sin = s32;
+        t32.width = dup ? PE_TABLE_DUPLICATED : PE_TABLE_PAIRS;
+        pe_rope_table t64 = t32;
+        t64.cos = c64;
+        t64.sin = s64;
+        t64.dtype = PE_F64;
+        for (int si = 0; si < 4; si++) {
+            if (pe_kernels_select(sets[si]) != PE_OK) continue;
+            for (int back = 0; back < 2; back++)
+                for (int lay = 0; lay < 2; lay++) {
+                    const pe_rope_layout L = lay ? PE_ROPE_INTERLEAVED : PE_ROPE_HALF;
+                    const pe_rope_direction dir = back ? PE_ROPE_BACKWARD : PE_ROPE_FORWARD;
+                    CHECK_OK(pe_rope_apply_table(&t32, L, &pos, &in, &a, dir, &o));
+                    CHECK_OK(pe_rope_apply_table(&t64, L, &pos, &in, &b, dir, &o));
+                    CHECK_MSG(memcmp(y32, y64, sizeof(float) * T * H * D) == 0,
+                              "%s, %s, %s, %s: an f32 table and the same values in f64 differ",
+                              sets[si], back ? "backward" : "forward",
+                              lay ? "interleaved" : "half", dup ? "duplicated" : "pairs");
+                }
+        }
+    }
+    CHECK_OK(pe_kernels_select(saved));
+    free(x), free(y32), free(y64), free(c), free(sn), free(c32), free(s32), free(c64), free(s64);
+}
+
 /* ------------------------------------------------------- packed sequences */
 
 TEST(varlen_positions_equal_listed_positions) {

@@ -155,6 +155,23 @@ static void avx2_rope_prepare_cs(const double *c, const double *s, int64_t n,
                      layout, t->tab, n - i >= 4);
 }
 
+/* Floats a[i..i+4) widened to double (exactly), zeros past n. */
+ALWAYS_INLINE __m256d load4f(const float *a, int64_t i, int64_t n) {
+    if (n - i >= 4) return _mm256_cvtps_pd(_mm_loadu_ps(a + i));
+    float b[4] = {0, 0, 0, 0};
+    memcpy(b, a + i, sizeof(float) * (size_t)(n - i));
+    return _mm256_cvtps_pd(_mm_loadu_ps(b));
+}
+
+static void avx2_rope_prepare_cs_f32(const float *c, const float *s, int64_t n,
+                                     pe_rope_layout layout, int negate, pe__rope_trig *t) {
+    const __m256d mc = _mm256_set1_pd(t->magnitude);
+    const __m256d ms = _mm256_set1_pd(negate ? -t->magnitude : t->magnitude);
+    for (int64_t i = 0; i < n; i += 4)
+        store_tables(_mm256_mul_pd(mc, load4f(c, i, n)), _mm256_mul_pd(ms, load4f(s, i, n)), i,
+                     n, layout, t->tab, n - i >= 4);
+}
+
 /* Lanes i..i+4 of a token (full, or the n - i < 4 left): its cos and sin
  * kept in c, s for the next position's step, and its tables from A cos
  * and +-A sin (for A = 1 a sign flip, the same bits as the product). */
@@ -547,6 +564,7 @@ const pe_kernel_table pe__kernels_avx2 = {
     .steps = 1,
     .rope_tables = avx2_rope_tables,
     .rope_prepare_cs = avx2_rope_prepare_cs,
+    .rope_prepare_cs_f32 = avx2_rope_prepare_cs_f32,
     .rope_token = avx2_rope_token,
     .freqs_ok = avx2_freqs_ok,
     .alibi_row = avx2_alibi_row,

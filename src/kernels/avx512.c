@@ -186,6 +186,18 @@ static void avx512_rope_prepare_cs(const double *c, const double *s, int64_t n,
     }
 }
 
+static void avx512_rope_prepare_cs_f32(const float *c, const float *s, int64_t n,
+                                       pe_rope_layout layout, int negate, pe__rope_trig *t) {
+    const __m512d mc = _mm512_set1_pd(t->magnitude);
+    const __m512d ms = _mm512_set1_pd(negate ? -t->magnitude : t->magnitude);
+    for (int64_t i = 0; i < n; i += 8) {
+        const __mmask8 k = lanes(n, i);
+        store_tables(_mm512_mul_pd(mc, _mm512_cvtps_pd(_mm256_maskz_loadu_ps(k, c + i))),
+                     _mm512_mul_pd(ms, _mm512_cvtps_pd(_mm256_maskz_loadu_ps(k, s + i))), i, n,
+                     layout, t->tab, k == 0xFF);
+    }
+}
+
 /* Pairs i..i+8 (mask k) of a token: its cos and sin kept in c, s for the
  * next position's step, and its tables. */
 ALWAYS_INLINE void keep_block(__m512d cs, __m512d sn, double *c, double *s, float *tab,
@@ -741,6 +753,7 @@ const pe_kernel_table pe__kernels_avx512 = {
     .steps = 1,
     .rope_tables = avx512_rope_tables,
     .rope_prepare_cs = avx512_rope_prepare_cs,
+    .rope_prepare_cs_f32 = avx512_rope_prepare_cs_f32,
     .rope_token = avx512_rope_token,
     .freqs_ok = avx512_freqs_ok,
     .alibi_row = avx512_alibi_row,

@@ -164,6 +164,11 @@ typedef struct {
     /* The same from given cos and sin (n each; M-RoPE's per-axis angles). */
     void (*rope_prepare_cs)(const double *c, const double *s, int64_t n,
                             pe_rope_layout layout, int negate, pe__rope_trig *t);
+    /* rope_prepare_cs of float cos and sin (a caller's contiguous f32
+     * table row), bit for bit as if widened to double first, without the
+     * scalar widening loop per token (rope_table_4096). */
+    void (*rope_prepare_cs_f32)(const float *c, const float *s, int64_t n,
+                                pe_rope_layout layout, int negate, pe__rope_trig *t);
     /* Rotate elements [0, d) of every head of one token with the
      * trigonometry prepared above for the same d and layout (elements
      * [d, head_dim) are the caller's: pe__rope_pass_through). */

@@ -134,6 +134,17 @@ static void neon_rope_prepare_cs(const double *c, const double *s, int64_t n,
                      t->tab);
 }
 
+static void neon_rope_prepare_cs_f32(const float *c, const float *s, int64_t n,
+                                     pe_rope_layout layout, int negate, pe__rope_trig *t) {
+    const float64x2_t mc = vdupq_n_f64(t->magnitude);
+    const float64x2_t ms = vdupq_n_f64(negate ? -t->magnitude : t->magnitude);
+    for (int64_t i = 0; i < n; i += 2) {
+        const int two = n - i >= 2; /* floats i, i + 1 widened exactly; zero past n */
+        const float64x2_t C = {c[i], two ? c[i + 1] : 0.0}, S = {s[i], two ? s[i + 1] : 0.0};
+        store_tables(vmulq_f64(mc, C), vmulq_f64(ms, S), i, n, layout, t->tab);
+    }
+}
+
 /* One token's tables, stepped from the previous position or fresh (P):
  * token_blocks of avx2.c. For A = 1 the sine's sign is flipped by the
  * sign bit of ms (the same bits as the product). */
@@ -335,6 +346,7 @@ const pe_kernel_table pe__kernels_neon = {
     .steps = 1,
     .rope_tables = neon_rope_tables,
     .rope_prepare_cs = neon_rope_prepare_cs,
+    .rope_prepare_cs_f32 = neon_rope_prepare_cs_f32,
     .rope_token = neon_rope_token,
     .freqs_ok = neon_freqs_ok,
     .alibi_row = neon_alibi_row,

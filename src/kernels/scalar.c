@@ -101,6 +101,15 @@ static void scalar_rope_prepare_cs(const double *c, const double *s, int64_t n,
     }
 }
 
+static void scalar_rope_prepare_cs_f32(const float *c, const float *s, int64_t n,
+                                       pe_rope_layout layout, int negate, pe__rope_trig *t) {
+    (void)layout;
+    for (int64_t i = 0; i < n; i++) {
+        t->c[i] = c[i];
+        t->s[i] = negate ? -(double)s[i] : (double)s[i];
+    }
+}
+
 static void scalar_rope_token(const pe__rope_rows *r, const pe__rope_trig *t) {
     const size_t esz = pe_dtype_size(r->dtype);
     const char *in = r->in;
@@ -183,6 +192,7 @@ const pe_kernel_table pe__kernels_scalar = {
     .steps = 0,
     .rope_tables = scalar_rope_tables,
     .rope_prepare_cs = scalar_rope_prepare_cs,
+    .rope_prepare_cs_f32 = scalar_rope_prepare_cs_f32,
     .rope_token = scalar_rope_token,
     .freqs_ok = scalar_freqs_ok,
     .alibi_row = scalar_alibi_row,
