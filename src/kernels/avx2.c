@@ -146,14 +146,6 @@ ALWAYS_INLINE __m256d load4(const double *a, int64_t i, int64_t n) {
     return _mm256_loadu_pd(b);
 }
 
-static void avx2_rope_prepare_cs(const double *c, const double *s, int64_t n,
-                                 pe_rope_layout layout, int negate, pe__rope_trig *t) {
-    const __m256d mc = _mm256_set1_pd(t->magnitude);
-    const __m256d ms = _mm256_set1_pd(negate ? -t->magnitude : t->magnitude);
-    for (int64_t i = 0; i < n; i += 4)
-        store_tables(_mm256_mul_pd(mc, load4(c, i, n)), _mm256_mul_pd(ms, load4(s, i, n)), i, n,
-                     layout, t->tab, n - i >= 4);
-}
 
 /* Floats a[i..i+4) widened to double (exactly), zeros past n. */
 ALWAYS_INLINE __m256d load4f(const float *a, int64_t i, int64_t n) {
@@ -163,13 +155,28 @@ ALWAYS_INLINE __m256d load4f(const float *a, int64_t i, int64_t n) {
     return _mm256_cvtps_pd(_mm_loadu_ps(b));
 }
 
-static void avx2_rope_prepare_cs_f32(const float *c, const float *s, int64_t n,
-                                     pe_rope_layout layout, int negate, pe__rope_trig *t) {
+/* A token's tables from given cos and sin, double (cd, sd) or float (cf,
+ * sf); one pair of pointers is NULL, a constant after inlining. */
+ALWAYS_INLINE void prepare_cs(const double *cd, const double *sd, const float *cf,
+                              const float *sf, int64_t n, pe_rope_layout layout, int negate,
+                              pe__rope_trig *t) {
     const __m256d mc = _mm256_set1_pd(t->magnitude);
     const __m256d ms = _mm256_set1_pd(negate ? -t->magnitude : t->magnitude);
-    for (int64_t i = 0; i < n; i += 4)
-        store_tables(_mm256_mul_pd(mc, load4f(c, i, n)), _mm256_mul_pd(ms, load4f(s, i, n)), i,
-                     n, layout, t->tab, n - i >= 4);
+    for (int64_t i = 0; i < n; i += 4) {
+        const __m256d C = cf ? load4f(cf, i, n) : load4(cd, i, n);
+        const __m256d S = sf ? load4f(sf, i, n) : load4(sd, i, n);
+        store_tables(_mm256_mul_pd(mc, C), _mm256_mul_pd(ms, S), i, n, layout, t->tab, n - i >= 4);
+    }
+}
+
+static void avx2_rope_prepare_cs(const double *c, const double *s, int64_t n,
+                                 pe_rope_layout layout, int negate, pe__rope_trig *t) {
+    prepare_cs(c, s, NULL, NULL, n, layout, negate, t);
+}
+
+static void avx2_rope_prepare_cs_f32(const float *c, const float *s, int64_t n,
+                                     pe_rope_layout layout, int negate, pe__rope_trig *t) {
+    prepare_cs(NULL, NULL, c, s, n, layout, negate, t);
 }
 
 /* Lanes i..i+4 of a token (full, or the n - i < 4 left): its cos and sin

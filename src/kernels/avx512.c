@@ -174,28 +174,32 @@ ALWAYS_INLINE __mmask8 lanes(int64_t n, int64_t i) {
     return n - i >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (n - i)) - 1u);
 }
 
-static void avx512_rope_prepare_cs(const double *c, const double *s, int64_t n,
-                                   pe_rope_layout layout, int negate, pe__rope_trig *t) {
+/* A token's tables from given cos and sin, double (cd, sd) or float (cf,
+ * sf: widened exactly); one pair of pointers is NULL, a constant after
+ * inlining. */
+ALWAYS_INLINE void prepare_cs(const double *cd, const double *sd, const float *cf,
+                              const float *sf, int64_t n, pe_rope_layout layout, int negate,
+                              pe__rope_trig *t) {
     const __m512d mc = _mm512_set1_pd(t->magnitude);
     const __m512d ms = _mm512_set1_pd(negate ? -t->magnitude : t->magnitude);
     for (int64_t i = 0; i < n; i += 8) {
         const __mmask8 k = lanes(n, i);
-        store_tables(_mm512_mul_pd(mc, _mm512_maskz_loadu_pd(k, c + i)),
-                     _mm512_mul_pd(ms, _mm512_maskz_loadu_pd(k, s + i)), i, n, layout,
-                     t->tab, k == 0xFF);
+        const __m512d C = cf ? _mm512_cvtps_pd(_mm256_maskz_loadu_ps(k, cf + i))
+                             : _mm512_maskz_loadu_pd(k, cd + i);
+        const __m512d S = sf ? _mm512_cvtps_pd(_mm256_maskz_loadu_ps(k, sf + i))
+                             : _mm512_maskz_loadu_pd(k, sd + i);
+        store_tables(_mm512_mul_pd(mc, C), _mm512_mul_pd(ms, S), i, n, layout, t->tab, k == 0xFF);
     }
+}
+
+static void avx512_rope_prepare_cs(const double *c, const double *s, int64_t n,
+                                   pe_rope_layout layout, int negate, pe__rope_trig *t) {
+    prepare_cs(c, s, NULL, NULL, n, layout, negate, t);
 }
 
 static void avx512_rope_prepare_cs_f32(const float *c, const float *s, int64_t n,
                                        pe_rope_layout layout, int negate, pe__rope_trig *t) {
-    const __m512d mc = _mm512_set1_pd(t->magnitude);
-    const __m512d ms = _mm512_set1_pd(negate ? -t->magnitude : t->magnitude);
-    for (int64_t i = 0; i < n; i += 8) {
-        const __mmask8 k = lanes(n, i);
-        store_tables(_mm512_mul_pd(mc, _mm512_cvtps_pd(_mm256_maskz_loadu_ps(k, c + i))),
-                     _mm512_mul_pd(ms, _mm512_cvtps_pd(_mm256_maskz_loadu_ps(k, s + i))), i, n,
-                     layout, t->tab, k == 0xFF);
-    }
+    prepare_cs(NULL, NULL, c, s, n, layout, negate, t);
 }
 
 /* Pairs i..i+8 (mask k) of a token: its cos and sin kept in c, s for the
