@@ -361,7 +361,7 @@ static int next_rows_span(const fused_job *j, int64_t t, uintptr_t *lo, uintptr_
     return 1;
 }
 
-/* Bytes per step of the side stream: the next token's run spread over this
+/* Bytes per step of the side stream: a later token's run spread over this
  * token's steps, at most a line per step (a longer stride would skip
  * lines); 0 (no side stream) for small calls, calls of SIDE_AHEAD tokens
  * or fewer, rows not in one run, or too few steps. */
