@@ -29,7 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* Bytes of a validated view's elements: its rows do not overlap (overlap.c)
  * and its extent fits (common.c), so the product cannot wrap. */
 static size_t tensor_bytes(const pe_tensor *t) {

@@ -146,7 +146,6 @@ ALWAYS_INLINE __m256d load4(const double *a, int64_t i, int64_t n) {
     return _mm256_loadu_pd(b);
 }
 
-
 /* Floats a[i..i+4) widened to double (exactly), zeros past n. */
 ALWAYS_INLINE __m256d load4f(const float *a, int64_t i, int64_t n) {
     if (n - i >= 4) return _mm256_cvtps_pd(_mm_loadu_ps(a + i));

@@ -355,6 +355,13 @@ ALWAYS_INLINE void st2_bf16_hw(void *base, int64_t i, __m512 v0, __m512 v1) {
 /* Store kinds: plain, non-temporal (f32), bf16 through AVX512_BF16. */
 enum { ST_PLAIN = 0, ST_STREAM = 1, ST_BF16_HW = 2 };
 
+/* 16 floats rounded to f16 or bf16 (nearest even; bf16 by the CPU's own
+ * conversion when nt is ST_BF16_HW). */
+ALWAYS_INLINE __m256i narrow16(__m512 v, pe_dtype dt, int nt) {
+    return dt == PE_F16 ? _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+                        : nt == ST_BF16_HW ? to_bf16_hw(v) : to_bf16(v);
+}
+
 ALWAYS_INLINE void st(void *base, int64_t i, __m512 v, pe_dtype dt, __mmask16 m,
                       int full, int nt) {
     if (dt == PE_F32) {
@@ -367,9 +374,7 @@ ALWAYS_INLINE void st(void *base, int64_t i, __m512 v, pe_dtype dt, __mmask16 m,
             _mm512_storeu_ps(p, v);
         return;
     }
-    const __m256i h = dt == PE_F16
-                          ? _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
-                          : nt == ST_BF16_HW ? to_bf16_hw(v) : to_bf16(v);
+    const __m256i h = narrow16(v, dt, nt);
     uint16_t *p = (uint16_t *)base + i;
     if (full)
         _mm256_storeu_si256((__m256i *)p, h);
@@ -620,18 +625,9 @@ static void avx512_narrow_f32(const float *in, void *out, int64_t n, pe_dtype dt
             pe__side_step(&pf, pf_end, pf_stride);
         else
             _mm_prefetch((const char *)(in + i) + PE__PREFETCH_BYTES, _MM_HINT_T0);
-#ifdef EXP_NT16
-        if (side && dt == PE_F16 && ((uintptr_t)((uint16_t *)out + i) & 31) == 0) {
-            _mm256_stream_si256((__m256i *)((uint16_t *)out + i), _mm512_cvtps_ph(_mm512_loadu_ps(in + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
-            continue;
-        }
-#endif
         const __m512 v = _mm512_loadu_ps(in + i);
         if (nt && dt != PE_F32)
-            _mm256_stream_si256((__m256i *)((uint16_t *)out + i),
-                                dt == PE_F16 ? _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT |
-                                                                      _MM_FROUND_NO_EXC)
-                                             : to_bf16(v));
+            _mm256_stream_si256((__m256i *)((uint16_t *)out + i), narrow16(v, dt, ST_PLAIN));
         else
             st(out, i, v, dt, (__mmask16)0xFFFF, 1, nt ? ST_STREAM : ST_PLAIN);
     }

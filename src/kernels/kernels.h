@@ -64,21 +64,21 @@ typedef struct {
 /*
  * Cache lines to prefetch on the side of other work: the fused epilogue
  * (rope_fused.c) hands the kernels it calls for one token the input rows
- * of a token two ahead. Its arithmetic (the norm's double sums and float scaling) is
- * long and runs on rows already in L1; prefetching each row a fixed
- * distance ahead of the row being read issues every line of a token in the
- * short pass that first reads it, more than the miss queues hold, so memory
- * waits for that pass and idles during the rest. Spread over all passes,
- * the fetches of token t + 2 run under token t's arithmetic
- * (docs/FUSED.md "Performance").
+ * of the token two ahead. Its arithmetic (the norm's double sums and
+ * float scaling) is long and runs on rows already in L1; prefetching each
+ * row a fixed distance ahead of the row being read issues every line of a
+ * token in the short pass that first reads it, more than the miss queues
+ * hold, so memory waits for that pass and idles during the rest. Spread
+ * over all passes, the fetches of token t + 2 run under token t's
+ * arithmetic (docs/FUSED.md "Performance").
  *
  * A kernel given a stream takes one step per 16 floats of each of its
  * passes instead of prefetching ahead of its own rows: a step moves `pos`
  * on by `stride` (at most a line, so no line is skipped) and prefetches
- * the line it enters. A kernel keeps pos in a local while it runs (pe__side_step:
- * a register, not a store and reload per step) and hands it back at its
- * end. Prefetching never faults, so addresses are plain integers. Per
- * worker, on its stack: no shared state.
+ * the line it enters. A kernel keeps pos in a local while it runs
+ * (pe__side_step: a register, not a store and reload per step) and hands
+ * it back at its end. Prefetching never faults, so addresses are plain
+ * integers. Per worker, on its stack: no shared state.
  */
 typedef struct {
     uintptr_t pos, end; /* the next address to fetch, the end of the run */
