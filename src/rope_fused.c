@@ -343,7 +343,7 @@ static int64_t side_steps_per_token(const pe_fused_qkv_params *p) {
  * 0 when some view's heads are not one run, or when the rows lie apart
  * (more than twice their bytes from first to last) and a side stream
  * would fetch mostly what the call never reads. */
-static int next_rows_span(const fused_job *j, int64_t t, uintptr_t *lo, uintptr_t *hi) {
+static int rows_span(const fused_job *j, int64_t t, uintptr_t *lo, uintptr_t *hi) {
     const pe_tensor *in[N_IN] = {&j->p.q_in, &j->p.k_in, &j->p.v_in};
     uintptr_t l = UINTPTR_MAX, h = 0, bytes = 0;
     for (int i = 0; i < N_IN; i++) {
@@ -367,12 +367,14 @@ static int next_rows_span(const fused_job *j, int64_t t, uintptr_t *lo, uintptr_
  * or fewer, rows not in one run, or too few steps. */
 static uintptr_t side_stride(const fused_job *j) {
     uintptr_t lo, hi;
-    if (!j->prefetch || j->p.q_in.tokens <= SIDE_AHEAD || !next_rows_span(j, 0, &lo, &hi))
+    if (!j->prefetch || j->p.q_in.tokens <= SIDE_AHEAD || !rows_span(j, 0, &lo, &hi))
         return 0;
     const uintptr_t steps = (uintptr_t)side_steps_per_token(&j->p);
     if (steps == 0) return 0;
-    const uintptr_t stride = (hi - lo + steps - 1) / steps;
-    return stride <= 64 ? (stride ? stride : 1) : 0;
+    /* a line more than token 0's run: another token's rows may sit one
+     * line further across line boundaries, and must be covered too */
+    const uintptr_t stride = (hi - lo + 64 + steps - 1) / steps;
+    return stride <= 64 ? stride : 0;
 }
 
 /* Tokens [t0, t1) on one worker: fresh cos/sin at the chunk's start and
@@ -392,7 +394,7 @@ static void fused_chunk(void *ctx, int worker, int64_t t0, int64_t t1) {
         /* a later token's rows fetched under this token's arithmetic */
         pe__side_prefetch *side = NULL;
         if (j->side_stride > 0 && t + SIDE_AHEAD < t1 &&
-            next_rows_span(j, t + SIDE_AHEAD, &next_rows.pos, &next_rows.end)) {
+            rows_span(j, t + SIDE_AHEAD, &next_rows.pos, &next_rows.end)) {
             next_rows.stride = j->side_stride;
             side = &next_rows;
         }
