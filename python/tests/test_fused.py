@@ -130,6 +130,15 @@ def test_q_out_dtypes_gqa_partial_rotary_and_strided_cache():
     assert np.all(np.abs(big_v[1, 5 : 5 + T].astype(np.float64) - v) <= half_ulp(np.float16, v))
 
 
+def aligned_zeros(shape, dtype, align=64):
+    """Zeros whose data starts on an `align`-byte boundary (numpy guarantees 16), so the
+    non-temporal stores of stores='streaming' really run."""
+    n = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    raw = np.zeros(n + align, np.uint8)
+    off = (-raw.ctypes.data) % align
+    return raw[off : off + n].view(dtype).reshape(shape)
+
+
 def test_threads_and_store_policy_bit_identical():
     # threads split tokens and stores= moves bytes past the caches: neither changes a bit
     rng = np.random.default_rng(11)
@@ -142,7 +151,7 @@ def test_threads_and_store_policy_bit_identical():
                {"stores": "cached"}, {"threads": 2, "stores": "streaming"}):
         qkv = qkv0.copy()
         kc = np.zeros((T, nkv, D), np.int8)
-        vc = np.zeros((T, nkv, D), np.float16)
+        vc = aligned_zeros((T, nkv, D), np.float16)
         ks = np.zeros((T, nkv), np.float32)
         posenc.rope_fused_qkv(qkv, f, nq, nkv, k_cache=kc, v_cache=vc, k_scale=ks, q_norm_weight=w,
                               k_norm_weight=w, **kw)
