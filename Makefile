@@ -4,11 +4,11 @@
 # under memcheck; `make install PREFIX=… DESTDIR=…`.
 #
 # The build prints one short line per file ("  CC src/rope.c"); `make V=1`
-# shows the full commands. Debian packages are installed by one explicit
-# step, `make deps` (scripts/setup-deps.sh and setup-python.sh, a no-op when
-# all are present): `make test` and `make run` run it first, once; `make`,
-# `lib`, `cli` and `python` ask for it before their first file (with -j on a
-# fresh machine, run `make deps` first).
+# shows the full commands. Debian packages are installed per target by
+# scripts/setup-deps.sh (a no-op when all are present), each target asking
+# only for the groups it uses, in one apt call: `make run` and `make test`
+# before anything else; `make`, `lib`, `cli` and `python` before their first
+# file (with -j on a fresh machine, run `make deps` first).
 
 # V=1: full command lines. Otherwise $(Q) hides a command and $(call
 # say,TAG,FILE) prints the short line in its place.
@@ -107,18 +107,22 @@ all: lib cli
 lib: $(STATIC_LIB) $(SHARED_LIB) $(BUILD)/posenc.pc | deps
 cli: $(POSENC) | deps
 
-# The Debian packages the build needs (scripts/setup-deps.sh; the Python
-# extension's, scripts/setup-python.sh), checked once per checkout: one
-# stamp in build/ shared by the sanitizer trees, redone when a script changes
-# or after `make clean`. The explorer's and the browser test's toolchains
-# keep their own stamps below (only those targets need them).
-DEPS_STAMP := build/.deps-ok
-deps: $(DEPS_STAMP)
-$(DEPS_STAMP): scripts/setup-deps.sh scripts/setup-python.sh
-	@mkdir -p $(dir $@)
-	bash scripts/setup-deps.sh
-	bash scripts/setup-python.sh
-	@touch $@
+# The Debian packages each target needs (scripts/setup-deps.sh names the
+# groups): checked once per checkout through stamps in build/ (shared by the
+# sanitizer trees), redone when the script changes or after `make clean`.
+# A target that needs several groups asks for them in one call, so apt (and
+# sudo) run once: `make run` installs build + web, `make test` build +
+# python + python-test, and nothing else.
+SETUP_DEPS := bash scripts/setup-deps.sh --stamps build
+deps:
+	@$(SETUP_DEPS) build
+.PHONY: deps-test deps-run deps-python
+deps-python:
+	@$(SETUP_DEPS) build python
+deps-test:
+	@$(SETUP_DEPS) build python python-test
+deps-run:
+	@$(SETUP_DEPS) build web
 
 # Objects are position-independent so one set serves both libraries.
 $(BUILD)/%.o: %.c $(wildcard include/*.h src/*.h src/kernels/*.h cli/*.h cli/*/*.h tests/*.h bench/*.h)
@@ -155,7 +159,7 @@ ARGS ?=
 TOUR_ARGS ?=
 # `make run`: the packages first (once), then the tour. The explorer goes
 # in first, so the tour's page links to it.
-run: deps
+run: deps-run
 	+@$(MAKE) --no-print-directory run-tour
 run-tour: $(POSENC) explorer
 	mkdir -p tour/explorer && cp $(EXPLORER) tour/explorer/index.html
@@ -174,7 +178,7 @@ TEST_PARTS := test-includes test-c test-cli test-example test-install test-plot 
 ifeq ($(findstring -fsanitize,$(EXTRA_CFLAGS)),)
 TEST_PARTS += test-python test-pip
 endif
-test: deps
+test: deps-test
 	+@$(MAKE) --no-print-directory test-parts
 test-parts: $(TEST_PARTS)
 
@@ -241,7 +245,7 @@ test-experiment: $(EXP_TEST_BIN)
 # Same tests, instrumented, in their own build directory. A failed
 # allocation must reach the library as NULL (tests/test_errors_core.c asks
 # for 2^62 bytes on purpose), not abort the run.
-asan: deps
+asan: deps-test
 	ASAN_OPTIONS=allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	LSAN_OPTIONS=print_suppressions=0 \
 	$(MAKE) --no-print-directory BUILD=build/asan \
@@ -272,7 +276,7 @@ FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-r
 # tolerances that rest on long double with pe_test_ld_eps().
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 valgrind: $(TEST_BIN) $(FUZZ_REPLAY) | deps
-	@bash scripts/setup-deps.sh valgrind
+	@$(SETUP_DEPS) valgrind
 	$(VALGRIND) $(TEST_BIN)
 	$(foreach t,$(FUZZ_TARGETS),$(VALGRIND) $(BUILD)/fuzz/replay_$(t) fuzz/corpus/$(t) &&) true
 
@@ -308,7 +312,7 @@ test-fuzz: $(FUZZ_REPLAY)
 fuzz-bins: $(FUZZ_BIN)
 
 fuzz:
-	@bash scripts/setup-deps.sh clang libclang-rt-14-dev
+	@$(SETUP_DEPS) build clang libclang-rt-14-dev
 	$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang EXTRA_CFLAGS="$(FUZZ_FLAGS)" \
 	  LDFLAGS="-fsanitize=address,undefined" fuzz-bins
 	$(foreach t,$(FUZZ_TARGETS),mkdir -p build/fuzz/corpus-$(t) build/fuzz/artifacts-$(t) && \
@@ -333,7 +337,7 @@ PY_EXT := $(BUILD)/python/posenc$(PY_SUFFIX)
 PY_CFLAGS = $(WARNFLAGS) $(FPFLAGS) -Iinclude -isystem $(PY_INCLUDE) $(CPPFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden
 
 .PHONY: python test-python
-python: $(PY_EXT) | deps
+python: $(PY_EXT) | deps-python
 
 # The generic object rule does not see headers under src/io/.
 $(BUILD)/src/io/safetensors.o $(BUILD)/src/io/safetensors_write.o: src/io/safetensors_internal.h
@@ -348,7 +352,7 @@ $(PY_EXT): $(PY_OBJ) $(STATIC_LIB)
 
 # -P: the current directory stays off sys.path, so a posenc*.so that
 # `pip install -e .` left at the top of the tree cannot shadow the build's.
-test-python: $(PY_EXT) $(POSENC) | deps
+test-python: $(PY_EXT) $(POSENC) | deps-test
 	PYTHONPATH=$(BUILD)/python PYTHONDONTWRITEBYTECODE=1 POSENC=$(POSENC) \
 	  $(PYTHON) -P -m pytest -q -p no:cacheprovider python/tests
 
@@ -357,7 +361,7 @@ test-python: $(PY_EXT) $(POSENC) | deps
 # wheel, built from the sources by setup.py; then import it and call it.
 PIP_VENV := $(BUILD)/pip-venv
 .PHONY: test-pip
-test-pip: | deps
+test-pip: | deps-test
 	rm -rf $(PIP_VENV)
 	$(PYTHON) -m venv --system-site-packages --without-pip $(PIP_VENV)
 	env -u PIP_FIND_LINKS PIP_NO_INDEX=1 PIP_CONFIG_FILE=/dev/null \
@@ -389,13 +393,11 @@ EM_FLAGS := $(WARNFLAGS) $(FPFLAGS) $(PE_CPPFLAGS) -O2 -sSINGLE_FILE=1 -sMODULAR
             -sEXPORT_NAME=createPosenc -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web,node \
             -sEXPORTED_FUNCTIONS=_malloc,_free -sEXPORTED_RUNTIME_METHODS=ccall,UTF8ToString
 EXPLORER := $(BUILD)/explorer/index.html
-WEB_STAMP := $(BUILD)/.web-deps-ok
+WEB_STAMP := build/.deps-web-ok
 NPM_STAMP := node_modules/.posenc-npm-ci
 
 $(WEB_STAMP): scripts/setup-deps.sh
-	@mkdir -p $(BUILD)
-	bash scripts/setup-deps.sh --web
-	@touch $@
+	@$(SETUP_DEPS) web
 
 # npm ci: exactly the locked versions, node_modules/ rebuilt from the lockfile.
 $(NPM_STAMP): package.json package-lock.json | $(WEB_STAMP)
@@ -411,11 +413,9 @@ $(EXPLORER): explorer/index.html explorer/app.js explorer/explorer.css explorer/
 	$(Q)$(call say,GEN,$@)node explorer/bundle.mjs explorer/index.html $@ explorer $(BUILD)/explorer node_modules/uplot/dist
 
 BROWSER_OUT := $(BUILD)/browser
-BROWSER_STAMP := $(BUILD)/.browser-deps-ok
+BROWSER_STAMP := build/.deps-browser-ok
 $(BROWSER_STAMP): scripts/setup-deps.sh
-	@mkdir -p $(BUILD)
-	bash scripts/setup-deps.sh --browser
-	@touch $@
+	@$(SETUP_DEPS) browser
 
 test-browser: $(EXPLORER) $(POSENC) $(NPM_STAMP) | $(BROWSER_STAMP)
 	rm -rf $(BROWSER_OUT) && mkdir -p $(BROWSER_OUT)
@@ -486,12 +486,12 @@ ARM64_FUZZ := $(filter-out args,$(FUZZ_TARGETS))
 ARM64_MAKE = $(MAKE) --no-print-directory BUILD=$(ARM64_BUILD) CC=$(ARM64_CC)
 .PHONY: test-arm64 bench-arm64
 test-arm64:
-	bash scripts/setup-deps.sh --arm64
+	@$(SETUP_DEPS) build arm64
 	+$(ARM64_MAKE) $(ARM64_BUILD)/posenc_tests $(ARM64_FUZZ:%=$(ARM64_BUILD)/fuzz/arm64_replay_%)
 	$(ARM64_RUN) $(ARM64_BUILD)/posenc_tests
 	$(foreach t,$(ARM64_FUZZ),$(ARM64_RUN) $(ARM64_BUILD)/fuzz/arm64_replay_$(t) fuzz/corpus/$(t) &&) true
 bench-arm64:
-	bash scripts/setup-deps.sh --arm64 libcairo2-dev:arm64
+	@$(SETUP_DEPS) build arm64 libcairo2-dev:arm64
 	+$(ARM64_MAKE) $(ARM64_BUILD)/posenc
 	$(ARM64_RUN) $(ARM64_BUILD)/posenc bench --quick
 

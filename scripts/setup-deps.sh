@@ -1,67 +1,116 @@
 #!/usr/bin/env bash
-# setup-deps.sh — installs the Debian packages posenc builds against, if any
-# are missing. The Makefile calls it once per build tree; run it by hand to
-# see what it would do. Needs root (or sudo) only when something is missing;
-# without either it says so first, with the apt-get line to run as root.
+# setup-deps.sh — installs the Debian packages a make target needs, if any are
+# missing, in ONE apt-get call for everything asked (so a user with sudo is
+# asked once, and a user without it is shown one complete command).
+#
+#   bash scripts/setup-deps.sh [--stamps DIR] GROUP|PACKAGE...
+#
+# Each make target names only the groups it uses (README "Requirements" has
+# what each costs on a fresh Debian 12):
+#   build        the library and the CLI: cJSON (config.json reader), cairo
+#                (the CLI's figures only; never the library), pkg-config
+#   web          the explorer page (make explorer, make run): emscripten, and
+#                nodejs and npm unless node and npm are already on PATH
+#   browser      make test-browser: Debian's chromium, and fonts whose glyphs
+#                cover the tour's formulas (Greek, math symbols)
+#   python       the Python binding (make python): Python.h and numpy for
+#                Debian's /usr/bin/python3
+#   python-test  make test-python / test-pip: pytest, hypothesis, PyTorch
+#                (the torch tests and DLPack), matplotlib (python/examples),
+#                venv/pip/setuptools/wheel for the offline `pip install .`
+#   arm64        make test-arm64: the cross compiler, arm64 C library and
+#                cJSON (Debian multiarch: adds the arm64 architecture to dpkg)
+#                and qemu to run the result
+# Anything else is taken as a package name (make valgrind: valgrind; make
+# fuzz: clang libclang-rt-14-dev).
+#
+# --stamps DIR: remember a group as done in DIR/.deps-GROUP-ok, so make pays
+# for the check once per build tree; a stamp older than this script is redone.
+#
+# Packages are installed with --no-install-recommends: apt's "recommended"
+# extras (Qt, OpenCV, X11 tools under PyTorch and matplotlib) are not used by
+# anything here, and were nine tenths of the download.
 set -euo pipefail
 
-# libcjson-dev: the model config.json reader (no hand-written JSON parser).
-# libcairo2-dev: the CLI's PNG/SVG figures (cli/plot/ only; never the library).
-packages=(libcjson-dev libcairo2-dev)
-# Packages a make target asks for on top of the build's own, as arguments
-# (make fuzz: clang libclang-rt-14-dev; make valgrind: valgrind). --web: the
-# explorer's toolchain (make explorer, make run): emscripten, and nodejs and
-# npm unless node and npm are already on PATH (NodeSource's nodejs bundles
-# npm; Debian 12's npm is a package of its own). --browser: chromium for
-# make test-browser. --arm64: make test-arm64's cross compiler, arm64 C
-# library and cJSON (Debian multiarch: adds the arm64 architecture to dpkg),
-# the multiarch libc6:arm64 whose loader runs the result (Makefile,
-# ARM64_RUN), and qemu to run it.
+stamps=""
+if [ "${1:-}" = --stamps ]; then
+    stamps=$2
+    shift 2
+fi
+
+packages=()
+groups_done=()
 for a in "$@"; do
-    if [ "$a" = --web ]; then
+    if [ -n "$stamps" ] && [ "$stamps/.deps-$a-ok" -nt "$0" ]; then
+        continue
+    fi
+    case "$a" in
+    build) packages+=(libcjson-dev libcairo2-dev pkg-config) ;;
+    web)
         packages+=(emscripten)
         command -v node >/dev/null 2>&1 || packages+=(nodejs)
-        command -v npm >/dev/null 2>&1 || packages+=(npm)
-    elif [ "$a" = --browser ]; then
-        packages+=(chromium)
-    elif [ "$a" = --arm64 ]; then
-        packages+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcjson-dev:arm64 libc6:arm64
-                   qemu-user-static)
-    else
-        packages+=("$a")
-    fi
+        command -v npm >/dev/null 2>&1 || packages+=(npm) ;;
+    # fonts-dejavu-core: Greek letters and the math symbols of the tour's
+    # formulas; without it chromium draws them as empty boxes.
+    browser) packages+=(chromium fonts-dejavu-core) ;;
+    python) packages+=(python3-dev python3-numpy) ;;
+    python-test)
+        # python3-wheel-whl puts the wheel package in /usr/share/python-wheels
+        # next to pip's and setuptools', so a plain venv can build offline too.
+        packages+=(python3-pytest python3-hypothesis python3-torch python3-matplotlib
+                   python3-venv python3-pip python3-setuptools python3-wheel python3-wheel-whl) ;;
+    arm64) packages+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcjson-dev:arm64 libc6:arm64
+                      qemu-user-static) ;;
+    -*) echo "setup-deps.sh: unknown option $a" >&2; exit 2 ;;
+    *) packages+=("$a"); continue ;;
+    esac
+    groups_done+=("$a")
 done
 
+mark_done() {
+    [ -n "$stamps" ] || return 0
+    mkdir -p "$stamps"
+    for g in "${groups_done[@]+"${groups_done[@]}"}"; do touch "$stamps/.deps-$g-ok"; done
+}
+
 missing=()
-for p in "${packages[@]}"; do
+for p in "${packages[@]+"${packages[@]}"}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
         missing+=("$p")
     fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -eq 0 ]; then
+    mark_done
+    exit 0
+fi
 
 # Say first whether this can work at all, then show apt's own account of
-# what it installs (the named packages pull in their dependencies: on a
-# minimal Debian 12 about a hundred packages, a few hundred MB).
+# what it installs.
 if [ "$(id -u)" -eq 0 ]; then
     SUDO=""
 elif command -v sudo >/dev/null 2>&1; then
     SUDO="sudo"
+    echo "posenc: these Debian packages are missing: ${missing[*]}" >&2
+    echo "posenc: installing them with sudo (asked once for all of them)" >&2
 else
     echo "posenc: missing Debian packages: ${missing[*]}" >&2
     echo "posenc: installing them needs root, and this is user $(id -un) without sudo; as root run:" >&2
-    echo "    apt-get update && apt-get install -y ${missing[*]}" >&2
+    echo "    apt-get update && apt-get install -y --no-install-recommends ${missing[*]}" >&2
     echo "posenc: then run make again." >&2
     exit 1
 fi
 echo "posenc: installing Debian packages (and what they depend on): ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-# an :arm64 package needs the architecture known to dpkg before the update
-if [[ " ${missing[*]} " == *":arm64 "* ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
-    $SUDO dpkg --add-architecture arm64
-fi
-# Wait for another apt/dpkg run to finish (a shared machine, or an unattended
-# upgrade on a fresh box) instead of failing on its lock.
-LOCK_WAIT=(-o DPkg::Lock::Timeout=900)
-$SUDO apt-get "${LOCK_WAIT[@]}" update -q
-$SUDO apt-get "${LOCK_WAIT[@]}" install -y "${missing[@]}"
+# One shell under sudo, so the password is asked once for all three steps.
+$SUDO bash -euc '
+    # an :arm64 package needs the architecture known to dpkg before the update
+    if [[ " $* " == *":arm64 "* ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+        dpkg --add-architecture arm64
+    fi
+    # Wait for another apt/dpkg run to finish (a shared machine, or an
+    # unattended upgrade on a fresh box) instead of failing on its lock.
+    apt-get -o DPkg::Lock::Timeout=900 update -q
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y \
+        --no-install-recommends "$@"
+' setup-deps "${missing[@]}"
+mark_done
