@@ -176,10 +176,10 @@ bench: $(POSENC)
 TEST_PARTS := test-includes test-c test-cli test-example test-install test-plot test-experiment \
               test-fuzz test-readme test-tour
 ifeq ($(findstring -fsanitize,$(EXTRA_CFLAGS)),)
-TEST_PARTS += test-python test-pip
+TEST_PARTS += test-python test-pip test-readme-c
 endif
 test: deps-test
-	+@$(MAKE) --no-print-directory test-parts
+	+@bash tests/run_parts.sh $(BUILD)/test-logs $(MAKE) -- $(TEST_PARTS)
 test-parts: $(TEST_PARTS)
 
 # The include rules of docs/ARCHITECTURE.md ("Build"): no new include
@@ -289,6 +289,13 @@ tsan: deps
 	  build/tsan/posenc_tests
 
 .PHONY: test-fuzz fuzz fuzz-bins tsan test-readme
+
+# The README's C program, built and run through its install-and-link lines
+# exactly as printed (a scratch $$HOME; `make install PREFIX="$$HOME/.local"`
+# forwarded to this tree), and its Python blocks (tests/readme_install.sh).
+.PHONY: test-readme-c
+test-readme-c: $(PY_EXT)
+	bash tests/readme_install.sh $(BUILD)/python
 
 # Every `posenc ...` line of the README's fenced blocks, run as written.
 test-readme: $(POSENC)
@@ -437,6 +444,7 @@ install: lib cli
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 	    -e 's|@VERSION@|$(VERSION)|' posenc.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/posenc.pc
 	install -m 755 $(POSENC) $(DESTDIR)$(BINDIR)/
+	@if [ -z "$(DESTDIR)" ]; then bash scripts/after-install.sh "$(LIBDIR)" "$(BINDIR)"; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/posenc.h $(DESTDIR)$(LIBDIR)/libposenc.* \
