@@ -126,8 +126,49 @@ async function tourChecks(browser) {
   check('tour_images_loaded', assets.images.length > 0 && broken.length === 0,
     `${assets.images.length} images, broken: ${broken.join(', ')}`);
   check('tour_no_errors', problems.length === 0, problems.join('; '));
+  await glyphChecks(page);
   await page.close();
   await screenshots(browser, url, 'tour');
+}
+
+/*
+ * Every character of the tour's formulas and prose that is not ASCII (Greek
+ * letters, ∑, ≈, ·, …) is drawn with a real glyph, not the empty box a
+ * browser draws when no installed font has it (Debian's chromium brings no
+ * fonts of its own: scripts/setup-deps.sh adds fonts-dejavu-core). Each
+ * character is drawn on a canvas in the font of the element it stands in,
+ * beside a code point no font has (U+10FFFD, private use): pixels equal to
+ * that one are the missing-glyph box. Invisible format characters (U+2061
+ * function application, U+2062 invisible times) are left out: they draw
+ * nothing on purpose.
+ */
+async function glyphChecks(page) {
+  const missing = await page.evaluate(() => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 48; canvas.height = 48;
+    const ctx = canvas.getContext('2d', { willReadFrequently: true });
+    const draw = (ch, font) => {
+      ctx.clearRect(0, 0, 48, 48);
+      ctx.font = font; ctx.fillStyle = '#000'; ctx.textBaseline = 'top';
+      ctx.fillText(ch, 4, 4);
+      return ctx.getImageData(0, 0, 48, 48).data.join(',');
+    };
+    const seen = new Map();
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const family = getComputedStyle(n.parentElement).fontFamily;
+      for (const ch of n.data)
+        if (ch.codePointAt(0) > 127 && !/[\s\p{Cf}]/u.test(ch)) seen.set(`${ch}\u0000${family}`, [ch, family]);
+    }
+    const out = [];
+    for (const [ch, family] of seen.values()) {
+      const font = `24px ${family}`;
+      if (draw(ch, font) === draw('\u{10FFFD}', font)) out.push(`${ch} (U+${ch.codePointAt(0).toString(16).toUpperCase()}, ${family})`);
+    }
+    return { count: seen.size, missing: out };
+  });
+  check('tour_glyphs_drawn', missing.count > 0 && missing.missing.length === 0,
+    missing.count === 0 ? 'no non-ASCII characters found in the tour' : `no glyph for ${missing.missing.join(', ')}`);
 }
 
 /* Everything the explorer shows, against the CLI's JSON for the same parameters. */
