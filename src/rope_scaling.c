@@ -17,6 +17,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -158,12 +159,15 @@ typedef struct {
     pe_scaling_param pub;
     size_t offset;   /* the field in pe_rope_scaling */
     size_t n_offset; /* LIST: its count field */
+    unsigned config; /* PE__CFG_*: how a config block states it */
+    size_t store;    /* LIST with a config key: its inline array in pe_rope_config */
 } param_row;
 
 #define FIELD(f) offsetof(pe_rope_scaling, f)
+#define STORE(f) offsetof(pe_rope_config, f)
 static const param_row params[N_PARAMS] = {
     [P_FACTOR] = {{"factor", "factor", "F", "scaling factor f", "factor", PE_SCALING_PARAM_REAL},
-                  FIELD(factor), 0},
+                  FIELD(factor), 0, PE__CFG_POSITIVE, 0},
     [P_L0] = {{"original_max_position", "original-max-position", "N",
                "L0, the original training context", "original_max_position_embeddings",
                PE_SCALING_PARAM_INT}, FIELD(original_max_position), 0},
@@ -173,9 +177,9 @@ static const param_row params[N_PARAMS] = {
                     "current sequence length (dynamic, longrope; with --config too)", NULL,
                     PE_SCALING_PARAM_INT}, FIELD(seq_len), 0},
     [P_BETA_FAST] = {{"beta_fast", "beta-fast", "B", "yarn beta_fast (default 32)", "beta_fast",
-                      PE_SCALING_PARAM_REAL}, FIELD(beta_fast), 0},
+                      PE_SCALING_PARAM_REAL}, FIELD(beta_fast), 0, PE__CFG_ZERO_UNSET, 0},
     [P_BETA_SLOW] = {{"beta_slow", "beta-slow", "B", "yarn beta_slow (default 1)", "beta_slow",
-                      PE_SCALING_PARAM_REAL}, FIELD(beta_slow), 0},
+                      PE_SCALING_PARAM_REAL}, FIELD(beta_slow), 0, PE__CFG_ZERO_UNSET, 0},
     [P_TRUNCATE] = {{"truncate", "no-truncate", NULL,
                      "yarn: do not floor/ceil the correction range", "truncate",
                      PE_SCALING_PARAM_BOOL}, FIELD(truncate), 0},
@@ -186,7 +190,7 @@ static const param_row params[N_PARAMS] = {
     [P_ATTENTION_FACTOR] = {{"attention_factor", "attention-factor", "A",
                              "magnitude A applied to rotated pairs (yarn, longrope)",
                              "attention_factor", PE_SCALING_PARAM_REAL},
-                            FIELD(attention_factor), 0},
+                            FIELD(attention_factor), 0, PE__CFG_POSITIVE, 0},
     [P_LOW_FREQ] = {{"low_freq_factor", "low-freq-factor", "L", "llama3 low_freq_factor (default 1)",
                      "low_freq_factor", PE_SCALING_PARAM_REAL}, FIELD(low_freq_factor), 0},
     [P_HIGH_FREQ] = {{"high_freq_factor", "high-freq-factor", "H",
@@ -194,9 +198,11 @@ static const param_row params[N_PARAMS] = {
                       PE_SCALING_PARAM_REAL}, FIELD(high_freq_factor), 0},
     [P_SHORT] = {{"short_factor", "short-factor", "LIST",
                   "longrope short_factor, rotary_dim/2 numbers", "short_factor",
-                  PE_SCALING_PARAM_LIST}, FIELD(short_factor), FIELD(n_short_factor)},
+                  PE_SCALING_PARAM_LIST}, FIELD(short_factor), FIELD(n_short_factor), 0,
+                 STORE(short_factor)},
     [P_LONG] = {{"long_factor", "long-factor", "LIST", "longrope long_factor, rotary_dim/2 numbers",
-                 "long_factor", PE_SCALING_PARAM_LIST}, FIELD(long_factor), FIELD(n_long_factor)},
+                 "long_factor", PE_SCALING_PARAM_LIST}, FIELD(long_factor), FIELD(n_long_factor), 0,
+                STORE(long_factor)},
     [P_DIVISORS] = {{"divisors", "divisors", "LIST", "explicit per-pair divisors c_i (w' = w / c_i)",
                      NULL, PE_SCALING_PARAM_LIST}, FIELD(divisors), FIELD(n_divisors)},
     /* HunYuan's word for NTK's factor, kept in the factor field */
@@ -592,6 +598,113 @@ int pe_scaling_set_list(pe_rope_scaling *s, int i, const double *values, int64_t
     return PE_OK;
 }
 
+/* The parameter's field in *s, after the same checks as the setters. */
+static int param_for_get(const pe_rope_scaling *s, int i, pe_scaling_param_kind a,
+                         pe_scaling_param_kind b, const void *value) {
+    PE_TRY(param_for_set((pe_rope_scaling *)(uintptr_t)s, i, a, b));
+    PE_CHECK_NULL(value);
+    return PE_OK;
+}
+
+int pe_scaling_get_real(const pe_rope_scaling *s, int i, double *value) {
+    PE_TRY(param_for_get(s, i, PE_SCALING_PARAM_REAL, PE_SCALING_PARAM_REAL, value));
+    memcpy(value, (const char *)s + params[i].offset, sizeof *value);
+    return PE_OK;
+}
+
+int pe_scaling_get_int(const pe_rope_scaling *s, int i, int64_t *value) {
+    PE_TRY(param_for_get(s, i, PE_SCALING_PARAM_INT, PE_SCALING_PARAM_BOOL, value));
+    if (params[i].pub.kind == PE_SCALING_PARAM_BOOL) {
+        int b;
+        memcpy(&b, (const char *)s + params[i].offset, sizeof b);
+        *value = b != 0;
+    } else {
+        memcpy(value, (const char *)s + params[i].offset, sizeof *value);
+    }
+    return PE_OK;
+}
+
+int pe_scaling_get_list(const pe_rope_scaling *s, int i, const double **values, int64_t *n) {
+    PE_TRY(param_for_get(s, i, PE_SCALING_PARAM_LIST, PE_SCALING_PARAM_LIST, values));
+    PE_CHECK_NULL(n);
+    memcpy(values, (const char *)s + params[i].offset, sizeof *values);
+    memcpy(n, (const char *)s + params[i].n_offset, sizeof *n);
+    return PE_OK;
+}
+
+unsigned pe__scaling_param_config(int i) {
+    return i >= 0 && i < N_PARAMS ? params[i].config : 0u;
+}
+
+double *pe__scaling_param_store(pe_rope_config *c, int i) {
+    return i >= 0 && i < N_PARAMS && params[i].store != 0 ? (double *)((char *)c + params[i].store)
+                                                          : NULL;
+}
+
+const double *pe__scaling_param_store_const(const pe_rope_config *c, int i) {
+    return pe__scaling_param_store((pe_rope_config *)(uintptr_t)c, i);
+}
+
+static bool same_real(double x, double y) { return x == y || (isnan(x) && isnan(y)); }
+
+/* Parameter i of a and b holds the same value (lists: the same entries). */
+static bool param_equal(const pe_rope_scaling *a, const pe_rope_scaling *b, int i) {
+    switch (params[i].pub.kind) {
+    case PE_SCALING_PARAM_REAL: {
+        double x, y;
+        pe_scaling_get_real(a, i, &x);
+        pe_scaling_get_real(b, i, &y);
+        return same_real(x, y);
+    }
+    case PE_SCALING_PARAM_INT:
+    case PE_SCALING_PARAM_BOOL: {
+        int64_t x, y;
+        pe_scaling_get_int(a, i, &x);
+        pe_scaling_get_int(b, i, &y);
+        return x == y;
+    }
+    case PE_SCALING_PARAM_LIST: {
+        const double *x, *y;
+        int64_t nx, ny;
+        pe_scaling_get_list(a, i, &x, &nx);
+        pe_scaling_get_list(b, i, &y, &ny);
+        if (nx != ny) return false;
+        if (nx <= 0 || x == y) return true;
+        if (x == NULL || y == NULL) return false;
+        for (int64_t k = 0; k < nx; k++)
+            if (!same_real(x[k], y[k])) return false;
+        return true;
+    }
+    }
+    return false;
+}
+
+bool pe__scaling_equal(const pe_rope_scaling *a, const pe_rope_scaling *b) {
+    if (a->type != b->type || a->head_dim != b->head_dim || a->rotary_dim != b->rotary_dim ||
+        !same_real(a->base, b->base) || memcmp(a->reserved, b->reserved, sizeof a->reserved) != 0)
+        return false;
+    for (int i = 0; i < N_PARAMS; i++)
+        if (!param_equal(a, b, i)) return false;
+    return true;
+}
+
+void pe__scaling_keep_params(pe_rope_scaling *to, const pe_rope_scaling *from) {
+    for (int i = 0; i < N_PARAMS; i++) {
+        if (params[i].offset == FIELD(factor) || !pe_scaling_reads(to->type, i) ||
+            !pe_scaling_reads(from->type, i))
+            continue;
+        static const size_t size[] = {[PE_SCALING_PARAM_REAL] = sizeof(double),
+                                      [PE_SCALING_PARAM_INT] = sizeof(int64_t),
+                                      [PE_SCALING_PARAM_BOOL] = sizeof(int),
+                                      [PE_SCALING_PARAM_LIST] = sizeof(const double *)};
+        memcpy((char *)to + params[i].offset, (const char *)from + params[i].offset,
+               size[params[i].pub.kind]);
+        if (params[i].pub.kind == PE_SCALING_PARAM_LIST)
+            memcpy((char *)to + params[i].n_offset, (const char *)from + params[i].n_offset,
+                   sizeof(int64_t));
+    }
+}
+
 int pe_scaling_from_name(const char *name, pe_scaling_type *out) {
     PE_CHECK_NULL(name);
     PE_CHECK_NULL(out);
@@ -644,6 +757,14 @@ static int validate_scaling(const pe_rope_scaling *s, long double *f) {
     *f = 1.0L;
     if (!known(s->type))
         return pe__fail(PE_ERR_PARAM, "type=%d is not a scaling type", (int)s->type);
+    /* A slot a newer posenc gave a parameter: ignoring it would silently
+     * change the result (the struct_size rule's twin, README "ABI and
+     * versions"). */
+    for (size_t k = 0; k < sizeof s->reserved / sizeof s->reserved[0]; k++)
+        if (s->reserved[k] != 0)
+            return pe__fail(PE_ERR_PARAM, "pe_rope_scaling.reserved[%zu] is not zero (a "
+                            "parameter of a newer posenc than %s?): start from "
+                            "pe_rope_scaling_defaults()", k, pe_version_string());
     PE_TRY(check_rotary(s->rotary_dim, s->head_dim));
     PE_TRY(pe__check_base(s->base));
     return schemes[s->type].check(s, f);
