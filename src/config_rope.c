@@ -357,8 +357,7 @@ int pe__read_rope(const pe__rope_source *src, pe_rope_config *c, pe__rope_extras
     PE_TRY(pe__json_int(scaling, "original_max_position_embeddings", &iv, &has));
     PE_TRY(pe__merge_int(&l0, &has_l0, iv, has, "original_max_position_embeddings",
                          "rope_scaling.original_max_position_embeddings"));
-    if (type == PE_SCALING_YARN || type == PE_SCALING_LLAMA3 ||
-        type == PE_SCALING_LONGROPE) {
+    if (pe__scaling_reads_key(type, "original_max_position_embeddings")) {
         if (!has_l0 && !has_max)
             return pe__fail(PE_ERR_FORMAT, "%soriginal_max_position_embeddings (or "
                             "max_position_embeddings) is required for rope_type '%s'",

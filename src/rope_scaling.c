@@ -636,6 +636,14 @@ unsigned pe__scaling_param_config(int i) {
     return i >= 0 && i < N_PARAMS ? params[i].config : 0u;
 }
 
+bool pe__scaling_reads_key(pe_scaling_type type, const char *key) {
+    for (int i = 0; i < N_PARAMS; i++)
+        if (params[i].pub.config_key != NULL && strcmp(params[i].pub.config_key, key) == 0 &&
+            pe_scaling_reads(type, i))
+            return true;
+    return false;
+}
+
 double *pe__scaling_param_store(pe_rope_config *c, int i) {
     return i >= 0 && i < N_PARAMS && params[i].store != 0 ? (double *)((char *)c + params[i].store)
                                                           : NULL;

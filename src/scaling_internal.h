@@ -21,6 +21,9 @@ enum {
     PE__CFG_ZERO_UNSET = 2u /* REAL: 0 keeps the default (HF: `get(key) or default`) */
 };
 unsigned pe__scaling_param_config(int i);
+/* Whether scheme type reads the parameter whose config key is key (the
+ * reader's rules for a key shared with the top level, such as L0's). */
+bool pe__scaling_reads_key(pe_scaling_type type, const char *key);
 /* A LIST parameter's inline array in *c (PE_MAX_PAIRS entries; the
  * scaling's pointer stays NULL there), NULL for any other parameter. */
 double *pe__scaling_param_store(pe_rope_config *c, int i);
