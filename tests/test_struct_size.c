@@ -204,9 +204,11 @@ TEST(struct_size_scaling_fixed_layout) {
 
 TEST(errors_struct_size_scaling_reserved) {
     pe_rope_scaling s = pe_rope_scaling_defaults(PE_SCALING_LINEAR, 64);
-    s.reserved[15] = 1; /* a parameter of a newer posenc set */
-    EXPECT("SIZE-3", PE_ERR_PARAM,
-           "pe_rope_scaling.reserved[15] is not zero (a parameter of a newer posenc than",
+    const size_t last = sizeof s.reserved / sizeof s.reserved[0] - 1;
+    s.reserved[last] = 1; /* a parameter of a newer posenc set */
+    char want[96];
+    snprintf(want, sizeof want, "pe_rope_scaling.reserved[%zu] is not zero (a parameter of a newer posenc than", last);
+    EXPECT("SIZE-3", PE_ERR_PARAM, want,
            pe_freqs_from_scaling(&s, OUT, NULL));
     EXPECT("SIZE-3", PE_ERR_PARAM, "start from pe_rope_scaling_defaults()",
            pe_freqs_from_scaling(&s, OUT, NULL));
