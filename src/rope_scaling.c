@@ -2,10 +2,13 @@
  * rope_scaling.c — RoPE frequency generators (SPEC §2.1), one descriptor per
  * scheme: its defaults, its checks, its base rule and correction range, its
  * per-pair rule, its magnitude, the parameters it reads (with their config
- * keys, CLI flags, Python keywords and help). Everything else in the tree —
- * names, the CLI's choices and options, Python's keywords, config_rope.c's key
- * list — is generated from the table at the bottom, so a new scheme is one
- * row of PE_SCALING_MAP and one descriptor here.
+ * keys, CLI flags, Python keywords and help). The table is the only
+ * description of a parameter: names, the CLI's choices and options,
+ * Python's keywords and dicts, the config reader (config_scaling.c), the
+ * plan's equality of layer kinds (pe__scaling_equal) and printing, check's
+ * hypotheses all go through it, so a new scheme is one row of
+ * PE_SCALING_MAP and one descriptor here (docs/ARCHITECTURE.md, "Adding a
+ * scaling scheme").
  *
  * Every frequency is evaluated in long double and stored as a double-double,
  * the same way pe_freqs_default() does, so a factor of 1 reproduces the
@@ -17,7 +20,6 @@
 
 #include <math.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -170,32 +172,32 @@ static const param_row params[N_PARAMS] = {
                   FIELD(factor), 0, PE__CFG_POSITIVE, 0},
     [P_L0] = {{"original_max_position", "original-max-position", "N",
                "L0, the original training context", "original_max_position_embeddings",
-               PE_SCALING_PARAM_INT}, FIELD(original_max_position), 0},
+               PE_SCALING_PARAM_INT}, FIELD(original_max_position), 0, 0, 0},
     [P_L] = {{"max_position", "max-position", "N", "max_position_embeddings L", NULL,
-              PE_SCALING_PARAM_INT}, FIELD(max_position), 0},
+              PE_SCALING_PARAM_INT}, FIELD(max_position), 0, 0, 0},
     [P_SEQ_LEN] = {{"seq_len", "seq-len", "S",
                     "current sequence length (dynamic, longrope; with --config too)", NULL,
-                    PE_SCALING_PARAM_INT}, FIELD(seq_len), 0},
+                    PE_SCALING_PARAM_INT}, FIELD(seq_len), 0, 0, 0},
     [P_BETA_FAST] = {{"beta_fast", "beta-fast", "B", "yarn beta_fast (default 32)", "beta_fast",
                       PE_SCALING_PARAM_REAL}, FIELD(beta_fast), 0, PE__CFG_ZERO_UNSET, 0},
     [P_BETA_SLOW] = {{"beta_slow", "beta-slow", "B", "yarn beta_slow (default 1)", "beta_slow",
                       PE_SCALING_PARAM_REAL}, FIELD(beta_slow), 0, PE__CFG_ZERO_UNSET, 0},
     [P_TRUNCATE] = {{"truncate", "no-truncate", NULL,
                      "yarn: do not floor/ceil the correction range", "truncate",
-                     PE_SCALING_PARAM_BOOL}, FIELD(truncate), 0},
+                     PE_SCALING_PARAM_BOOL}, FIELD(truncate), 0, 0, 0},
     [P_MSCALE] = {{"mscale", "mscale", "M", "yarn mscale", "mscale", PE_SCALING_PARAM_REAL},
-                  FIELD(mscale), 0},
+                  FIELD(mscale), 0, 0, 0},
     [P_MSCALE_ALL_DIM] = {{"mscale_all_dim", "mscale-all-dim", "M", "yarn mscale_all_dim (DeepSeek)",
-                           "mscale_all_dim", PE_SCALING_PARAM_REAL}, FIELD(mscale_all_dim), 0},
+                           "mscale_all_dim", PE_SCALING_PARAM_REAL}, FIELD(mscale_all_dim), 0, 0, 0},
     [P_ATTENTION_FACTOR] = {{"attention_factor", "attention-factor", "A",
                              "magnitude A applied to rotated pairs (yarn, longrope)",
                              "attention_factor", PE_SCALING_PARAM_REAL},
                             FIELD(attention_factor), 0, PE__CFG_POSITIVE, 0},
     [P_LOW_FREQ] = {{"low_freq_factor", "low-freq-factor", "L", "llama3 low_freq_factor (default 1)",
-                     "low_freq_factor", PE_SCALING_PARAM_REAL}, FIELD(low_freq_factor), 0},
+                     "low_freq_factor", PE_SCALING_PARAM_REAL}, FIELD(low_freq_factor), 0, 0, 0},
     [P_HIGH_FREQ] = {{"high_freq_factor", "high-freq-factor", "H",
                       "llama3 high_freq_factor (default 4)", "high_freq_factor",
-                      PE_SCALING_PARAM_REAL}, FIELD(high_freq_factor), 0},
+                      PE_SCALING_PARAM_REAL}, FIELD(high_freq_factor), 0, 0, 0},
     [P_SHORT] = {{"short_factor", "short-factor", "LIST",
                   "longrope short_factor, rotary_dim/2 numbers", "short_factor",
                   PE_SCALING_PARAM_LIST}, FIELD(short_factor), FIELD(n_short_factor), 0,
@@ -204,10 +206,10 @@ static const param_row params[N_PARAMS] = {
                  "long_factor", PE_SCALING_PARAM_LIST}, FIELD(long_factor), FIELD(n_long_factor), 0,
                 STORE(long_factor)},
     [P_DIVISORS] = {{"divisors", "divisors", "LIST", "explicit per-pair divisors c_i (w' = w / c_i)",
-                     NULL, PE_SCALING_PARAM_LIST}, FIELD(divisors), FIELD(n_divisors)},
+                     NULL, PE_SCALING_PARAM_LIST}, FIELD(divisors), FIELD(n_divisors), 0, 0},
     /* HunYuan's word for NTK's factor, kept in the factor field */
     [P_ALPHA] = {{"alpha", "alpha", "A", "ntk_alpha alpha: base' = base alpha^(d/(d-2)) (HunYuan)",
-                  "alpha", PE_SCALING_PARAM_REAL}, FIELD(factor), 0},
+                  "alpha", PE_SCALING_PARAM_REAL}, FIELD(factor), 0, 0, 0},
 };
 
 /* ------------------------------------------------------- shared rules */
@@ -562,7 +564,8 @@ bool pe__scaling_config_requires(pe_scaling_type type, int i) {
     return pe_scaling_reads(type, i) && (schemes[type].config_required & BIT(i));
 }
 
-static int param_for_set(pe_rope_scaling *s, int i, pe_scaling_param_kind a,
+/* s given and i a parameter of kind a or b (the accessors' checks). */
+static int param_of_kind(const pe_rope_scaling *s, int i, pe_scaling_param_kind a,
                          pe_scaling_param_kind b) {
     PE_CHECK_NULL(s);
     if (i < 0 || i >= N_PARAMS)
@@ -575,13 +578,13 @@ static int param_for_set(pe_rope_scaling *s, int i, pe_scaling_param_kind a,
 }
 
 int pe_scaling_set_real(pe_rope_scaling *s, int i, double value) {
-    PE_TRY(param_for_set(s, i, PE_SCALING_PARAM_REAL, PE_SCALING_PARAM_REAL));
+    PE_TRY(param_of_kind(s, i, PE_SCALING_PARAM_REAL, PE_SCALING_PARAM_REAL));
     memcpy((char *)s + params[i].offset, &value, sizeof value);
     return PE_OK;
 }
 
 int pe_scaling_set_int(pe_rope_scaling *s, int i, int64_t value) {
-    PE_TRY(param_for_set(s, i, PE_SCALING_PARAM_INT, PE_SCALING_PARAM_BOOL));
+    PE_TRY(param_of_kind(s, i, PE_SCALING_PARAM_INT, PE_SCALING_PARAM_BOOL));
     if (params[i].pub.kind == PE_SCALING_PARAM_BOOL) {
         int b = value != 0;
         memcpy((char *)s + params[i].offset, &b, sizeof b);
@@ -592,28 +595,22 @@ int pe_scaling_set_int(pe_rope_scaling *s, int i, int64_t value) {
 }
 
 int pe_scaling_set_list(pe_rope_scaling *s, int i, const double *values, int64_t n) {
-    PE_TRY(param_for_set(s, i, PE_SCALING_PARAM_LIST, PE_SCALING_PARAM_LIST));
+    PE_TRY(param_of_kind(s, i, PE_SCALING_PARAM_LIST, PE_SCALING_PARAM_LIST));
     memcpy((char *)s + params[i].offset, &values, sizeof values);
     memcpy((char *)s + params[i].n_offset, &n, sizeof n);
     return PE_OK;
 }
 
-/* The parameter's field in *s, after the same checks as the setters. */
-static int param_for_get(const pe_rope_scaling *s, int i, pe_scaling_param_kind a,
-                         pe_scaling_param_kind b, const void *value) {
-    PE_TRY(param_for_set((pe_rope_scaling *)(uintptr_t)s, i, a, b));
-    PE_CHECK_NULL(value);
-    return PE_OK;
-}
-
 int pe_scaling_get_real(const pe_rope_scaling *s, int i, double *value) {
-    PE_TRY(param_for_get(s, i, PE_SCALING_PARAM_REAL, PE_SCALING_PARAM_REAL, value));
+    PE_TRY(param_of_kind(s, i, PE_SCALING_PARAM_REAL, PE_SCALING_PARAM_REAL));
+    PE_CHECK_NULL(value);
     memcpy(value, (const char *)s + params[i].offset, sizeof *value);
     return PE_OK;
 }
 
 int pe_scaling_get_int(const pe_rope_scaling *s, int i, int64_t *value) {
-    PE_TRY(param_for_get(s, i, PE_SCALING_PARAM_INT, PE_SCALING_PARAM_BOOL, value));
+    PE_TRY(param_of_kind(s, i, PE_SCALING_PARAM_INT, PE_SCALING_PARAM_BOOL));
+    PE_CHECK_NULL(value);
     if (params[i].pub.kind == PE_SCALING_PARAM_BOOL) {
         int b;
         memcpy(&b, (const char *)s + params[i].offset, sizeof b);
@@ -625,7 +622,8 @@ int pe_scaling_get_int(const pe_rope_scaling *s, int i, int64_t *value) {
 }
 
 int pe_scaling_get_list(const pe_rope_scaling *s, int i, const double **values, int64_t *n) {
-    PE_TRY(param_for_get(s, i, PE_SCALING_PARAM_LIST, PE_SCALING_PARAM_LIST, values));
+    PE_TRY(param_of_kind(s, i, PE_SCALING_PARAM_LIST, PE_SCALING_PARAM_LIST));
+    PE_CHECK_NULL(values);
     PE_CHECK_NULL(n);
     memcpy(values, (const char *)s + params[i].offset, sizeof *values);
     memcpy(n, (const char *)s + params[i].n_offset, sizeof *n);
@@ -645,12 +643,15 @@ bool pe__scaling_reads_key(pe_scaling_type type, const char *key) {
 }
 
 double *pe__scaling_param_store(pe_rope_config *c, int i) {
-    return i >= 0 && i < N_PARAMS && params[i].store != 0 ? (double *)((char *)c + params[i].store)
-                                                          : NULL;
+    return i >= 0 && i < N_PARAMS && params[i].store != 0
+               ? (double *)(void *)((char *)c + params[i].store)
+               : NULL;
 }
 
 const double *pe__scaling_param_store_const(const pe_rope_config *c, int i) {
-    return pe__scaling_param_store((pe_rope_config *)(uintptr_t)c, i);
+    return i >= 0 && i < N_PARAMS && params[i].store != 0
+               ? (const double *)(const void *)((const char *)c + params[i].store)
+               : NULL;
 }
 
 static bool same_real(double x, double y) { return x == y || (isnan(x) && isnan(y)); }
