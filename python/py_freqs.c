@@ -174,6 +174,19 @@ static PyObject *param_value(const pe_rope_scaling *s, int i) {
     return Py_NewRef(Py_None);
 }
 
+int py_scaling_params_into(PyObject *d, const pe_rope_scaling *s) {
+    for (int i = 0; i < pe_scaling_num_params(); i++) {
+        if (!pe_scaling_reads(s->type, i)) continue;
+        PyObject *v = param_value(s, i);
+        if (v == NULL || PyDict_SetItemString(d, pe_scaling_param_get(i)->name, v) != 0) {
+            Py_XDECREF(v);
+            return -1;
+        }
+        Py_DECREF(v);
+    }
+    return 0;
+}
+
 /* rope_type, head_dim, rotary_dim, base and every parameter the scheme
  * reads, by its freqs_from_scaling keyword (the library's table), so the
  * dict goes back in: freqs_from_scaling(d.pop("rope_type"), d.pop("head_dim"), **d). */
@@ -181,17 +194,7 @@ static PyObject *scaling_dict(const pe_rope_scaling *s) {
     PyObject *d = Py_BuildValue("{s:s,s:L,s:L,s:d}", "rope_type", pe_scaling_name(s->type),
                                 "head_dim", (long long)s->head_dim, "rotary_dim",
                                 (long long)s->rotary_dim, "base", s->base);
-    if (d == NULL) return NULL;
-    for (int i = 0; i < pe_scaling_num_params(); i++) {
-        if (!pe_scaling_reads(s->type, i)) continue;
-        PyObject *v = param_value(s, i);
-        if (v == NULL || PyDict_SetItemString(d, pe_scaling_param_get(i)->name, v) != 0) {
-            Py_XDECREF(v);
-            Py_DECREF(d);
-            return NULL;
-        }
-        Py_DECREF(v);
-    }
+    if (d != NULL && py_scaling_params_into(d, s) != 0) Py_CLEAR(d);
     return d;
 }
 
