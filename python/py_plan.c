@@ -181,7 +181,9 @@ static PyMethodDef plan_methods[] = {
     {"layer", (PyCFunction)(void (*)(void))plan_layer, METH_VARARGS | METH_KEYWORDS,
      "layer(i) -> dict: layer_type, attention, rope, rope_type, head_dim, rotary_dim, layout,\n"
      "base, factor, sliding_window, chunk_size, mrope_section, query_scale (None or\n"
-     "{'beta', 'span', 'offset'}: q *= 1 + beta ln(1 + floor((p + offset) / span)))."},
+     "{'beta', 'span', 'offset'}: q *= 1 + beta ln(1 + floor((p + offset) / span))),\n"
+     "scaling (every parameter the layer's scheme reads, by freqs_from_scaling's keywords;\n"
+     "None for a layer that does not rotate)."},
     {"freqs", (PyCFunction)(void (*)(void))plan_freqs, METH_VARARGS | METH_KEYWORDS,
      "freqs(layer, seq_len=0) -> Freqs: the layer's frequencies, magnitude and softmax\n"
      "multiplier at seq_len; posenc.Error for a layer that does not rotate."},
