@@ -54,7 +54,7 @@ VERSION_MINOR := $(shell sed -n 's/^\#define PE_VERSION_MINOR \([0-9]*\)/\1/p' i
 VERSION_PATCH := $(shell sed -n 's/^\#define PE_VERSION_PATCH \([0-9]*\)/\1/p' include/posenc.h)
 VERSION := $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_PATCH)
 # Before 1.0 every minor version may change the ABI (README "ABI and versions"),
-# so the soname carries it: libposenc.so.0.2; from 1.0 on, the major alone.
+# so the soname carries it: libposenc.so.0.3; from 1.0 on, the major alone.
 SONAME := libposenc.so.$(if $(filter 0,$(VERSION_MAJOR)),0.$(VERSION_MINOR),$(VERSION_MAJOR))
 
 LIB_SRC := $(wildcard src/*.c src/io/*.c src/kernels/*.c)

@@ -34,7 +34,8 @@ const cli_spec cmd_plan_spec = {
     "largest relative frequency difference and the float32 values that explain it.\n"
     "JSON: {\"model_type\", \"source\", \"num_layers\", \"warnings\": [...], \"layers\": [{\"layer\",\n"
     "\"layer_type\", \"attention\", \"rope\", \"rope_type\", \"head_dim\", \"rotary_dim\", \"layout\",\n"
-    "\"base\", \"factor\", \"inv_freq\": [...], \"attention_factor\", \"softmax_scale_multiplier\",\n"
+    "\"base\", \"factor\", \"scaling\": {every parameter the scheme reads}, \"inv_freq\": [...],\n"
+    "\"attention_factor\", \"softmax_scale_multiplier\",\n"
     "\"sliding_window\", \"chunk_size\", \"mrope_section\", \"mrope_interleaved\", \"query_scale\"}]},\n"
     "numbers with 17 significant digits, null where a layer has none. With both files:\n"
     "{\"config\": plan, \"gguf\": plan, \"differences\": [...]}.",
@@ -66,6 +67,53 @@ static bool same_group(const layer_view *a, const layer_view *b) {
            x->temperature.beta == y->temperature.beta &&
            x->temperature.span == y->temperature.span &&
            x->temperature.offset == y->temperature.offset;
+}
+
+static void json_int_or_null(int64_t v) {
+    if (v > 0) printf("%lld", (long long)v);
+    else printf("null");
+}
+
+/* The parameters the layer's scheme reads, by the library's scheme table
+ * (a parameter added there is printed unasked): in the table those that
+ * are set (a real not NaN, a count or length above 0, a list with entries),
+ * in JSON all of them, null where unset. */
+static void print_scaling_params(const pe_plan *plan, int64_t layer, int64_t seq_len, bool json) {
+    pe_rope_scaling s;
+    if (pe_plan_layer_scaling(plan, layer, seq_len, &s) != PE_OK) {
+        if (json) printf("null");
+        return;
+    }
+    const char *sep = "";
+    if (json) printf("{");
+    for (int i = 0; i < pe_scaling_num_params(); i++) {
+        if (!pe_scaling_reads(s.type, i)) continue;
+        const pe_scaling_param *p = pe_scaling_param_get(i);
+        double r = NAN;
+        int64_t n = 0;
+        const double *list = NULL;
+        if (p->kind == PE_SCALING_PARAM_REAL) pe_scaling_get_real(&s, i, &r);
+        else if (p->kind == PE_SCALING_PARAM_LIST) pe_scaling_get_list(&s, i, &list, &n);
+        else pe_scaling_get_int(&s, i, &n);
+        if (json) {
+            printf("%s\"%s\": ", sep, p->name);
+            sep = ", ";
+            if (p->kind == PE_SCALING_PARAM_REAL) out_json_number(stdout, r);
+            else if (p->kind == PE_SCALING_PARAM_BOOL) printf("%s", n ? "true" : "false");
+            else if (p->kind == PE_SCALING_PARAM_INT) json_int_or_null(n);
+            else if (list != NULL && n > 0) out_json_number_array(stdout, list, n);
+            else printf("null");
+        } else if (p->kind == PE_SCALING_PARAM_REAL && !isnan(r)) {
+            printf(", %s %.17g", p->name, r);
+        } else if (p->kind == PE_SCALING_PARAM_BOOL) {
+            printf(", %s %s", p->name, n ? "true" : "false");
+        } else if (p->kind == PE_SCALING_PARAM_INT && n > 0) {
+            printf(", %s %lld", p->name, (long long)n);
+        } else if (p->kind == PE_SCALING_PARAM_LIST && list != NULL && n > 0) {
+            printf(", %s [%lld values]", p->name, (long long)n);
+        }
+    }
+    if (json) printf("}");
 }
 
 static void print_ranges(const layer_view *v, int64_t n, int64_t first) {
@@ -107,7 +155,7 @@ static void print_table(const pe_plan *plan, const char *path, const layer_view 
         } else {
             const pe_freqs *f = v[i].freqs;
             printf(", %s, base %.17g", pe_scaling_name(L->scaling), L->base);
-            if (!isnan(L->factor)) printf(", factor %.17g", L->factor);
+            print_scaling_params(plan, i, seq_len, false);
             printf(", rotary %lld of head_dim %lld, %s%s", (long long)L->rotary_dim,
                    (long long)L->head_dim, layout_name(L), L->layout_known ? "" : " (assumed)");
             printf(", A %.17g", f->attention_factor);
@@ -132,12 +180,8 @@ static void print_table(const pe_plan *plan, const char *path, const layer_view 
         printf("warning: %s\n", pe_plan_warning(plan, w));
 }
 
-static void json_int_or_null(int64_t v) {
-    if (v > 0) printf("%lld", (long long)v);
-    else printf("null");
-}
-
-static void print_json(const pe_plan *plan, const char *path, const layer_view *v, int64_t n) {
+static void print_json(const pe_plan *plan, const char *path, const layer_view *v, int64_t n,
+                       int64_t seq_len) {
     printf("{\"model_type\": ");
     out_json_string(stdout, pe_plan_model_type(plan));
     printf(", \"source\": ");
@@ -169,6 +213,9 @@ static void print_json(const pe_plan *plan, const char *path, const layer_view *
         out_json_number(stdout, L->rope ? L->base : (double)NAN);
         printf(", \"factor\": ");
         out_json_number(stdout, L->factor);
+        printf(", \"scaling\": ");
+        if (L->rope) print_scaling_params(plan, i, seq_len, true);
+        else printf("null");
         printf(", \"inv_freq\": ");
         if (f != NULL) out_json_number_array(stdout, f->inv_freq, f->rotary_dim / 2);
         else printf("[]");
@@ -266,12 +313,12 @@ int cmd_plan(const cli_spec *spec, int argc, char **argv) {
     if (format == 1) {
         if (diff == NULL) {
             const loaded *one = c.plan ? &c : &g;
-            print_json(one->plan, one->path, one->v, pe_plan_num_layers(one->plan));
+            print_json(one->plan, one->path, one->v, pe_plan_num_layers(one->plan), seq_len);
         } else {
             printf("{\"config\": ");
-            print_json(c.plan, c.path, c.v, pe_plan_num_layers(c.plan));
+            print_json(c.plan, c.path, c.v, pe_plan_num_layers(c.plan), seq_len);
             printf(",\n\"gguf\": ");
-            print_json(g.plan, g.path, g.v, pe_plan_num_layers(g.plan));
+            print_json(g.plan, g.path, g.v, pe_plan_num_layers(g.plan), seq_len);
             printf(",\n\"differences\": [");
             for (int64_t i = 0; i < pe_plan_diff_count(diff); i++) {
                 printf("%s\n  ", i ? "," : "");

@@ -32,8 +32,8 @@ extern "C" {
 /* ------------------------------------------------------------------ version */
 
 #define PE_VERSION_MAJOR 0
-#define PE_VERSION_MINOR 2
-#define PE_VERSION_PATCH 1
+#define PE_VERSION_MINOR 3
+#define PE_VERSION_PATCH 0
 #define PE_VERSION_NUMBER \
     (PE_VERSION_MAJOR * 10000 + PE_VERSION_MINOR * 100 + PE_VERSION_PATCH)
 
@@ -733,6 +733,11 @@ typedef struct {
     int64_t n_short_factor, n_long_factor;
     const double *divisors; /* EXPLICIT: d/2 divisors c_i > 0 */
     int64_t n_divisors;
+    /* Zero (set by pe_rope_scaling_defaults). A parameter added later takes
+     * its place from here, so sizeof(pe_rope_scaling) and every field of the
+     * structs embedding it (pe_rope_config, pe_check_expect) stay where they
+     * are (README "ABI and versions"). A non-zero slot is refused. */
+    int64_t reserved[16];
 } pe_rope_scaling;
 
 /* Defaults for a scheme: rotary_dim = head_dim, base 10000, factor 1 (LINEAR,
@@ -816,6 +821,11 @@ int pe_scaling_reads(pe_scaling_type type, int i);
 int pe_scaling_set_real(pe_rope_scaling *s, int i, double value);
 int pe_scaling_set_int(pe_rope_scaling *s, int i, int64_t value);
 int pe_scaling_set_list(pe_rope_scaling *s, int i, const double *values, int64_t n);
+/* Read parameter i of *s (same kinds and errors as the setters; a BOOL reads
+ * as 0 or 1): what a front end prints or hands on, by the table's name. */
+int pe_scaling_get_real(const pe_rope_scaling *s, int i, double *value);
+int pe_scaling_get_int(const pe_rope_scaling *s, int i, int64_t *value);
+int pe_scaling_get_list(const pe_rope_scaling *s, int i, const double **values, int64_t *n);
 
 /*
  * A model's RoPE as its Hugging Face config.json describes it, read the way

@@ -139,6 +139,9 @@ typedef struct {
 /* Borrow the pe_freqs of a Freqs argument (TypeError otherwise). */
 const pe_freqs *py_freqs_arg(PyObject *obj, const char *name);
 PyObject *py_freqs_wrap(const pe_freqs *f, PyObject *interp);
+/* Every parameter scheme s->type reads, by its freqs_from_scaling keyword
+ * (the library's scheme table), into dict d; -1 with an exception set. */
+int py_scaling_params_into(PyObject *d, const pe_rope_scaling *s);
 
 /* The exceptions (posenc.Error and its subclasses) and the _Buffer type,
  * added to the module m by PyInit_posenc before any area; 0 or -1. */

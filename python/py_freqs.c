@@ -149,29 +149,52 @@ static PyObject *py_freqs_default(PyObject *self, PyObject *args, PyObject *kw) 
     return st == PE_OK ? py_freqs_wrap(&f, NULL) : py_raise(st);
 }
 
-static PyObject *scaling_dict(const pe_rope_scaling *s) {
-    PyObject *d = Py_BuildValue(
-        "{s:s,s:L,s:L,s:d,s:d,s:L,s:L,s:L,s:d,s:d,s:O,s:d,s:d,s:d,s:d,s:d}", "rope_type",
-        pe_scaling_name(s->type), "head_dim", (long long)s->head_dim, "rotary_dim",
-        (long long)s->rotary_dim, "base", s->base, "factor", s->factor, "original_max_position",
-        (long long)s->original_max_position, "max_position", (long long)s->max_position, "seq_len",
-        (long long)s->seq_len, "beta_fast", s->beta_fast, "beta_slow", s->beta_slow, "truncate",
-        s->truncate ? Py_True : Py_False, "mscale", s->mscale, "mscale_all_dim", s->mscale_all_dim,
-        "attention_factor", s->attention_factor, "low_freq_factor", s->low_freq_factor,
-        "high_freq_factor", s->high_freq_factor);
-    if (d == NULL) return NULL;
-    const char *names[3] = {"short_factor", "long_factor", "divisors"};
-    const double *lists[3] = {s->short_factor, s->long_factor, s->divisors};
-    int64_t ns[3] = {s->n_short_factor, s->n_long_factor, s->n_divisors};
-    for (int i = 0; i < 3; i++) {
-        PyObject *v = lists[i] ? f64_copy(lists[i], ns[i]) : Py_NewRef(Py_None);
-        if (v == NULL || PyDict_SetItemString(d, names[i], v) != 0) {
+/* One parameter's value for Python (kind from the library's table): a
+ * float, an int, a bool, a float64 array or None for an empty list. */
+static PyObject *param_value(const pe_rope_scaling *s, int i) {
+    switch (pe_scaling_param_get(i)->kind) {
+    case PE_SCALING_PARAM_REAL: {
+        double v;
+        return pe_scaling_get_real(s, i, &v) == PE_OK ? PyFloat_FromDouble(v) : py_raise(PE_ERR_PARAM);
+    }
+    case PE_SCALING_PARAM_INT:
+    case PE_SCALING_PARAM_BOOL: {
+        int64_t v;
+        if (pe_scaling_get_int(s, i, &v) != PE_OK) return py_raise(PE_ERR_PARAM);
+        return pe_scaling_param_get(i)->kind == PE_SCALING_PARAM_BOOL ? PyBool_FromLong(v != 0)
+                                                                       : PyLong_FromLongLong(v);
+    }
+    case PE_SCALING_PARAM_LIST: {
+        const double *v;
+        int64_t n;
+        if (pe_scaling_get_list(s, i, &v, &n) != PE_OK) return py_raise(PE_ERR_PARAM);
+        return v != NULL && n > 0 ? f64_copy(v, n) : Py_NewRef(Py_None);
+    }
+    }
+    return Py_NewRef(Py_None);
+}
+
+int py_scaling_params_into(PyObject *d, const pe_rope_scaling *s) {
+    for (int i = 0; i < pe_scaling_num_params(); i++) {
+        if (!pe_scaling_reads(s->type, i)) continue;
+        PyObject *v = param_value(s, i);
+        if (v == NULL || PyDict_SetItemString(d, pe_scaling_param_get(i)->name, v) != 0) {
             Py_XDECREF(v);
-            Py_DECREF(d);
-            return NULL;
+            return -1;
         }
         Py_DECREF(v);
     }
+    return 0;
+}
+
+/* rope_type, head_dim, rotary_dim, base and every parameter the scheme
+ * reads, by its freqs_from_scaling keyword (the library's table), so the
+ * dict goes back in: freqs_from_scaling(d.pop("rope_type"), d.pop("head_dim"), **d). */
+static PyObject *scaling_dict(const pe_rope_scaling *s) {
+    PyObject *d = Py_BuildValue("{s:s,s:L,s:L,s:d}", "rope_type", pe_scaling_name(s->type),
+                                "head_dim", (long long)s->head_dim, "rotary_dim",
+                                (long long)s->rotary_dim, "base", s->base);
+    if (d != NULL && py_scaling_params_into(d, s) != 0) Py_CLEAR(d);
     return d;
 }
 
@@ -416,7 +439,8 @@ static PyMethodDef config_methods[] = {
      "freqs(seq_len=0) -> Freqs: exactly the frequencies the checkpoint was trained with\n"
      "(seq_len, the largest position + 1, matters for dynamic NTK and LongRoPE)."},
     {"scaling", (PyCFunction)(void (*)(void))config_scaling, METH_VARARGS | METH_KEYWORDS,
-     "scaling(seq_len=0) -> dict: every scaling parameter as the config states it."},
+     "scaling(seq_len=0) -> dict: rope_type, head_dim, rotary_dim, base and every parameter\n"
+     "its scheme reads, as the config states it, by freqs_from_scaling's keywords."},
     {NULL, NULL, 0, NULL},
 };
 

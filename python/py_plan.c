@@ -29,8 +29,20 @@ static int layer_arg(PyObject *self, long long layer, int64_t *out) {
     return 0;
 }
 
+/* The parameters the layer's scheme reads (the scheme table), as the JSON
+ * plan's "scaling"; None for a layer that does not rotate. */
+static PyObject *layer_scaling(const pe_plan *p, int64_t layer, const pe_plan_layer *L) {
+    pe_rope_scaling s;
+    if (!L->rope) return Py_NewRef(Py_None);
+    int st = pe_plan_layer_scaling(p, layer, 0, &s);
+    if (st != PE_OK) return py_raise(st);
+    PyObject *d = PyDict_New();
+    if (d != NULL && py_scaling_params_into(d, &s) != 0) Py_CLEAR(d);
+    return d;
+}
+
 /* One layer as a dict; keys as in `posenc plan --format json`. */
-static PyObject *layer_dict(const pe_plan_layer *L) {
+static PyObject *layer_dict(const pe_plan *p, int64_t layer, const pe_plan_layer *L) {
     PyObject *d = PyDict_New();
     if (d == NULL) return NULL;
     PyObject *mrope = Py_None, *temp = Py_None;
@@ -67,6 +79,7 @@ static PyObject *layer_dict(const pe_plan_layer *L) {
         {"mrope_section", mrope},
         {"mrope_interleaved", PyBool_FromLong(L->mrope_interleaved)},
         {"query_scale", temp},
+        {"scaling", layer_scaling(p, layer, L)},
     };
     int ok = 1;
     for (size_t i = 0; i < sizeof items / sizeof *items; i++) {
@@ -89,7 +102,7 @@ static PyObject *plan_layer(PyObject *self, PyObject *args, PyObject *kw) {
         return NULL;
     pe_plan_layer L;
     int st = pe_plan_layer_info(plan_of(self), l, &L);
-    return st == PE_OK ? layer_dict(&L) : py_raise(st);
+    return st == PE_OK ? layer_dict(plan_of(self), l, &L) : py_raise(st);
 }
 
 static PyObject *plan_freqs(PyObject *self, PyObject *args, PyObject *kw) {
@@ -141,7 +154,7 @@ static PyObject *plan_get(PyObject *self, void *which) {
         for (int64_t i = 0; list && i < n; i++) {
             pe_plan_layer L;
             int st = pe_plan_layer_info(p, i, &L);
-            PyObject *d = st == PE_OK ? layer_dict(&L) : py_raise(st);
+            PyObject *d = st == PE_OK ? layer_dict(p, i, &L) : py_raise(st);
             if (d == NULL) {
                 Py_DECREF(list);
                 return NULL;
@@ -168,7 +181,9 @@ static PyMethodDef plan_methods[] = {
     {"layer", (PyCFunction)(void (*)(void))plan_layer, METH_VARARGS | METH_KEYWORDS,
      "layer(i) -> dict: layer_type, attention, rope, rope_type, head_dim, rotary_dim, layout,\n"
      "base, factor, sliding_window, chunk_size, mrope_section, query_scale (None or\n"
-     "{'beta', 'span', 'offset'}: q *= 1 + beta ln(1 + floor((p + offset) / span)))."},
+     "{'beta', 'span', 'offset'}: q *= 1 + beta ln(1 + floor((p + offset) / span))),\n"
+     "scaling (every parameter the layer's scheme reads, by freqs_from_scaling's keywords;\n"
+     "None for a layer that does not rotate)."},
     {"freqs", (PyCFunction)(void (*)(void))plan_freqs, METH_VARARGS | METH_KEYWORDS,
      "freqs(layer, seq_len=0) -> Freqs: the layer's frequencies, magnitude and softmax\n"
      "multiplier at seq_len; posenc.Error for a layer that does not rotate."},

@@ -11,6 +11,7 @@
  */
 #include "internal.h"
 #include "positions.h"
+#include "scaling_internal.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -602,13 +603,8 @@ static void try_scaling(ctx *x, const hyp *e, hyp *h) {
                     if (o.original_max_position <= 0) continue;
                 }
             }
-            if (types[t] == PE_SCALING_YARN && sc->type == PE_SCALING_YARN) {
-                o.beta_fast = sc->beta_fast;
-                o.beta_slow = sc->beta_slow;
-                o.truncate = sc->truncate;
-                o.mscale = sc->mscale;
-                o.mscale_all_dim = sc->mscale_all_dim;
-            }
+            /* the plan's own scheme at another factor: its other parameters kept */
+            if (types[t] == sc->type) pe__scaling_keep_params(&o, sc);
             *h = *e;
             if (pe_freqs_from_scaling(&o, &h->f, NULL) != PE_OK || h->f.rotary_dim != e->f.rotary_dim)
                 continue;

@@ -6,6 +6,7 @@
  * per layer type, and the list of keys it understands. It knows nothing of
  * plans: the reader sits below plan.c, the single-RoPE API (config.c) above.
  */
+#include "config_scaling.h"
 #include "plan_internal.h"
 #include "scaling_internal.h"
 
@@ -356,8 +357,7 @@ int pe__read_rope(const pe__rope_source *src, pe_rope_config *c, pe__rope_extras
     PE_TRY(pe__json_int(scaling, "original_max_position_embeddings", &iv, &has));
     PE_TRY(pe__merge_int(&l0, &has_l0, iv, has, "original_max_position_embeddings",
                          "rope_scaling.original_max_position_embeddings"));
-    if (type == PE_SCALING_YARN || type == PE_SCALING_LLAMA3 ||
-        type == PE_SCALING_LONGROPE) {
+    if (pe__scaling_reads_key(type, "original_max_position_embeddings")) {
         if (!has_l0 && !has_max)
             return pe__fail(PE_ERR_FORMAT, "%soriginal_max_position_embeddings (or "
                             "max_position_embeddings) is required for rope_type '%s'",
@@ -373,37 +373,16 @@ int pe__read_rope(const pe__rope_source *src, pe_rope_config *c, pe__rope_extras
         return pe__fail(PE_ERR_FORMAT, "max_position_embeddings is required for "
                         "rope_type 'dynamic'");
 
-    /* factor: required where HF's rope functions index it (linear, ntk,
-     * dynamic, llama3, yarn); LongRoPE derives a missing one from L / L0. */
-    bool has_factor;
-    double factor = NAN;
-    PE_TRY(pe__json_number(scaling, "factor", &factor, &has_factor));
+    /* Every parameter the scheme reads, by its key in the scheme table
+     * (config_scaling.c). factor is required where HF's rope functions
+     * index it (linear, ntk, dynamic, llama3, yarn); LongRoPE derives a
+     * missing one from L / L0. */
     PE_TRY(require_keys(scaling, type, true));
-    if (!has_factor && type == PE_SCALING_LONGROPE && !has_max)
+    PE_TRY(pe__scaling_read_block(scaling, c));
+    if (type == PE_SCALING_LONGROPE && isnan(s->factor) && !has_max)
         return pe__fail(PE_ERR_FORMAT, "'%sfactor' is missing and "
                         "max_position_embeddings is absent to derive it", scaling.prefix);
-    if (has_factor && !(factor > 0.0))
-        return pe__fail(PE_ERR_FORMAT, "'%sfactor'=%g must be > 0", scaling.prefix,
-                        factor);
-    s->factor = has_factor ? factor : NAN;
-    if (type == PE_SCALING_DEFAULT) s->factor = NAN;
-
-    double af = NAN;
-    PE_TRY(pe__json_number(scaling, "attention_factor", &af, &has));
-    if (has && !(af > 0.0))
-        return pe__fail(PE_ERR_FORMAT, "'%sattention_factor'=%g must be > 0",
-                        scaling.prefix, af);
-    s->attention_factor = has ? af : NAN;
-    /* HF reads `get("beta_fast") or 32`: a 0 is as good as absent. */
-    PE_TRY(pe__json_number(scaling, "beta_fast", &v, &has));
-    if (has && v != 0.0) s->beta_fast = v;
-    PE_TRY(pe__json_number(scaling, "beta_slow", &v, &has));
-    if (has && v != 0.0) s->beta_slow = v;
-    PE_TRY(pe__json_number(scaling, "mscale", &s->mscale, &has));
-    PE_TRY(pe__json_number(scaling, "mscale_all_dim", &s->mscale_all_dim, &has));
-    bool truncate = true;
-    PE_TRY(pe__json_bool(scaling, "truncate", &truncate, &has));
-    s->truncate = truncate ? 1 : 0;
+    PE_TRY(require_keys(scaling, type, false));
     /* beta_fast == beta_slow is accepted as HF does (Kimi K2 ships 1 and 1):
      * the ramp's end is nudged by 0.001. */
     if (type == PE_SCALING_YARN &&
@@ -413,22 +392,11 @@ int pe__read_rope(const pe__rope_source *src, pe_rope_config *c, pe__rope_extras
                         "mscale_all_dim=%g: need beta_fast >= beta_slow > 0 and "
                         "mscales >= 0", scaling.prefix, s->beta_fast, s->beta_slow,
                         s->mscale, s->mscale_all_dim);
-
-    bool has_low, has_high;
-    PE_TRY(pe__json_number(scaling, "low_freq_factor", &s->low_freq_factor, &has_low));
-    PE_TRY(pe__json_number(scaling, "high_freq_factor", &s->high_freq_factor, &has_high));
-    PE_TRY(require_keys(scaling, type, false));
     if (type == PE_SCALING_LLAMA3 &&
         !(s->low_freq_factor > 0.0 && s->low_freq_factor < s->high_freq_factor))
         return pe__fail(PE_ERR_FORMAT, "%slow_freq_factor=%g must be > 0 and < "
                         "high_freq_factor=%g", scaling.prefix, s->low_freq_factor,
                         s->high_freq_factor);
-
-    bool has_short, has_long;
-    PE_TRY(pe__json_list(scaling, "short_factor", c->short_factor, &s->n_short_factor,
-                         &has_short));
-    PE_TRY(pe__json_list(scaling, "long_factor", c->long_factor, &s->n_long_factor,
-                         &has_long));
     if (type == PE_SCALING_LONGROPE) {
         const int64_t half = s->rotary_dim / 2;
         if (s->n_short_factor != half || s->n_long_factor != half)
@@ -498,18 +466,10 @@ int pe_config_scaling(const pe_rope_config *config, int64_t seq_len,
     if (seq_len < 0)
         return pe__fail(PE_ERR_PARAM, "seq_len=%lld must be >= 0 (0: not stated)",
                         (long long)seq_len);
-    const pe_rope_scaling *s = &config->scaling;
-    if (s->n_short_factor < 0 || s->n_short_factor > PE_MAX_PAIRS ||
-        s->n_long_factor < 0 || s->n_long_factor > PE_MAX_PAIRS)
-        return pe__fail(PE_ERR_PARAM, "config list lengths %lld/%lld are outside "
-                        "[0, %d]", (long long)s->n_short_factor,
-                        (long long)s->n_long_factor, PE_MAX_PAIRS);
+    pe_rope_scaling s;
+    PE_TRY(pe__scaling_point_lists(config, &s));
     PE_CHECK_NULL(out);
-    *out = *s;
+    *out = s;
     out->seq_len = seq_len;
-    out->short_factor = s->n_short_factor > 0 ? config->short_factor : NULL;
-    out->long_factor = s->n_long_factor > 0 ? config->long_factor : NULL;
-    out->divisors = NULL;
-    out->n_divisors = 0;
     return PE_OK;
 }

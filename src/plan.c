@@ -9,6 +9,7 @@
  * did not understand becomes a warning in the plan.
  */
 #include "plan_internal.h"
+#include "scaling_internal.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -287,27 +288,11 @@ static int read_nope_mask(reader *r, pe_plan *p, int *use_rope) {
 /* ------------------------------------------------------- RoPE kinds */
 
 static bool kind_equal(const pe__rope_kind *a, const pe__rope_kind *b) {
-    const pe_rope_scaling *x = &a->s, *y = &b->s;
-    if (x->type != y->type || x->head_dim != y->head_dim || x->rotary_dim != y->rotary_dim ||
-        x->base != y->base || x->original_max_position != y->original_max_position ||
-        x->max_position != y->max_position || x->beta_fast != y->beta_fast ||
-        x->beta_slow != y->beta_slow || x->truncate != y->truncate ||
-        x->mscale != y->mscale || x->mscale_all_dim != y->mscale_all_dim ||
-        x->low_freq_factor != y->low_freq_factor ||
-        x->high_freq_factor != y->high_freq_factor ||
-        x->n_short_factor != y->n_short_factor || x->n_long_factor != y->n_long_factor ||
-        x->n_divisors != y->n_divisors)
-        return false;
-    if (!(x->factor == y->factor || (isnan(x->factor) && isnan(y->factor)))) return false;
-    if (!(x->attention_factor == y->attention_factor ||
-          (isnan(x->attention_factor) && isnan(y->attention_factor))))
-        return false;
-    for (int64_t i = 0; i < x->n_short_factor; i++)
-        if (a->short_factor[i] != b->short_factor[i]) return false;
-    for (int64_t i = 0; i < x->n_long_factor; i++)
-        if (a->long_factor[i] != b->long_factor[i]) return false;
-    for (int64_t i = 0; i < x->n_divisors; i++)
-        if (a->divisors[i] != b->divisors[i]) return false;
+    /* the scaling with its lists, compared over the scheme table */
+    pe_rope_scaling x = a->s, y = b->s;
+    x.short_factor = a->short_factor, x.long_factor = a->long_factor, x.divisors = a->divisors;
+    y.short_factor = b->short_factor, y.long_factor = b->long_factor, y.divisors = b->divisors;
+    if (!pe__scaling_equal(&x, &y)) return false;
     const pe__rope_extras *u = &a->x, *v = &b->x;
     if (u->n_mrope_section != v->n_mrope_section ||
         u->mrope_interleaved != v->mrope_interleaved || u->has_mscales != v->has_mscales ||

@@ -2,10 +2,13 @@
  * rope_scaling.c — RoPE frequency generators (SPEC §2.1), one descriptor per
  * scheme: its defaults, its checks, its base rule and correction range, its
  * per-pair rule, its magnitude, the parameters it reads (with their config
- * keys, CLI flags, Python keywords and help). Everything else in the tree —
- * names, the CLI's choices and options, Python's keywords, config_rope.c's key
- * list — is generated from the table at the bottom, so a new scheme is one
- * row of PE_SCALING_MAP and one descriptor here.
+ * keys, CLI flags, Python keywords and help). The table is the only
+ * description of a parameter: names, the CLI's choices and options,
+ * Python's keywords and dicts, the config reader (config_scaling.c), the
+ * plan's equality of layer kinds (pe__scaling_equal) and printing, check's
+ * hypotheses all go through it, so a new scheme is one row of
+ * PE_SCALING_MAP and one descriptor here (docs/ARCHITECTURE.md, "Adding a
+ * scaling scheme").
  *
  * Every frequency is evaluated in long double and stored as a double-double,
  * the same way pe_freqs_default() does, so a factor of 1 reproduces the
@@ -158,50 +161,55 @@ typedef struct {
     pe_scaling_param pub;
     size_t offset;   /* the field in pe_rope_scaling */
     size_t n_offset; /* LIST: its count field */
+    unsigned config; /* PE__CFG_*: how a config block states it */
+    size_t store;    /* LIST with a config key: its inline array in pe_rope_config */
 } param_row;
 
 #define FIELD(f) offsetof(pe_rope_scaling, f)
+#define STORE(f) offsetof(pe_rope_config, f)
 static const param_row params[N_PARAMS] = {
     [P_FACTOR] = {{"factor", "factor", "F", "scaling factor f", "factor", PE_SCALING_PARAM_REAL},
-                  FIELD(factor), 0},
+                  FIELD(factor), 0, PE__CFG_POSITIVE, 0},
     [P_L0] = {{"original_max_position", "original-max-position", "N",
                "L0, the original training context", "original_max_position_embeddings",
-               PE_SCALING_PARAM_INT}, FIELD(original_max_position), 0},
+               PE_SCALING_PARAM_INT}, FIELD(original_max_position), 0, 0, 0},
     [P_L] = {{"max_position", "max-position", "N", "max_position_embeddings L", NULL,
-              PE_SCALING_PARAM_INT}, FIELD(max_position), 0},
+              PE_SCALING_PARAM_INT}, FIELD(max_position), 0, 0, 0},
     [P_SEQ_LEN] = {{"seq_len", "seq-len", "S",
                     "current sequence length (dynamic, longrope; with --config too)", NULL,
-                    PE_SCALING_PARAM_INT}, FIELD(seq_len), 0},
+                    PE_SCALING_PARAM_INT}, FIELD(seq_len), 0, 0, 0},
     [P_BETA_FAST] = {{"beta_fast", "beta-fast", "B", "yarn beta_fast (default 32)", "beta_fast",
-                      PE_SCALING_PARAM_REAL}, FIELD(beta_fast), 0},
+                      PE_SCALING_PARAM_REAL}, FIELD(beta_fast), 0, PE__CFG_ZERO_UNSET, 0},
     [P_BETA_SLOW] = {{"beta_slow", "beta-slow", "B", "yarn beta_slow (default 1)", "beta_slow",
-                      PE_SCALING_PARAM_REAL}, FIELD(beta_slow), 0},
+                      PE_SCALING_PARAM_REAL}, FIELD(beta_slow), 0, PE__CFG_ZERO_UNSET, 0},
     [P_TRUNCATE] = {{"truncate", "no-truncate", NULL,
                      "yarn: do not floor/ceil the correction range", "truncate",
-                     PE_SCALING_PARAM_BOOL}, FIELD(truncate), 0},
+                     PE_SCALING_PARAM_BOOL}, FIELD(truncate), 0, 0, 0},
     [P_MSCALE] = {{"mscale", "mscale", "M", "yarn mscale", "mscale", PE_SCALING_PARAM_REAL},
-                  FIELD(mscale), 0},
+                  FIELD(mscale), 0, 0, 0},
     [P_MSCALE_ALL_DIM] = {{"mscale_all_dim", "mscale-all-dim", "M", "yarn mscale_all_dim (DeepSeek)",
-                           "mscale_all_dim", PE_SCALING_PARAM_REAL}, FIELD(mscale_all_dim), 0},
+                           "mscale_all_dim", PE_SCALING_PARAM_REAL}, FIELD(mscale_all_dim), 0, 0, 0},
     [P_ATTENTION_FACTOR] = {{"attention_factor", "attention-factor", "A",
                              "magnitude A applied to rotated pairs (yarn, longrope)",
                              "attention_factor", PE_SCALING_PARAM_REAL},
-                            FIELD(attention_factor), 0},
+                            FIELD(attention_factor), 0, PE__CFG_POSITIVE, 0},
     [P_LOW_FREQ] = {{"low_freq_factor", "low-freq-factor", "L", "llama3 low_freq_factor (default 1)",
-                     "low_freq_factor", PE_SCALING_PARAM_REAL}, FIELD(low_freq_factor), 0},
+                     "low_freq_factor", PE_SCALING_PARAM_REAL}, FIELD(low_freq_factor), 0, 0, 0},
     [P_HIGH_FREQ] = {{"high_freq_factor", "high-freq-factor", "H",
                       "llama3 high_freq_factor (default 4)", "high_freq_factor",
-                      PE_SCALING_PARAM_REAL}, FIELD(high_freq_factor), 0},
+                      PE_SCALING_PARAM_REAL}, FIELD(high_freq_factor), 0, 0, 0},
     [P_SHORT] = {{"short_factor", "short-factor", "LIST",
                   "longrope short_factor, rotary_dim/2 numbers", "short_factor",
-                  PE_SCALING_PARAM_LIST}, FIELD(short_factor), FIELD(n_short_factor)},
+                  PE_SCALING_PARAM_LIST}, FIELD(short_factor), FIELD(n_short_factor), 0,
+                 STORE(short_factor)},
     [P_LONG] = {{"long_factor", "long-factor", "LIST", "longrope long_factor, rotary_dim/2 numbers",
-                 "long_factor", PE_SCALING_PARAM_LIST}, FIELD(long_factor), FIELD(n_long_factor)},
+                 "long_factor", PE_SCALING_PARAM_LIST}, FIELD(long_factor), FIELD(n_long_factor), 0,
+                STORE(long_factor)},
     [P_DIVISORS] = {{"divisors", "divisors", "LIST", "explicit per-pair divisors c_i (w' = w / c_i)",
-                     NULL, PE_SCALING_PARAM_LIST}, FIELD(divisors), FIELD(n_divisors)},
+                     NULL, PE_SCALING_PARAM_LIST}, FIELD(divisors), FIELD(n_divisors), 0, 0},
     /* HunYuan's word for NTK's factor, kept in the factor field */
     [P_ALPHA] = {{"alpha", "alpha", "A", "ntk_alpha alpha: base' = base alpha^(d/(d-2)) (HunYuan)",
-                  "alpha", PE_SCALING_PARAM_REAL}, FIELD(factor), 0},
+                  "alpha", PE_SCALING_PARAM_REAL}, FIELD(factor), 0, 0, 0},
 };
 
 /* ------------------------------------------------------- shared rules */
@@ -556,7 +564,8 @@ bool pe__scaling_config_requires(pe_scaling_type type, int i) {
     return pe_scaling_reads(type, i) && (schemes[type].config_required & BIT(i));
 }
 
-static int param_for_set(pe_rope_scaling *s, int i, pe_scaling_param_kind a,
+/* s given and i a parameter of kind a or b (the accessors' checks). */
+static int param_of_kind(const pe_rope_scaling *s, int i, pe_scaling_param_kind a,
                          pe_scaling_param_kind b) {
     PE_CHECK_NULL(s);
     if (i < 0 || i >= N_PARAMS)
@@ -569,13 +578,13 @@ static int param_for_set(pe_rope_scaling *s, int i, pe_scaling_param_kind a,
 }
 
 int pe_scaling_set_real(pe_rope_scaling *s, int i, double value) {
-    PE_TRY(param_for_set(s, i, PE_SCALING_PARAM_REAL, PE_SCALING_PARAM_REAL));
+    PE_TRY(param_of_kind(s, i, PE_SCALING_PARAM_REAL, PE_SCALING_PARAM_REAL));
     memcpy((char *)s + params[i].offset, &value, sizeof value);
     return PE_OK;
 }
 
 int pe_scaling_set_int(pe_rope_scaling *s, int i, int64_t value) {
-    PE_TRY(param_for_set(s, i, PE_SCALING_PARAM_INT, PE_SCALING_PARAM_BOOL));
+    PE_TRY(param_of_kind(s, i, PE_SCALING_PARAM_INT, PE_SCALING_PARAM_BOOL));
     if (params[i].pub.kind == PE_SCALING_PARAM_BOOL) {
         int b = value != 0;
         memcpy((char *)s + params[i].offset, &b, sizeof b);
@@ -586,10 +595,123 @@ int pe_scaling_set_int(pe_rope_scaling *s, int i, int64_t value) {
 }
 
 int pe_scaling_set_list(pe_rope_scaling *s, int i, const double *values, int64_t n) {
-    PE_TRY(param_for_set(s, i, PE_SCALING_PARAM_LIST, PE_SCALING_PARAM_LIST));
+    PE_TRY(param_of_kind(s, i, PE_SCALING_PARAM_LIST, PE_SCALING_PARAM_LIST));
     memcpy((char *)s + params[i].offset, &values, sizeof values);
     memcpy((char *)s + params[i].n_offset, &n, sizeof n);
     return PE_OK;
+}
+
+int pe_scaling_get_real(const pe_rope_scaling *s, int i, double *value) {
+    PE_TRY(param_of_kind(s, i, PE_SCALING_PARAM_REAL, PE_SCALING_PARAM_REAL));
+    PE_CHECK_NULL(value);
+    memcpy(value, (const char *)s + params[i].offset, sizeof *value);
+    return PE_OK;
+}
+
+int pe_scaling_get_int(const pe_rope_scaling *s, int i, int64_t *value) {
+    PE_TRY(param_of_kind(s, i, PE_SCALING_PARAM_INT, PE_SCALING_PARAM_BOOL));
+    PE_CHECK_NULL(value);
+    if (params[i].pub.kind == PE_SCALING_PARAM_BOOL) {
+        int b;
+        memcpy(&b, (const char *)s + params[i].offset, sizeof b);
+        *value = b != 0;
+    } else {
+        memcpy(value, (const char *)s + params[i].offset, sizeof *value);
+    }
+    return PE_OK;
+}
+
+int pe_scaling_get_list(const pe_rope_scaling *s, int i, const double **values, int64_t *n) {
+    PE_TRY(param_of_kind(s, i, PE_SCALING_PARAM_LIST, PE_SCALING_PARAM_LIST));
+    PE_CHECK_NULL(values);
+    PE_CHECK_NULL(n);
+    memcpy(values, (const char *)s + params[i].offset, sizeof *values);
+    memcpy(n, (const char *)s + params[i].n_offset, sizeof *n);
+    return PE_OK;
+}
+
+unsigned pe__scaling_param_config(int i) {
+    return i >= 0 && i < N_PARAMS ? params[i].config : 0u;
+}
+
+bool pe__scaling_reads_key(pe_scaling_type type, const char *key) {
+    for (int i = 0; i < N_PARAMS; i++)
+        if (params[i].pub.config_key != NULL && strcmp(params[i].pub.config_key, key) == 0 &&
+            pe_scaling_reads(type, i))
+            return true;
+    return false;
+}
+
+double *pe__scaling_param_store(pe_rope_config *c, int i) {
+    return i >= 0 && i < N_PARAMS && params[i].store != 0
+               ? (double *)(void *)((char *)c + params[i].store)
+               : NULL;
+}
+
+const double *pe__scaling_param_store_const(const pe_rope_config *c, int i) {
+    return i >= 0 && i < N_PARAMS && params[i].store != 0
+               ? (const double *)(const void *)((const char *)c + params[i].store)
+               : NULL;
+}
+
+static bool same_real(double x, double y) { return x == y || (isnan(x) && isnan(y)); }
+
+/* Parameter i of a and b holds the same value (lists: the same entries). */
+static bool param_equal(const pe_rope_scaling *a, const pe_rope_scaling *b, int i) {
+    switch (params[i].pub.kind) {
+    case PE_SCALING_PARAM_REAL: {
+        double x, y;
+        pe_scaling_get_real(a, i, &x);
+        pe_scaling_get_real(b, i, &y);
+        return same_real(x, y);
+    }
+    case PE_SCALING_PARAM_INT:
+    case PE_SCALING_PARAM_BOOL: {
+        int64_t x, y;
+        pe_scaling_get_int(a, i, &x);
+        pe_scaling_get_int(b, i, &y);
+        return x == y;
+    }
+    case PE_SCALING_PARAM_LIST: {
+        const double *x, *y;
+        int64_t nx, ny;
+        pe_scaling_get_list(a, i, &x, &nx);
+        pe_scaling_get_list(b, i, &y, &ny);
+        if (nx != ny) return false;
+        if (nx <= 0 || x == y) return true;
+        if (x == NULL || y == NULL) return false;
+        for (int64_t k = 0; k < nx; k++)
+            if (!same_real(x[k], y[k])) return false;
+        return true;
+    }
+    }
+    return false;
+}
+
+bool pe__scaling_equal(const pe_rope_scaling *a, const pe_rope_scaling *b) {
+    if (a->type != b->type || a->head_dim != b->head_dim || a->rotary_dim != b->rotary_dim ||
+        !same_real(a->base, b->base) || memcmp(a->reserved, b->reserved, sizeof a->reserved) != 0)
+        return false;
+    for (int i = 0; i < N_PARAMS; i++)
+        if (!param_equal(a, b, i)) return false;
+    return true;
+}
+
+void pe__scaling_keep_params(pe_rope_scaling *to, const pe_rope_scaling *from) {
+    for (int i = 0; i < N_PARAMS; i++) {
+        if (params[i].offset == FIELD(factor) || !pe_scaling_reads(to->type, i) ||
+            !pe_scaling_reads(from->type, i))
+            continue;
+        static const size_t size[] = {[PE_SCALING_PARAM_REAL] = sizeof(double),
+                                      [PE_SCALING_PARAM_INT] = sizeof(int64_t),
+                                      [PE_SCALING_PARAM_BOOL] = sizeof(int),
+                                      [PE_SCALING_PARAM_LIST] = sizeof(const double *)};
+        memcpy((char *)to + params[i].offset, (const char *)from + params[i].offset,
+               size[params[i].pub.kind]);
+        if (params[i].pub.kind == PE_SCALING_PARAM_LIST)
+            memcpy((char *)to + params[i].n_offset, (const char *)from + params[i].n_offset,
+                   sizeof(int64_t));
+    }
 }
 
 int pe_scaling_from_name(const char *name, pe_scaling_type *out) {
@@ -644,6 +766,14 @@ static int validate_scaling(const pe_rope_scaling *s, long double *f) {
     *f = 1.0L;
     if (!known(s->type))
         return pe__fail(PE_ERR_PARAM, "type=%d is not a scaling type", (int)s->type);
+    /* A slot a newer posenc gave a parameter: ignoring it would silently
+     * change the result (the struct_size rule's twin, README "ABI and
+     * versions"). */
+    for (size_t k = 0; k < sizeof s->reserved / sizeof s->reserved[0]; k++)
+        if (s->reserved[k] != 0)
+            return pe__fail(PE_ERR_PARAM, "pe_rope_scaling.reserved[%zu] is not zero (a "
+                            "parameter of a newer posenc than %s?): start from "
+                            "pe_rope_scaling_defaults()", k, pe_version_string());
     PE_TRY(check_rotary(s->rotary_dim, s->head_dim));
     PE_TRY(pe__check_base(s->base));
     return schemes[s->type].check(s, f);

@@ -3,6 +3,7 @@
  * formulas exactly as SPEC prints them), the SPEC's YaRN facts, "factor 1 is
  * the default" bit for bit, and every error path with untouched outputs. */
 #include "runner.h"
+#include "../src/scaling_internal.h"
 
 #include <float.h>
 #include <stddef.h>
@@ -300,6 +301,169 @@ TEST(scaling_table_setters_write_the_named_field) {
         }
         CHECK_MSG(memcmp(&s, &want, sizeof s) == 0, "setting %s wrote elsewhere", p->name);
     }
+}
+
+/* ------------------------------------------------- the table is the only description */
+
+/* A value of parameter i other than *cur, valid for every scheme reading it
+ * (a factor or beta 1.5x, L0 halved, truncate flipped, lists 1.5 each). */
+static double other_real(double cur) { return isfinite(cur) && cur != 0.0 ? cur * 1.5 : 0.75; }
+
+/* Appends to buf the JSON value of parameter i: from's value (a required
+ * key's base: the scheme's default, 2 where it has none) or, if change, a
+ * value other than it. */
+static void json_value(char *buf, size_t cap, int i, const pe_rope_scaling *from, bool change,
+                       int64_t pairs) {
+    const pe_scaling_param *p = pe_scaling_param_get(i);
+    size_t len = strlen(buf);
+    if (p->kind == PE_SCALING_PARAM_REAL) {
+        double cur;
+        pe_scaling_get_real(from, i, &cur);
+        if (change) cur = other_real(cur);
+        else if (!isfinite(cur) || cur == 0.0) cur = 2.0;
+        snprintf(buf + len, cap - len, "%.17g", cur);
+    } else if (p->kind == PE_SCALING_PARAM_INT) {
+        int64_t cur;
+        pe_scaling_get_int(from, i, &cur);
+        if (change) cur = cur > 1 ? cur / 2 : 3;
+        else if (cur <= 0) cur = 4096;
+        snprintf(buf + len, cap - len, "%lld", (long long)cur);
+    } else if (p->kind == PE_SCALING_PARAM_BOOL) {
+        int64_t cur;
+        pe_scaling_get_int(from, i, &cur);
+        snprintf(buf + len, cap - len, "%s", (cur != 0) != change ? "true" : "false");
+    } else {
+        snprintf(buf + len, cap - len, "[");
+        for (int64_t k = 0; k < pairs; k++) {
+            len = strlen(buf);
+            snprintf(buf + len, cap - len, "%s%s", k ? "," : "", change ? "1.5" : "1");
+        }
+        len = strlen(buf);
+        snprintf(buf + len, cap - len, "]");
+    }
+}
+
+/* The block of scheme t: every key it must state at its base value, and
+ * key `changed` (-1: none) at a value other than from's. */
+static void scheme_block(char *buf, size_t cap, pe_scaling_type t, int changed,
+                         const pe_rope_scaling *from) {
+    const pe_rope_scaling def = pe_rope_scaling_defaults(t, 16);
+    snprintf(buf, cap, "{\"rope_type\":\"%s\"", pe_scaling_name(t));
+    for (int i = 0; i < pe_scaling_num_params(); i++) {
+        if (!pe__scaling_config_requires(t, i) && i != changed) continue;
+        size_t len = strlen(buf);
+        snprintf(buf + len, cap - len, ",\"%s\":", pe_scaling_param_get(i)->config_key);
+        json_value(buf, cap, i, i == changed ? from : &def, i == changed, 8);
+    }
+    size_t len = strlen(buf);
+    snprintf(buf + len, cap - len, "}");
+}
+
+/* A config.json of scheme t (its block: scheme_block). v5 per-layer-type
+ * form when two_types: the full layers get the base block, the sliding ones
+ * the block with `changed`. */
+static void scheme_config(char *buf, size_t cap, pe_scaling_type t, int changed,
+                          const pe_rope_scaling *from, bool two_types) {
+    char base[4096], with[4096];
+    scheme_block(base, sizeof base, t, -1, from);
+    scheme_block(with, sizeof with, t, changed, from);
+    if (two_types)
+        snprintf(buf, cap, "{\"head_dim\":16,\"max_position_embeddings\":4096,\"num_hidden_layers\":2,"
+                 "\"layer_types\":[\"full_attention\",\"sliding_attention\"],\"rope_parameters\":"
+                 "{\"full_attention\":%s,\"sliding_attention\":%s}}", base, with);
+    else
+        snprintf(buf, cap, "{\"head_dim\":16,\"max_position_embeddings\":4096,\"rope_scaling\":%s}",
+                 with);
+}
+
+/* Issue #29: a parameter added to the table must be read from its config key
+ * and be part of the equality the plan merges layer kinds by, with no edit
+ * elsewhere. For every scheme a config can name and every parameter it reads
+ * from a key: the key alone at another value changes the read struct, and
+ * two layer types differing only in it stay two RoPE kinds. */
+TEST(scaling_table_every_config_key_is_read_and_compared) {
+    char json[16384];
+    int covered = 0;
+    for (int t = 0; t < pe_scaling_count(); t++) {
+        if (!pe__scaling_hf_rope_type((pe_scaling_type)t)) continue;
+        pe_rope_config c0, c1;
+        scheme_config(json, sizeof json, (pe_scaling_type)t, -1, NULL, false);
+        int st = pe_config_parse(json, strlen(json), &c0);
+        CHECK_MSG(st == PE_OK, "%s: %s (%s)", pe_scaling_name((pe_scaling_type)t), pe_last_error(), json);
+        if (st != PE_OK) continue;
+        for (int i = 0; i < pe_scaling_num_params(); i++) {
+            const pe_scaling_param *p = pe_scaling_param_get(i);
+            if (p->config_key == NULL || !pe_scaling_reads((pe_scaling_type)t, i)) continue;
+            const char *who = pe_scaling_name((pe_scaling_type)t);
+            scheme_config(json, sizeof json, (pe_scaling_type)t, i, &c0.scaling, false);
+            st = pe_config_parse(json, strlen(json), &c1);
+            CHECK_MSG(st == PE_OK, "%s %s: %s (%s)", who, p->config_key, pe_last_error(), json);
+            if (st != PE_OK) continue;
+            pe_rope_scaling s0, s1;
+            CHECK_OK(pe_config_scaling(&c0, 0, &s0));
+            CHECK_OK(pe_config_scaling(&c1, 0, &s1));
+            CHECK_MSG(!pe__scaling_equal(&s0, &s1), "%s: '%s' in the block changed nothing", who,
+                      p->config_key);
+            pe_plan *plan = NULL;
+            scheme_config(json, sizeof json, (pe_scaling_type)t, i, &c0.scaling, true);
+            st = pe_plan_from_config_json(json, strlen(json), &plan);
+            CHECK_MSG(st == PE_OK, "%s %s: %s (%s)", who, p->config_key, pe_last_error(), json);
+            if (st == PE_OK)
+                CHECK_MSG(pe_plan_num_rope_kinds(plan) == 2, "%s: layer types differing in '%s' "
+                          "merged into %lld RoPE kind(s)", who, p->config_key,
+                          (long long)pe_plan_num_rope_kinds(plan));
+            pe_plan_free(plan);
+            covered++;
+        }
+    }
+    CHECK_MSG(covered >= 21, "%d keys", covered); /* the schemes' keys today (yarn 8, longrope 5, llama3 4, ...): a loop that skips them would pass */
+}
+
+/* Equality: two scalings differing in one parameter of the table (any
+ * scheme's: the plan compares them all) are unequal; the getters read what
+ * the setters wrote. */
+TEST(scaling_table_every_param_is_part_of_equality) {
+    static const double l1[3] = {1, 2, 3}, l2[3] = {1, 2, 4};
+    pe_rope_scaling a = pe_rope_scaling_defaults(PE_SCALING_YARN, 16);
+    a.short_factor = a.long_factor = a.divisors = l1;
+    a.n_short_factor = a.n_long_factor = a.n_divisors = 3;
+    pe_rope_scaling same = a;
+    double copy[3] = {1, 2, 3};
+    same.long_factor = copy; /* another array with the same entries */
+    CHECK(pe__scaling_equal(&a, &same));
+    for (int i = 0; i < pe_scaling_num_params(); i++) {
+        const pe_scaling_param *p = pe_scaling_param_get(i);
+        pe_rope_scaling b = a;
+        if (p->kind == PE_SCALING_PARAM_REAL) {
+            double v, got;
+            CHECK_OK(pe_scaling_get_real(&a, i, &v));
+            CHECK_OK(pe_scaling_set_real(&b, i, other_real(v)));
+            CHECK_OK(pe_scaling_get_real(&b, i, &got));
+            CHECK(got == other_real(v));
+        } else if (p->kind == PE_SCALING_PARAM_LIST) {
+            const double *v;
+            int64_t n;
+            CHECK_OK(pe_scaling_set_list(&b, i, l2, 3));
+            CHECK_OK(pe_scaling_get_list(&b, i, &v, &n));
+            CHECK(v == l2 && n == 3);
+        } else {
+            int64_t v, got;
+            CHECK_OK(pe_scaling_get_int(&a, i, &v));
+            const int64_t w = p->kind == PE_SCALING_PARAM_BOOL ? !v : v + 1;
+            CHECK_OK(pe_scaling_set_int(&b, i, w));
+            CHECK_OK(pe_scaling_get_int(&b, i, &got));
+            CHECK(got == w);
+        }
+        CHECK_MSG(!pe__scaling_equal(&a, &b), "scalings differing in %s compare equal", p->name);
+    }
+    double v;
+    int64_t n;
+    const double *list;
+    CHECK_ERROR(pe_scaling_get_real(&a, -1, &v), PE_ERR_PARAM, "i=-1");
+    CHECK_ERROR(pe_scaling_get_int(&a, 0, &n), PE_ERR_PARAM, "not of this kind");
+    CHECK_ERROR(pe_scaling_get_list(&a, 0, &list, &n), PE_ERR_PARAM, "not of this kind");
+    CHECK_ERROR(pe_scaling_get_real(NULL, 0, &v), PE_ERR_NULL, "s");
+    CHECK_ERROR(pe_scaling_get_real(&a, 0, NULL), PE_ERR_NULL, "value");
 }
 
 TEST(scaling_defaults_documented_values) {

@@ -169,3 +169,47 @@ TEST(struct_size_attention) {
     newer.more[0] = 1;
     EXPECT("SIZE-2", PE_ERR_PARAM, "pe_attention_params.struct_size=", pe_attention(&newer.p, q, q, q, OUT));
 }
+
+/* pe_rope_scaling's fixed layout (README "ABI and versions"): a parameter
+ * added later takes a reserved slot, so neither its size nor the fields of
+ * the public structs embedding it by value move. These are the 0.3 numbers
+ * on LP64; a field appended instead of carved from `reserved` fails here. */
+TEST(struct_size_scaling_fixed_layout) {
+    if (sizeof(void *) == 8) {
+        CHECK_MSG(sizeof(pe_rope_scaling) == 312, "sizeof(pe_rope_scaling) = %zu",
+                  sizeof(pe_rope_scaling));
+        CHECK(offsetof(pe_rope_scaling, reserved) + sizeof(((pe_rope_scaling *)0)->reserved) == 312);
+        CHECK(offsetof(pe_rope_config, short_factor) == 376);
+        CHECK(offsetof(pe_rope_config, layout) == 8568);
+        CHECK(offsetof(pe_check_expect, mrope_section) == 8536);
+    }
+    pe_rope_scaling s = pe_rope_scaling_defaults(PE_SCALING_YARN, 64);
+    for (size_t k = 0; k < sizeof s.reserved / sizeof s.reserved[0]; k++) CHECK(s.reserved[k] == 0);
+    s.factor = 4;
+    s.original_max_position = 1024;
+    pe_freqs want, got;
+    CHECK_OK(pe_freqs_from_scaling(&s, &want, NULL));
+    /* a 0.2 caller: the struct ended at n_divisors; what follows in its
+     * memory is not read (reserved counts as zero) */
+    struct {
+        pe_rope_scaling s;
+        unsigned char after[8];
+    } older;
+    memset(&older, 0xA5, sizeof older);
+    memcpy(&older.s, &s, offsetof(pe_rope_scaling, reserved));
+    older.s.struct_size = offsetof(pe_rope_scaling, reserved);
+    CHECK_OK(pe_freqs_from_scaling(&older.s, &got, NULL));
+    CHECK(memcmp(&want, &got, sizeof want) == 0);
+}
+
+TEST(errors_struct_size_scaling_reserved) {
+    pe_rope_scaling s = pe_rope_scaling_defaults(PE_SCALING_LINEAR, 64);
+    const size_t last = sizeof s.reserved / sizeof s.reserved[0] - 1;
+    s.reserved[last] = 1; /* a parameter of a newer posenc set */
+    char want[96];
+    snprintf(want, sizeof want, "pe_rope_scaling.reserved[%zu] is not zero (a parameter of a newer posenc than", last);
+    EXPECT("SIZE-3", PE_ERR_PARAM, want,
+           pe_freqs_from_scaling(&s, OUT, NULL));
+    EXPECT("SIZE-3", PE_ERR_PARAM, "start from pe_rope_scaling_defaults()",
+           pe_freqs_from_scaling(&s, OUT, NULL));
+}

@@ -150,6 +150,28 @@ def test_config_llama31_gives_llama3_frequencies(tmp_path):
     assert "llama3" in repr(cfg)
 
 
+def test_config_scaling_dict_is_the_table_and_goes_back_in():
+    """cfg.scaling() holds what the scheme reads, by freqs_from_scaling's
+    keywords: fed back, every single-RoPE fixture gives its own frequencies."""
+    names = {p["name"] for p in posenc.scaling_params()}
+    tried = set()
+    for path in sorted(FIXTURES.glob("*.json")):
+        try:
+            cfg = posenc.read_config(path)
+        except posenc.Error:
+            continue  # per-layer configs: the plan's business
+        d = cfg.scaling()
+        schemes = {s["name"]: s for s in posenc.scaling_schemes()}
+        assert set(d) - {"rope_type", "head_dim", "rotary_dim", "base"} == set(schemes[d["rope_type"]]["params"])
+        assert set(d) - {"rope_type", "head_dim", "rotary_dim", "base"} <= names
+        want = cfg.freqs()
+        got = posenc.freqs_from_scaling(d.pop("rope_type"), d.pop("head_dim"), **d)
+        assert np.array_equal(got.inv_freq, want.inv_freq), path.name
+        assert got.attention_factor == want.attention_factor, path.name
+        tried.add(cfg.rope_type)
+    assert {"llama3", "yarn", "longrope", "default"} <= tried, tried
+
+
 def test_config_layouts_and_errors(tmp_path):
     gptj = posenc.read_config(str(FIXTURES / "gpt-j-6b.json"))
     assert gptj.layout == "interleaved" and gptj.rotary_dim == 64

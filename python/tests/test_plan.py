@@ -49,6 +49,12 @@ def test_plan_from_a_dict_equals_the_file():
     local = a.freqs(0)
     np.testing.assert_allclose(local.inv_freq, w, rtol=4e-16, atol=0)
     assert local.attention_factor == 1.0
+    # the layer's parameters come from the scheme table: what yarn reads, as the config says
+    yarn = {p["name"] for p in posenc.scaling_params()} & set(a.layer(3)["scaling"])
+    assert yarn == set(next(s for s in posenc.scaling_schemes() if s["name"] == "yarn")["params"])
+    assert a.layer(3)["scaling"]["factor"] == 8.0 and a.layer(3)["scaling"]["original_max_position"] == 8192
+    assert a.layer(3)["scaling"]["beta_fast"] == 32.0 and a.layer(3)["scaling"]["truncate"] is True
+    assert a.layer(0)["scaling"] == {}  # default RoPE reads nothing
 
 
 def test_nope_layers_and_query_scale():

@@ -94,16 +94,41 @@ expect config_other_model 1 "has head_dim 256, but the last dimension of $TMP/q.
     -- rope --out "$TMP/out.npy" --in "$TMP/q.npy" --start 0 --config "$(dirname "$0")/../fixtures/configs/gpt-j-6b.json"
 
 # --- options that would have no effect are refused (usage errors)
-expect factor_without_scaling 2 '--factor 4 has no effect without --scaling (it is read by linear, ntk, dynamic, yarn, llama3, longrope, proportional)' \
-    -- freqs --head-dim 128 --factor 4
+# expect_read_by NAME 'MESSAGE' 'READERS' -- ARGS: a usage error (2) saying
+# MESSAGE "(it is read by LIST)", LIST generated from the scheme table: it
+# names at least READERS (the schemes known here to read the option) and
+# only rows of PE_SCALING_MAP, in the map's order, so a scheme added to the
+# table that reads the option changes no line here.
+MAP_NAMES=$(sed -n '/^#define PE_SCALING_MAP/,/[^\\]$/p' "$(dirname "$0")/../../include/posenc.h" |
+            sed -n 's/^ *X([A-Z0-9_]*, [0-9]*, "\([a-z0-9_]*\)").*/\1/p' | tr '\n' ' ')
+expect_read_by() {
+    local name=$1 msg=$2 readers=$3
+    shift 4
+    local out rc list
+    out=$("$POSENC" "$@" 2>&1)
+    rc=$?
+    list=$(grep -F -- "$msg (it is read by " <<<"$out" | sed -n 's/.*(it is read by \([a-z0-9_, ]*\)).*/\1/p' | tr -d ',')
+    if [ "$rc" -ne 2 ] || [ -z "$list" ]; then
+        bad "$name" "exit $rc, want 2 and '$msg (it is read by ...)': $(echo "$out" | head -3)"
+        return
+    fi
+    local r missing="" order=""
+    for r in $readers; do grep -qw -- "$r" <<<"$list" || missing="$missing $r"; done
+    for r in $MAP_NAMES; do grep -qw -- "$r" <<<"$list" && order="$order $r"; done
+    if [ -n "$missing" ]; then bad "$name" "'$list' lacks$missing"
+    elif [ "$(echo $order)" != "$(echo $list)" ]; then bad "$name" "'$list' is not rows of PE_SCALING_MAP in order"
+    else ok "$name"; fi
+}
+expect_read_by factor_without_scaling '--factor 4 has no effect without --scaling' \
+    'linear ntk dynamic yarn llama3 longrope proportional' -- freqs --head-dim 128 --factor 4
 expect factor_with_default 2 '--factor 4 has no effect with --scaling default' -- freqs --head-dim 128 --scaling default --factor 4
-expect beta_with_llama3 2 '--beta-fast 3 has no effect with --scaling llama3 (it is read by yarn)' \
+expect_read_by beta_with_llama3 '--beta-fast 3 has no effect with --scaling llama3' 'yarn' \
     -- freqs --head-dim 16 --scaling llama3 --beta-fast 3
-expect no_truncate_with_linear 2 '--no-truncate has no effect with --scaling linear (it is read by yarn)' \
+expect_read_by no_truncate_with_linear '--no-truncate has no effect with --scaling linear' 'yarn' \
     -- freqs --head-dim 16 --scaling linear --factor 2 --no-truncate
 expect divisors_without_explicit 2 '--divisors 1,2 has no effect with --scaling yarn' \
     -- freqs --head-dim 4 --scaling yarn --original-max-position 64 --factor 2 --divisors 1,2
-expect seq_len_with_linear 2 '--seq-len 9 has no effect with --scaling linear (it is read by dynamic, longrope)' \
+expect_read_by seq_len_with_linear '--seq-len 9 has no effect with --scaling linear' 'dynamic longrope' \
     -- freqs --head-dim 16 --scaling linear --factor 2 --seq-len 9
 expect max_position_with_factor 2 '--max-position 400 has no effect with --factor 4 (--scaling yarn derives f = L / L0 only when --factor is absent)' \
     -- freqs --head-dim 16 --scaling yarn --factor 4 --original-max-position 100 --max-position 400
