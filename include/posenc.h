@@ -1177,9 +1177,9 @@ typedef struct {
  * verdict == PE_CHECK_AGREE); float32_angles: the recipe that explains a
  * FLOAT32 verdict. When the dump does not agree, hypotheses are searched
  * first one at a time, then, when none explains the dump, as combinations
- * (either layout x one fault x each angle recipe); explained: the best
- * diagnosis reproduces the sampled rows within bound (its max_err), else no
- * hypothesis explains the dump.
+ * (either layout x one fault x each angle recipe); explained: 0 when the
+ * dump does not agree and no diagnosis reproduces the sampled rows within
+ * bound (the best's max_err): no hypothesis explains the dump; else 1.
  */
 typedef struct {
     int agree;

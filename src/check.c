@@ -1145,6 +1145,7 @@ static int run_check(const pe_check_expect *ex, const pe_positions *positions,
     full_pass(&x, e);
     r->verdict = r->max_abs_err <= r->bound ? PE_CHECK_AGREE : PE_CHECK_DISAGREE;
     r->float32_angles = PE_ANGLES_EXACT;
+    r->explained = 1; /* nothing to explain until the dump disagrees */
 
     if (r->verdict != PE_CHECK_AGREE) {
         pick_samples(&x);
