@@ -1,7 +1,9 @@
 """posenc.check: an engine's dump against a checkpoint's plan. Correct dumps (posenc's exact
-rotation, stored in float32 or float16) agree; faults made here the way engines make them
-(numpy float32 angles, the other pair layout, an off-by-one position, float16 cos/sin tables)
-are named first. The bound is pe_check_report's (include/posenc.h)."""
+rotation, stored in float32 or float16) agree; float32 engines restated here in numpy (Hugging
+Face's float32 inv_freq and t * inv_freq) get verdict 'float32' with their recipe named; faults
+made here the way engines make them (the other pair layout, an off-by-one position, float16
+cos/sin tables, a fault on top of float32 arithmetic) are named first. The bound is
+pe_check_report's (include/posenc.h); docs/CHECK.md the long form."""
 import json
 import pathlib
 
@@ -65,8 +67,58 @@ def float32_angle_rotation(x, start, w):
 def test_float32_angles_named_first(x):
     w = np.asarray(posenc.load_plan(LLAMA).freqs(0).inv_freq)
     r = posenc.check(LLAMA, x, float32_angle_rotation(x, 200000, w), start=200000)
+    assert r["verdict"] == "float32" and r["float32_angles"] == "rounded_freqs" and r["explained"]
     assert r["diagnoses"][0]["name"] == "float32_angles"
     assert r["diagnoses"][0]["max_err"] <= r["bound"]
+
+
+QWEN3 = FIXTURES / "qwen3-8b.json"
+
+
+def hf_float32_inv_freq(base, dim):
+    """Hugging Face's default inv_freq in float32 (transformers, modeling_rope_utils.py,
+    _compute_default_rope_parameters, commit 0044e3b3): 1.0 / (base ** (arange(0, dim, 2).float()
+    / dim)). torch's float32 pow is restated as the correctly rounded one (through float64):
+    numpy's own float32 power is not correctly rounded on every build."""
+    e = np.arange(0, dim, 2).astype(np.float32) / np.float32(dim)
+    return np.float32(1) / np.power(np.float64(base), e.astype(np.float64)).astype(np.float32)
+
+
+def test_hf_float32_recipe_is_verdict_float32(x):
+    # Qwen3 (base 1e6, default RoPE): HF's float32 inv_freq, then float32 t * inv_freq
+    w = hf_float32_inv_freq(1e6, 128)
+    for start in (0, 300000):
+        r = posenc.check(QWEN3, x, float32_angle_rotation(x, start, w), start=start)
+        assert r["verdict"] == "float32", (start, r["max_abs_err"], r["bound"], r["diagnoses"][:1])
+        assert r["float32_angles"] == "powf" and r["diagnoses"][0]["angles"] == "powf"
+
+
+def test_fault_on_top_of_float32_is_named(x):
+    # the same float32 engine one position late: a fault, named with the recipe it rode on
+    w = hf_float32_inv_freq(1e6, 128)
+    r = posenc.check(QWEN3, x, float32_angle_rotation(x, 300001, w), start=300000)
+    assert r["verdict"] == "disagree" and r["explained"]
+    d = r["diagnoses"][0]
+    assert d["name"] == "position_offset" and d["angles"] == "powf", d
+    assert d["detail"] == "positions off by +1 + float32 angles (powf)"
+
+
+def test_layout_keyword_is_honoured_and_checked(x):
+    y = plan_rotation(x, 50, "interleaved")
+    r = posenc.check(LLAMA, x, y, start=50, layout="interleaved")
+    assert r["verdict"] == "agree" and r["layout"] == "interleaved"
+    r = posenc.check(LLAMA, x, y, start=50)
+    assert r["verdict"] == "disagree" and r["layout"] == "half"
+    assert r["diagnoses"][0]["name"] == "layout"
+    with pytest.raises(ValueError, match="layout='bogus'"):
+        posenc.check(LLAMA, x, y, start=50, layout="bogus")
+
+
+def test_nothing_explains_noise(x):
+    noise = np.random.default_rng(4).uniform(-1, 1, x.shape).astype(np.float32)
+    r = posenc.check(LLAMA, x, noise)
+    assert r["verdict"] == "disagree" and not r["explained"]
+    assert r["diagnoses"][0]["max_err"] > r["bound"]
 
 
 def test_cos_sin_cache_with_float16_tables():
