@@ -1088,7 +1088,9 @@ const char *pe_diagnosis_name(pe_diagnosis diagnosis);
  * EXPF w_j = expf(-(2j/d) logf(b)); GGML_RECURRENCE theta_0 = fl(p),
  * theta_{j+1} = theta_j * powf(b, -2/d) (ggml's CPU cache); GGML_POWF_SCALE
  * fl(p) powf(powf(b, -2/d), j) (ggml's CUDA kernel). Every float32 recipe
- * then takes cos/sin of the float angle. A scaled plan's per-pair factor
+ * then takes cos/sin of the float angle (a frequency up to 4 ulps off its
+ * recipe, fitted per pair, is still float32 arithmetic: an engine's libm or
+ * float scaling blend). A scaled plan's per-pair factor
  * w_j / b^(-2j/d) is applied in float to the recipe's base frequencies. */
 typedef enum {
     PE_ANGLES_EXACT = 0,

@@ -179,6 +179,7 @@ typedef struct {
     float w32[PE_MAX_PAIRS]; /* float frequencies */
     float ff[PE_MAX_PAIRS];  /* ggml recurrence: the per-pair divisor (1: none) */
     float ts;                /* ggml: powf(b, -2/d) */
+    int w32_given;           /* w32 set by refine_ulps: prepare_angles keeps it */
 } hyp;
 
 typedef struct {
@@ -240,7 +241,7 @@ static float rn_logf(float v) { return (float)log((double)v); }
  * that is unknown. */
 static bool prepare_angles(hyp *h) {
     const int64_t d = h->f.rotary_dim, n = d / 2;
-    if (h->angles == PE_ANGLES_EXACT) return true;
+    if (h->angles == PE_ANGLES_EXACT || h->w32_given) return true;
     if (h->angles == PE_ANGLES_F32_ROUNDED) {
         for (int64_t j = 0; j < n; j++) h->w32[j] = (float)h->f.inv_freq[j];
         return true;
@@ -795,7 +796,64 @@ static void try_positions(ctx *x, const hyp *e, hyp *h, double k_fit) {
     }
 }
 
-/* Float32 arithmetic alone: each recipe on the expectation (e exact). */
+/* w stepped by k ulps (k in [-ULPS, ULPS]). */
+#define ULPS 4
+static float step_ulps(float w, int k) {
+    for (; k > 0; k--) w = nextafterf(w, INFINITY);
+    for (; k < 0; k++) w = nextafterf(w, -INFINITY);
+    return w;
+}
+
+/* The engine's libm and scaling arithmetic: a float powf/expf within 1-2
+ * ulps (torch's vectorized pow, CUDA's powf, numpy's float32 power), or a
+ * scaling blend computed in float (Hugging Face's llama3 middle band: up to
+ * 3 ulps), gives some pairs a frequency a few ulps off the recipe, which at
+ * large positions misses the bound in that pair alone. Each pair's angle
+ * depends on its own frequency only, so per pair the frequency within ULPS
+ * ulps of h's that reproduces that pair best over the sample is kept, when
+ * it at least halves that pair's squared error (a move within the noise of
+ * the rotation's own rounding is no evidence). Returns how many pairs moved
+ * (h->w32 updated); 0 when none did or the sums cannot be allocated. */
+static int64_t refine_ulps(ctx *x, hyp *h) {
+    const int64_t n = h->f.rotary_dim / 2, K = 2 * ULPS + 1;
+    double *err = calloc((size_t)(n * K), sizeof *err);
+    if (err == NULL) return 0;
+    const double A = h->f.attention_factor;
+    for (int64_t a = 0; a < x->nst; a++) {
+        const float fp = (float)hyp_position(x, h, pe__position_at(x->pos, x->st[a]));
+        for (int64_t b = 0; b < x->nsh; b++) {
+            dump_in_row(&x->d, x->st[a], x->sh[b], x->rin);
+            dump_out_row(&x->d, x->st[a], x->sh[b], x->rout);
+            for (int64_t j = 0; j < n; j++) {
+                int64_t i0, i1;
+                pair_index(h->layout, h->offset, h->f.rotary_dim, j, &i0, &i1);
+                for (int64_t k = 0; k < K; k++) {
+                    const float th = fp * step_ulps(h->w32[j], (int)k - ULPS);
+                    const double c = A * cos((double)th), s = A * sin((double)th);
+                    const double e0 = x->rin[i0] * c - x->rin[i1] * s - x->rout[i0];
+                    const double e1 = x->rin[i0] * s + x->rin[i1] * c - x->rout[i1];
+                    err[j * K + k] += e0 * e0 + e1 * e1;
+                }
+            }
+        }
+    }
+    int64_t moved = 0;
+    for (int64_t j = 0; j < n; j++) {
+        int64_t best = ULPS;
+        for (int64_t k = 0; k < K; k++)
+            if (err[j * K + k] < err[j * K + best]) best = k;
+        if (best != ULPS && err[j * K + best] < 0.5 * err[j * K + ULPS]) {
+            h->w32[j] = step_ulps(h->w32[j], (int)best - ULPS);
+            moved++;
+        }
+    }
+    free(err);
+    return moved;
+}
+
+/* Float32 arithmetic alone: each recipe on the expectation (e exact); then,
+ * when the best recipe still misses, that recipe with a libm a few ulps
+ * off (refine_ulps) for the recipes that form each pair's frequency apart. */
 static void try_float32(ctx *x, const hyp *e, hyp *h) {
     for (int v = PE_ANGLES_F32_ROUNDED; v < PE_ANGLES_COUNT; v++) {
         *h = *e;
@@ -803,6 +861,19 @@ static void try_float32(ctx *x, const hyp *e, hyp *h) {
         consider(x, PE_DIAG_FLOAT32_ANGLES, h, "angles formed in float32: %s (positions up to %lld)",
                  angle_words[v], (long long)x->pmax);
     }
+    const pe_diagnosis F = PE_DIAG_FLOAT32_ANGLES;
+    if (!isfinite(x->res[F]) || x->maxe[F] <= x->r->bound || e->mrope ||
+        x->best[F].angles == PE_ANGLES_F32_GGML_RECURRENCE)
+        return;
+    *h = x->best[F];
+    const int64_t moved = refine_ulps(x, h);
+    if (moved == 0) return;
+    h->w32_given = 1;
+    consider(x, F, h,
+             "angles formed in float32: recipe %s, %lld of %lld frequencies 1-%d ulps off it (the "
+             "engine's float arithmetic; positions up to %lld)",
+             angle_names[h->angles], (long long)moved, (long long)(h->f.rotary_dim / 2), ULPS,
+             (long long)x->pmax);
 }
 
 static void try_precision(ctx *x, const hyp *e, hyp *h) {

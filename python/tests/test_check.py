@@ -142,3 +142,54 @@ def test_freqs_with_layout_and_errors(x):
         posenc.check(LLAMA, x, y[:3])
     with pytest.raises(posenc.Error, match="does not rotate"):
         posenc.check(FIXTURES / "llama-4-scout-17b-16e.json", x, y, layer=3)
+
+
+def test_numpy_float32_power_is_verdict_float32(x):
+    # llama2.c's loop in numpy float32 with numpy's own float32 power, which is not correctly
+    # rounded on every build (here 9 of 64 frequencies differ from powf's): the frequencies a
+    # libm puts a few ulps off are still float32 arithmetic, not a fault
+    e = np.arange(0, 128, 2).astype(np.float32) / np.float32(128)
+    freq = np.float32(1) / np.power(np.float32(10000.0), e)
+    for start in (0, 100000):
+        y = x.copy()
+        val = np.outer(np.arange(start, start + len(x)).astype(np.float32), freq).astype(np.float32)
+        c, s = np.cos(val)[:, None, :], np.sin(val)[:, None, :]
+        v0, v1 = x[..., 0::2], x[..., 1::2]
+        y[..., 0::2], y[..., 1::2] = v0 * c - v1 * s, v0 * s + v1 * c
+        r = posenc.check(FIXTURES / "llama-2-7b.json", x, y, start=start, layout="interleaved")
+        assert r["verdict"] == "float32", (start, r["diagnoses"][:1])
+
+
+def test_hf_torch_rope_is_verdict_float32(x):
+    # Hugging Face's own float32 RoPE run in torch: inv_freq as _compute_default_rope_parameters
+    # (and _compute_llama3_parameters' blend for Llama 3.1, transformers commit 0044e3b3), then
+    # LlamaRotaryEmbedding.forward's float32 inv_freq @ positions, cos/sin, rotate_half. torch's
+    # float32 pow is not correctly rounded everywhere and the llama3 blend is float arithmetic:
+    # a few frequencies sit 1-3 ulps off the recipe, still float32 arithmetic at 1e5.
+    torch = pytest.importorskip("torch")
+    import math
+
+    def default_inv_freq(base):
+        return 1.0 / (base ** (torch.arange(0, 128, 2, dtype=torch.int64).float() / 128))
+
+    def llama3_inv_freq():  # factor 8, low/high_freq_factor 1/4, original context 8192
+        inv_freq = default_inv_freq(500000.0)
+        wavelen = 2 * math.pi / inv_freq
+        low_wl, high_wl = 8192 / 1.0, 8192 / 4.0
+        inv_l = torch.where(wavelen > low_wl, inv_freq / 8.0, inv_freq)
+        smooth = (8192 / wavelen - 1.0) / (4.0 - 1.0)
+        smoothed = (1 - smooth) * inv_l / 8.0 + smooth * inv_l
+        medium = ~(wavelen < high_wl) * ~(wavelen > low_wl)
+        return torch.where(medium, smoothed, inv_l)
+
+    for cfg, inv_freq in (("qwen3-8b.json", default_inv_freq(1e6)), ("llama-3.1-8b.json", llama3_inv_freq())):
+        for start in (0, 100000):
+            pos = torch.arange(start, start + len(x))[None]
+            freqs = (inv_freq[None, :, None].float() @ pos[:, None, :].float()).transpose(1, 2)
+            emb = torch.cat((freqs, freqs), dim=-1)
+            cos, sin = emb.cos()[0][:, None, :], emb.sin()[0][:, None, :]
+            q = torch.from_numpy(x)
+            rotated = torch.cat((-q[..., 64:], q[..., :64]), dim=-1)
+            y = (q * cos + rotated * sin).numpy()
+            r = posenc.check(FIXTURES / cfg, x, y, start=start)
+            assert r["verdict"] == "float32", (cfg, start, r["max_abs_err"], r["diagnoses"][:1])
