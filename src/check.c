@@ -893,16 +893,19 @@ static void try_precision(ctx *x, const hyp *e, hyp *h) {
 static void try_unrotated(ctx *x, const hyp *e, hyp *h, const double *theta) {
     if (x->d.cache_mode) return;
     const int64_t n = e->f.rotary_dim / 2;
+    double *still = x->cs, *turned = x->ss; /* scratch, PE_MAX_PAIRS each */
+    for (int64_t j = 0; j < n; j++) still[j] = turned[j] = 0;
+    for (int64_t a = 0; a < x->nst; a++) {
+        token_trig(x, e, x->st[a]);
+        for (int64_t j = 0; j < n; j++) {
+            const double th = theta[a * n + j], dev = wrap(th - atan2(x->s[j], x->c[j]));
+            still[j] += th * th;
+            turned[j] += dev * dev;
+        }
+    }
     int64_t lo = -1, hi = -1;
     for (int64_t j = 0; j < n; j++) {
-        double still = 0, turned = 0;
-        for (int64_t a = 0; a < x->nst; a++) {
-            token_trig(x, e, x->st[a]);
-            const double th = theta[a * n + j], ex = atan2(x->s[j], x->c[j]);
-            still += th * th;
-            turned += wrap(th - ex) * wrap(th - ex);
-        }
-        if (still < turned) {
+        if (still[j] < turned[j]) {
             if (lo < 0) lo = j;
             hi = j + 1;
         }
