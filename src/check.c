@@ -12,6 +12,7 @@
 #include "internal.h"
 #include "positions.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -235,6 +236,14 @@ static float rn_powf(float b, float e) { return (float)pow((double)b, (double)e)
 static float rn_expf(float v) { return (float)exp((double)v); }
 static float rn_logf(float v) { return (float)log((double)v); }
 
+/* v as a float when it is one's range (a double past FLT_MAX converted to
+ * float is undefined behaviour; frequencies may reach 1e240). */
+static bool as_float(double v, float *out) {
+    if (!(fabs(v) <= FLT_MAX)) return false;
+    *out = (float)v;
+    return true;
+}
+
 /* The float frequencies of h's recipe (docs/CHECK.md, "Float32 recipes").
  * The recipes start from the base; a plan's per-pair scaling (its w_j over
  * b^(-2j/d)) is then applied in float. False when the recipe needs a base
@@ -243,7 +252,8 @@ static bool prepare_angles(hyp *h) {
     const int64_t d = h->f.rotary_dim, n = d / 2;
     if (h->angles == PE_ANGLES_EXACT || h->w32_given) return true;
     if (h->angles == PE_ANGLES_F32_ROUNDED) {
-        for (int64_t j = 0; j < n; j++) h->w32[j] = (float)h->f.inv_freq[j];
+        for (int64_t j = 0; j < n; j++)
+            if (!as_float(h->f.inv_freq[j], &h->w32[j])) return false;
         return true;
     }
     if (!(h->base > 1) || !isfinite(h->base) || h->base > 3e38) return false;
@@ -261,8 +271,12 @@ static bool prepare_angles(hyp *h) {
         case PE_ANGLES_F32_GGML_POWF_SCALE: w = rn_powf(h->ts, (float)j); break;
         default: break;
         }
-        h->w32[j] = ratio == 1.0 ? w : (float)((double)w * ratio);
-        h->ff[j] = ratio == 1.0 ? 1.0f : (float)(1.0 / ratio);
+        h->w32[j] = w;
+        h->ff[j] = 1.0f;
+        if (ratio != 1.0) { /* 0 for a pair that does not turn (proportional RoPE) */
+            if (!(ratio >= 0) || !as_float((double)w * ratio, &h->w32[j])) return false;
+            if (!as_float(1.0 / ratio, &h->ff[j])) h->ff[j] = INFINITY; /* the angle is 0 */
+        }
     }
     return true;
 }
