@@ -194,7 +194,7 @@ np.save(d + "/cs2.npy", np.load(d + "/cs.npy")[:2])
 PY
 expect check_start_int64_max 1 'positions start=9223372036854775807 \+ count=64 overflow int64' \
     -- check --config "$LLAMA" --in "$CK/x.npy" --out "$CK/y.npy" --start 9223372036854775807
-expect check_start_int64_max_bins 1 '^  9223372036854775806-9223372036854775806 ' \
+expect check_start_int64_max_bins 1 '^  9223372036854775807-9223372036854775807 ' \
     -- check --config "$LLAMA" --in "$CK/x2.npy" --out "$CK/x2.npy" --start 9223372036854775806
 if "$POSENC" check --config "$LLAMA" --in "$CK/x2.npy" --out "$CK/x2.npy" --positions "$CK/pext.npy" --format json \
     --plot "$CK/ext.png" >"$CK/ext.json"; [ $? -eq 1 ] && "$PY" - "$CK/ext.json" <<'PY'
