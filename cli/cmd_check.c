@@ -1,7 +1,8 @@
 /* cmd_check.c — `posenc check`: an engine's dumped rotation (or cos/sin
  * cache) of one layer against the checkpoint's plan: the verdict, where it
  * first diverges, how the error grows, and the fault that explains it
- * (pe_check_rotation / pe_check_cos_sin). Exit 0 agree, 1 disagree. */
+ * (pe_check_rotation / pe_check_cos_sin). Exit 0 agree or float32 (1 with
+ * --strict), 1 disagree. docs/CHECK.md is the long form. */
 #include "commands.h"
 #include "output.h"
 #include "plot/plot.h"
@@ -16,6 +17,8 @@ static const cli_opt opts[] = {
     {"config", "config.json", "the checkpoint's Hugging Face config.json"},
     {"gguf", "FILE.gguf", "or the checkpoint's llama.cpp GGUF file (its metadata only)"},
     {"layer", "N", "the decoder layer the dump is of (default 0)"},
+    {"layout", "half|interleaved", "the engine's pair layout, overriding the config's convention (llama2.c and "
+                                   "ggml's NORM pair interleaved; HF code half-split)"},
     {"in", "X.npy", "q or k before the rotation, (tokens, heads, D) or (tokens, D): .npy or "
                     ".safetensors of one tensor; f32, f16 or bf16"},
     {"out", "Y.npy", "the same after the engine's rotation, same shape"},
@@ -25,38 +28,49 @@ static const cli_opt opts[] = {
     {"positions", "P.npy", "or their positions: int64 (tokens,), or (tokens, 3) {t, h, w} for M-RoPE"},
     {"format", "table|json", "output format (default table)"},
     {"plot", "FIG.png", "error vs position per pair band, the best diagnosis's prediction dashed (.png or .svg)"},
+    {"strict", NULL, "exit 1 on verdict float32 too (exact angles required)"},
     {NULL, NULL, NULL},
 };
 
 const cli_spec cmd_check_spec = {
     "check",
-    "(--config F | --gguf F) [--layer N] (--in X.npy --out Y.npy | --cos-sin C.npy)\n"
-    "       (--start P | --positions P.npy) [--format table|json] [--plot FIG.png]",
+    "(--config F | --gguf F) [--layer N] [--layout half|interleaved]\n"
+    "       (--in X.npy --out Y.npy | --cos-sin C.npy) (--start P | --positions P.npy)\n"
+    "       [--format table|json] [--plot FIG.png] [--strict]",
     "diagnose an engine's dumped RoPE against the checkpoint's plan",
     "Compares what an engine computed for one layer with the exact rotation the checkpoint's plan\n"
     "asks for (posenc plan), element by element, and says whether it agrees within the error its\n"
     "output dtype allows: 4 x 2^-24 (max|x'| + A (3 max|x|)) for f32 (the plain f32 rotation of\n"
-    "exact angles is within 1x that), plus half an ulp of the largest stored value for f16/bf16.\n"
-    "When it does not, each known fault re-rotates the input exactly and is ranked by its RMS\n"
+    "exact angles is within 1x that), plus half an ulp of the largest stored value for f16/bf16,\n"
+    "plus 4 x 2^-149 (the f32 subnormal spacing). Verdict float32: not within that bound of the\n"
+    "exact rotation but within it of one float32 angle recipe alone (rounded_freqs, powf as\n"
+    "llama2.c and HF, expf, ggml_recurrence, ggml_powf_scale): a correct float32 engine.\n"
+    "When it does not agree, each known fault re-rotates the input exactly and is ranked by its RMS\n"
     "distance to the dump (residual): layout (the other pair layout), partial_rotary (another\n"
     "rotated slice), base (another base, fit from the per-pair angles), scaling_missing,\n"
     "scaling_type (linear/ntk/yarn/llama3 of another type or factor), yarn_truncate, magnitude (A\n"
     "missing or twice), position_offset (off by k, or restarted per chunk), float32_angles\n"
     "(fl(fl(p) fl(w)) and cos/sin of that float), mrope_axes (other section mode, a zeroed or\n"
-    "swapped axis), half_precision_tables (cos/sin rounded to f16/bf16). Up to 512 tokens and 8\n"
-    "heads are sampled for the fit; the verdict reads every element. The frequencies are the\n"
-    "plan's at seq_len = largest position + 1.\n"
-    "JSON: {\"verdict\": \"agree\"|\"disagree\", \"max_abs_err\", \"bound\", \"first_divergence\":\n"
+    "swapped axis), half_precision_tables (cos/sin rounded to f16/bf16), pairs_unrotated (pairs\n"
+    "[a, b) left as they were). When no single one explains the dump, each fault is tried again on\n"
+    "top of the other layout and of each float32 recipe; \"no hypothesis explains this\" when the\n"
+    "best still misses the bound. Up to 512 tokens and 8 heads are sampled for the fit; the\n"
+    "verdicts read every element. The frequencies are the plan's at seq_len = largest position + 1.\n"
+    "JSON: {\"verdict\": \"agree\"|\"float32\"|\"disagree\", \"float32_angles\": recipe|null,\n"
+    "\"explained\": bool, \"layout\", \"max_abs_err\", \"bound\", \"first_divergence\":\n"
     "{\"token\", \"head\", \"pair\"} (null when it agrees; pair null outside the rotated slice),\n"
-    "\"diagnoses\": [{\"name\", \"residual\", \"detail\"}] (best first, empty when it agrees), and\n"
-    "\"growth\": {\"positions\": [[lo, hi], ...], \"pair_bands\": [[lo, hi), ...], \"max_abs_err\":\n"
-    "[[per band] per position bin], \"predicted\": the same for the best diagnosis}}.\n"
-    "Exit status: 0 agree, 1 disagree (or a file that cannot be read), 2 usage.",
+    "\"diagnoses\": [{\"name\", \"residual\", \"detail\", \"layout\", \"angles\"}] (best first, empty\n"
+    "when it agrees), and \"growth\": {\"positions\": [[lo, hi], ...], \"pair_bands\": [[lo, hi), ...],\n"
+    "\"max_abs_err\": [[per band] per position bin], \"predicted\": the same for the best diagnosis}}.\n"
+    "docs/CHECK.md has the long form.\n"
+    "Exit status: 0 agree or float32 (1 with --strict), 1 disagree (or a file that cannot be\n"
+    "read), 2 usage.",
     opts,
     0,
     0,
     "  posenc check --config tests/fixtures/configs/llama-3.1-8b.json --in q.npy --out q_rot.npy --start 0\n"
-    "  posenc check --config gemma-3-1b-it.json --layer 5 --cos-sin cache.npy --start 0 --format json\n",
+    "  posenc check --config gemma-3-1b-it.json --layer 5 --cos-sin cache.npy --start 0 --format json\n"
+    "  posenc check --config llama-2-7b.json --layout interleaved --in q.npy --out q_rot.npy --start 0 --strict\n",
 };
 
 /* A dumped array, whatever file it came from: data owned (malloc). */
@@ -131,8 +145,11 @@ static void print_table(const char *src, int64_t layer, const pe_plan_layer *L, 
     printf("%s layer %lld: %s, base %.10g, rotary %lld of %lld, %s, A %.6g\n", src, (long long)layer,
            pe_scaling_name(L->scaling), L->base, (long long)L->rotary_dim, (long long)L->head_dim,
            layout_words(ex->layout), ex->freqs.attention_factor);
-    printf("verdict: %s (max |error| %.3g %s bound %.3g; RMS %.3g)\n", r->agree ? "agree" : "disagree",
+    printf("verdict: %s (max |error| %.3g %s bound %.3g; RMS %.3g)\n", pe_check_verdict_name(r->verdict),
            r->max_abs_err, r->agree ? "<=" : ">", r->bound, r->rms_err);
+    if (r->verdict == PE_CHECK_FLOAT32)
+        printf("float32: the dump is the float32 angle recipe %s within the bound (no fault)\n",
+               pe_check_angles_name(r->float32_angles));
     if (!r->agree) {
         printf("first divergence: token %lld, head %lld, ", (long long)r->first_token,
                (long long)r->first_head);
@@ -160,10 +177,19 @@ static void print_table(const char *src, int64_t layer, const pe_plan_layer *L, 
         printf("  %2d. %-22s %10.3g  %s%s\n", k + 1, pe_diagnosis_name(g->name), g->residual, g->detail,
                g->max_err <= r->bound ? " [explains the dump within the bound]" : "");
     }
+    if (!r->explained)
+        printf("no hypothesis explains this: the best misses the dump by up to %.3g > bound %.3g\n",
+               r->n_diagnoses ? r->diagnoses[0].max_err : r->max_abs_err, r->bound);
 }
 
-static void print_json(const pe_check_report *r) {
-    printf("{\"verdict\": \"%s\", \"max_abs_err\": ", r->agree ? "agree" : "disagree");
+static const char *layout_name(pe_rope_layout l) { return l == PE_ROPE_INTERLEAVED ? "interleaved" : "half"; }
+
+static void print_json(const pe_check_expect *ex, const pe_check_report *r) {
+    printf("{\"verdict\": \"%s\", \"float32_angles\": ", pe_check_verdict_name(r->verdict));
+    if (r->verdict == PE_CHECK_FLOAT32) printf("\"%s\"", pe_check_angles_name(r->float32_angles));
+    else printf("null");
+    printf(", \"explained\": %s, \"layout\": \"%s\", \"max_abs_err\": ", r->explained ? "true" : "false",
+           layout_name(ex->layout));
     out_json_number(stdout, r->max_abs_err);
     printf(", \"bound\": ");
     out_json_number(stdout, r->bound);
@@ -183,7 +209,7 @@ static void print_json(const pe_check_report *r) {
         out_json_number(stdout, g->residual);
         printf(", \"detail\": ");
         out_json_string(stdout, g->detail);
-        printf("}");
+        printf(", \"layout\": \"%s\", \"angles\": \"%s\"}", layout_name(g->layout), pe_check_angles_name(g->angles));
     }
     printf("], \"growth\": {\"positions\": [");
     for (int64_t i = 0; i < r->n_bins; i++)
@@ -207,6 +233,11 @@ static int draw(const cli_spec *spec, const char *path, const pe_check_report *r
     if (r->agree)
         snprintf(title, sizeof title, "posenc check: agrees (max |error| %.2g <= bound %.2g)", r->max_abs_err,
                  r->bound);
+    else if (r->verdict == PE_CHECK_FLOAT32)
+        snprintf(title, sizeof title, "posenc check: float32 angles (%s), no fault",
+                 pe_check_angles_name(r->float32_angles));
+    else if (!r->explained)
+        snprintf(title, sizeof title, "posenc check: disagrees; no hypothesis explains this");
     else
         snprintf(title, sizeof title, "posenc check: %s (%s)",
                  r->n_diagnoses ? pe_diagnosis_name(r->diagnoses[0].name) : "disagrees",
@@ -245,17 +276,20 @@ int cmd_check(const cli_spec *spec, int argc, char **argv) {
     cli_args a;
     int rc = cli_parse(spec, argc, argv, &a);
     if (rc != CLI_OK) return rc;
-    int format = 0;
+    int format = 0, layout = -1;
     int64_t layer = 0, start = 0;
     static const char *const formats[] = {"table", "json", NULL};
+    static const char *const layouts[] = {"half", "interleaved", NULL};
     if ((rc = cli_get_choice(&a, "format", formats, &format)) || (rc = cli_get_int64(&a, "layer", &layer)) ||
-        (rc = cli_get_int64(&a, "start", &start)))
+        (rc = cli_get_int64(&a, "start", &start)) || (rc = cli_get_choice(&a, "layout", layouts, &layout)))
         return rc;
     if (cli_has(&a, "config") == cli_has(&a, "gguf"))
         return cli_usage_error(spec, "give exactly one of --config config.json or --gguf FILE.gguf");
     const bool cache_mode = cli_has(&a, "cos-sin");
     if (cache_mode && (cli_has(&a, "in") || cli_has(&a, "out")))
         return cli_usage_error(spec, "--cos-sin replaces --in/--out: give one or the other");
+    if (cache_mode && layout >= 0)
+        return cli_usage_error(spec, "--layout does not apply to --cos-sin (a cache is [cos..., sin...], no pairs)");
     if (!cache_mode && !(cli_has(&a, "in") && cli_has(&a, "out")))
         return cli_usage_error(spec, "give --in X.npy and --out Y.npy (or --cos-sin C.npy)");
     if (cli_has(&a, "start") == cli_has(&a, "positions"))
@@ -342,6 +376,9 @@ int cmd_check(const cli_spec *spec, int argc, char **argv) {
         rc = cli_lib_error(spec, st);
         goto done;
     }
+    if (layout >= 0) { /* the engine's pairing, not the config's convention */
+        ex->layout = layout == 1 ? PE_ROPE_INTERLEAVED : PE_ROPE_HALF;
+    }
     if (cache_mode) {
         if (in.ndim != 2) {
             rc = cli_runtime_error(spec, "--cos-sin %s has %d dimensions; need (positions, rotary_dim)", in_path,
@@ -378,11 +415,12 @@ int cmd_check(const cli_spec *spec, int argc, char **argv) {
         rc = cli_lib_error(spec, st);
         goto done;
     }
-    if (format == 1) print_json(r);
+    if (format == 1) print_json(ex, r);
     else print_table(src, layer, &L, ex, r);
     rc = cli_close_output(spec, stdout, NULL);
     if (rc == CLI_OK && plot_path) rc = draw(spec, plot_path, r);
-    if (rc == CLI_OK && !r->agree) rc = CLI_RUNTIME;
+    if (rc == CLI_OK && (r->verdict == PE_CHECK_DISAGREE || (r->verdict == PE_CHECK_FLOAT32 && cli_has(&a, "strict"))))
+        rc = CLI_RUNTIME;
 done:
     free(t0);
     free(in.data);

@@ -1081,14 +1081,49 @@ typedef enum {
     PE_DIAG_POSITION_OFFSET = 7, /* positions off by k, or restarted per chunk */
     PE_DIAG_FLOAT32_ANGLES = 8,  /* angle fl32(fl32(p) fl32(w)), cos/sin of that float */
     PE_DIAG_MROPE_AXES = 9,      /* M-RoPE: other section mode, a zeroed or swapped axis */
-    PE_DIAG_HALF_PRECISION_TABLES = 10 /* A cos, A sin rounded to f16 or bf16 */
+    PE_DIAG_HALF_PRECISION_TABLES = 10, /* A cos, A sin rounded to f16 or bf16 */
+    PE_DIAG_PAIRS_UNROTATED = 11 /* pairs [a, b) left as they were (a slice rotated) */
 } pe_diagnosis;
-#define PE_DIAG_COUNT 11
+#define PE_DIAG_COUNT 12
 
 /* "layout", "partial_rotary", "base", "scaling_missing", "scaling_type",
  * "yarn_truncate", "magnitude", "position_offset", "float32_angles",
- * "mrope_axes", "half_precision_tables"; "?" otherwise. */
+ * "mrope_axes", "half_precision_tables", "pairs_unrotated"; "?" otherwise. */
 const char *pe_diagnosis_name(pe_diagnosis diagnosis);
+
+/* How a hypothesis forms its angles (docs/CHECK.md, "Float32 recipes", cites
+ * each engine's source). EXACT: p w_j exactly. The others are float32
+ * arithmetic: ROUNDED fl(fl(p) fl(w_j)) with the plan's w_j rounded once;
+ * POWF w_j = 1/powf(b, 2j/d) (llama2.c, Hugging Face's default inv_freq);
+ * EXPF w_j = expf(-(2j/d) logf(b)); GGML_RECURRENCE theta_0 = fl(p),
+ * theta_{j+1} = theta_j * powf(b, -2/d) (ggml's CPU cache); GGML_POWF_SCALE
+ * fl(p) powf(powf(b, -2/d), j) (ggml's CUDA kernel). Every float32 recipe
+ * then takes cos/sin of the float angle (a frequency up to 4 ulps off its
+ * recipe, fitted per pair, is still float32 arithmetic: an engine's libm or
+ * float scaling blend). A scaled plan's per-pair factor
+ * w_j / b^(-2j/d) is applied in float to the recipe's base frequencies. */
+typedef enum {
+    PE_ANGLES_EXACT = 0,
+    PE_ANGLES_F32_ROUNDED = 1,
+    PE_ANGLES_F32_POWF = 2,
+    PE_ANGLES_F32_EXPF = 3,
+    PE_ANGLES_F32_GGML_RECURRENCE = 4,
+    PE_ANGLES_F32_GGML_POWF_SCALE = 5
+} pe_check_angles;
+#define PE_ANGLES_COUNT 6
+
+/* "exact", "rounded_freqs", "powf", "expf", "ggml_recurrence",
+ * "ggml_powf_scale"; "?" otherwise. */
+const char *pe_check_angles_name(pe_check_angles angles);
+
+/* The three verdicts: AGREE within the dtype's bound of the exact rotation;
+ * FLOAT32 not, but within that bound of one float32 angle recipe alone (the
+ * expected layout, no fault): the arithmetic of a correct float32 engine;
+ * DISAGREE otherwise (a fault). */
+typedef enum { PE_CHECK_AGREE = 0, PE_CHECK_FLOAT32 = 1, PE_CHECK_DISAGREE = 2 } pe_check_verdict;
+
+/* "agree", "float32", "disagree"; "?" otherwise. */
+const char *pe_check_verdict_name(pe_check_verdict verdict);
 
 /* What the dump should be: the frequencies (rotary_dim = freqs.rotary_dim,
  * magnitude = freqs.attention_factor), the pair layout, and, when known,
@@ -1125,6 +1160,9 @@ typedef struct {
     double residual;  /* RMS of (hypothesis - out) over the sampled rows */
     double max_err;   /* largest |hypothesis - out| there */
     char detail[160]; /* "interleaved instead of half-split", ... */
+    pe_rope_layout layout;  /* the pairing the hypothesis rotates with */
+    pe_check_angles angles; /* and how it forms its angles: a fault found on
+        top of another layout or float32 arithmetic says so here (and in detail) */
 } pe_check_diagnosis;
 
 /*
@@ -1137,13 +1175,23 @@ typedef struct {
  *             cos/sin of 1-2 ulps and other operation orders.
  *   f16/bf16  half an ulp of the largest stored |out| in that type, plus
  *             the f32 bound: the f32 result rounded once to nearest.
+ *   both      plus 4 x 2^-149, the f32 subnormal spacing: near zero the
+ *             rounding error is absolute, not relative (a correctly rounded
+ *             rotation of ~1e-42 inputs misses by up to 2^-150).
  * Float32 angles at p >= 1e5 miss by ~1e-3 |x|, far outside either f32
  * bound. Cos/sin caches are checked as the rotation of (1, 0) per pair:
  * entries A cos, A sin. Errors are grouped by position bin (bins of equal
  * position width between the smallest and largest position) and pair band
  * (n_bands equal ranges of the d/2 pairs); pred holds the best diagnosis's
  * |hypothesis - expected| over the sampled rows in the same cells (its
- * prediction of the error), 0 when the dump agrees.
+ * prediction of the error), 0 when the dump agrees. Bins are exact integer
+ * ranges at any int64 positions. verdict: see pe_check_verdict (agree is
+ * verdict == PE_CHECK_AGREE); float32_angles: the recipe that explains a
+ * FLOAT32 verdict. When the dump does not agree, hypotheses are searched
+ * first one at a time, then, when none explains the dump, as combinations
+ * (either layout x one fault x each angle recipe); explained: 0 when the
+ * dump does not agree and no diagnosis reproduces the sampled rows within
+ * bound (the best's max_err): no hypothesis explains the dump; else 1.
  */
 typedef struct {
     int agree;
@@ -1160,6 +1208,9 @@ typedef struct {
     double pair_err[PE_MAX_PAIRS]; /* max error per pair, d/2 entries */
     int n_diagnoses; /* 0 when the dump agrees; otherwise best first */
     pe_check_diagnosis diagnoses[PE_DIAG_COUNT];
+    pe_check_verdict verdict;
+    pe_check_angles float32_angles; /* PE_ANGLES_EXACT unless verdict FLOAT32 */
+    int explained;
 } pe_check_report;
 
 /*

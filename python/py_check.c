@@ -9,18 +9,20 @@
 
 #include <string.h>
 
-/* The expectation from `config` (path, dict, or Freqs + layout) at seq_len.
- * *plan_out keeps the plan alive (ex->scaling's LongRoPE lists point into
- * it) until the check is done: pe_plan_free it then. */
+/* The expectation from `config` (path, dict, or Freqs + layout) at seq_len;
+ * layout, when given, is the engine's pairing and overrides the config's
+ * convention (checked before anything is read). *plan_out keeps the plan
+ * alive (ex->scaling's LongRoPE lists point into it) until the check is
+ * done: pe_plan_free it then. */
 static int expect_from(PyObject *config, int64_t layer, int64_t seq_len, const char *layout,
                        pe_check_expect *ex, pe_plan **plan_out) {
+    pe_rope_layout l = PE_ROPE_HALF;
+    if (layout != NULL && py_layout(layout, &l) != 0) return -1;
     if (PyObject_TypeCheck(config, &PyFreqs_Type)) {
-        pe_rope_layout l;
         if (layout == NULL) {
             PyErr_SetString(PyExc_TypeError, "check with a Freqs needs layout='interleaved' or 'half'");
             return -1;
         }
-        if (py_layout(layout, &l) != 0) return -1;
         int st = pe_check_expect_from_freqs(py_freqs_arg(config, "config"), l, ex);
         if (st != PE_OK) {
             py_raise(st);
@@ -57,6 +59,7 @@ static int expect_from(PyObject *config, int64_t layer, int64_t seq_len, const c
         int64_t nl = pe_plan_num_layers(plan);
         if (layer < 0) layer += nl; /* Python indexing */
         st = pe_check_expect_from_plan(plan, layer, seq_len, ex);
+        if (st == PE_OK && layout != NULL) ex->layout = l;
     }
     *plan_out = plan;
     if (st != PE_OK) {
@@ -66,12 +69,14 @@ static int expect_from(PyObject *config, int64_t layer, int64_t seq_len, const c
     return 0;
 }
 
-static PyObject *report_dict(const pe_check_report *r) {
+static PyObject *report_dict(const pe_check_expect *ex, const pe_check_report *r) {
     PyObject *diag = PyList_New(0);
     for (int k = 0; diag && k < r->n_diagnoses; k++) {
         const pe_check_diagnosis *g = &r->diagnoses[k];
-        PyObject *d = Py_BuildValue("{s:s,s:d,s:d,s:s}", "name", pe_diagnosis_name(g->name), "residual",
-                                    g->residual, "max_err", g->max_err, "detail", g->detail);
+        PyObject *d = Py_BuildValue("{s:s,s:d,s:d,s:s,s:s,s:s}", "name", pe_diagnosis_name(g->name), "residual",
+                                    g->residual, "max_err", g->max_err, "detail", g->detail, "layout",
+                                    g->layout == PE_ROPE_INTERLEAVED ? "interleaved" : "half", "angles",
+                                    pe_check_angles_name(g->angles));
         if (d == NULL || PyList_Append(diag, d) != 0) Py_CLEAR(diag);
         Py_XDECREF(d);
     }
@@ -112,10 +117,14 @@ static PyObject *report_dict(const pe_check_report *r) {
     }
     PyObject *out = NULL;
     if (diag && first && err && pred && bins && bands && !PyErr_Occurred())
-        out = Py_BuildValue("{s:s,s:d,s:d,s:d,s:O,s:O,s:{s:O,s:O,s:O,s:O}}", "verdict",
-                            r->agree ? "agree" : "disagree", "max_abs_err", r->max_abs_err, "bound", r->bound,
-                            "rms_err", r->rms_err, "first_divergence", first, "diagnoses", diag, "growth",
-                            "positions", bins, "pair_bands", bands, "max_abs_err", err, "predicted", pred);
+        out = Py_BuildValue("{s:s,s:z,s:O,s:s,s:d,s:d,s:d,s:O,s:O,s:{s:O,s:O,s:O,s:O}}", "verdict",
+                            pe_check_verdict_name(r->verdict), "float32_angles",
+                            r->verdict == PE_CHECK_FLOAT32 ? pe_check_angles_name(r->float32_angles) : NULL,
+                            "explained", r->explained ? Py_True : Py_False, "layout",
+                            ex->layout == PE_ROPE_INTERLEAVED ? "interleaved" : "half", "max_abs_err",
+                            r->max_abs_err, "bound", r->bound, "rms_err", r->rms_err, "first_divergence", first,
+                            "diagnoses", diag, "growth", "positions", bins, "pair_bands", bands, "max_abs_err",
+                            err, "predicted", pred);
     Py_XDECREF(diag);
     Py_XDECREF(first);
     Py_XDECREF(err);
@@ -193,7 +202,7 @@ static PyObject *py_check(PyObject *self, PyObject *args, PyObject *kw) {
         py_raise(st);
         goto done;
     }
-    result = report_dict(rep);
+    result = report_dict(ex, rep);
 done:
     pya_release(&x);
     pya_release(&y);
@@ -213,10 +222,12 @@ static PyMethodDef methods[] = {
      "rows before and after its rotation, (tokens, heads, D) or (tokens, D), float32/float16/\n"
      "bfloat16; or cos_sin, its cache (positions, rotary_dim) of rows [A cos..., A sin...].\n"
      "config: a config.json or .gguf path, a config dict, or a Freqs (then layout=...).\n"
-     "Returns {'verdict': 'agree'|'disagree', 'max_abs_err', 'bound', 'rms_err',\n"
+     "layout: 'half' or 'interleaved', the engine's pairing; overrides the config's convention.\n"
+     "Returns {'verdict': 'agree'|'float32'|'disagree', 'float32_angles': recipe or None,\n"
+     "'explained', 'layout', 'max_abs_err', 'bound', 'rms_err',\n"
      "'first_divergence': None | {'token', 'head', 'pair'}, 'diagnoses': [{'name', 'residual',\n"
-     "'max_err', 'detail'}] best first, 'growth': {'positions', 'pair_bands', 'max_abs_err',\n"
-     "'predicted'}}."},
+     "'max_err', 'detail', 'layout', 'angles'}] best first, 'growth': {'positions', 'pair_bands',\n"
+     "'max_abs_err', 'predicted'}}. docs/CHECK.md has the long form."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -13,6 +13,7 @@
 #include "positions.h"
 #include "scaling_internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,12 +26,40 @@
 static const char *const diag_names[PE_DIAG_COUNT] = {
     "layout",          "partial_rotary", "base",           "scaling_missing",
     "scaling_type",    "yarn_truncate",  "magnitude",      "position_offset",
-    "float32_angles",  "mrope_axes",     "half_precision_tables",
+    "float32_angles",  "mrope_axes",     "half_precision_tables", "pairs_unrotated",
 };
 
 const char *pe_diagnosis_name(pe_diagnosis diagnosis) {
     if ((int)diagnosis < 0 || (int)diagnosis >= PE_DIAG_COUNT) return "?";
     return diag_names[diagnosis];
+}
+
+static const char *const angle_names[PE_ANGLES_COUNT] = {
+    "exact", "rounded_freqs", "powf", "expf", "ggml_recurrence", "ggml_powf_scale",
+};
+
+/* The recipes in a diagnosis's words (docs/CHECK.md cites each source). */
+static const char *const angle_words[PE_ANGLES_COUNT] = {
+    "exact angles",
+    "fl(fl(p) fl(w)), w rounded to float once",
+    "w = 1/powf(b, 2j/d) in float (llama2.c, Hugging Face), fl(fl(p) w)",
+    "w = expf(-(2j/d) logf(b)) in float, fl(fl(p) w)",
+    "ggml's recurrence theta *= powf(b, -2/d) in float",
+    "ggml CUDA's fl(p) powf(powf(b, -2/d), j) in float",
+};
+
+const char *pe_check_angles_name(pe_check_angles angles) {
+    if ((int)angles < 0 || (int)angles >= PE_ANGLES_COUNT) return "?";
+    return angle_names[angles];
+}
+
+const char *pe_check_verdict_name(pe_check_verdict verdict) {
+    switch (verdict) {
+    case PE_CHECK_AGREE: return "agree";
+    case PE_CHECK_FLOAT32: return "float32";
+    case PE_CHECK_DISAGREE: return "disagree";
+    }
+    return "?";
 }
 
 /* ------------------------------------------------------------ expectation */
@@ -133,7 +162,9 @@ typedef struct {
     pe_freqs f;           /* rotary_dim and A included */
     pe_rope_layout layout;
     int64_t offset;       /* first rotated element */
-    int f32_angles;       /* angle fl32(fl32(p) fl32(w)) */
+    pe_check_angles angles; /* how the angles are formed */
+    double base;          /* the base f was made with (NaN: unknown) */
+    int64_t skip_lo, skip_hi; /* pairs [skip_lo, skip_hi) left unrotated */
     pe_dtype tables;      /* PE_F16 / PE_BF16: A cos, A sin rounded; else none */
     int pos_mode;
     int64_t pos_k;        /* shift, or chunk length */
@@ -146,6 +177,11 @@ typedef struct {
     int axis_map[3];      /* slot axis a reads position column axis_map[a] */
     int text_axes;        /* every axis takes the token's plain position */
     int axes[PE_MAX_PAIRS];
+    /* prepared from the above by prepare_angles for the float32 recipes */
+    float w32[PE_MAX_PAIRS]; /* float frequencies */
+    float ff[PE_MAX_PAIRS];  /* ggml recurrence: the per-pair divisor (1: none) */
+    float ts;                /* ggml: powf(b, -2/d) */
+    int w32_given;           /* w32 set by refine_ulps: prepare_angles keeps it */
 } hyp;
 
 typedef struct {
@@ -163,6 +199,8 @@ typedef struct {
     pe_check_report *r;
     double res[PE_DIAG_COUNT], maxe[PE_DIAG_COUNT];
     char detail[PE_DIAG_COUNT][160];
+    const hyp *expect; /* the exact expectation (context words compare with it) */
+    uint64_t span;     /* pmax - pmin */
 } ctx;
 
 static int64_t sat_add(int64_t a, int64_t b) {
@@ -175,12 +213,12 @@ static int64_t hyp_position(const ctx *x, const hyp *h, int64_t p) {
     switch (h->pos_mode) {
     case POS_SHIFT: return sat_add(p, h->pos_k);
     case POS_RESTART: {
-        /* positions relative to the first token, modulo the chunk */
-        int64_t rel;
-        if (!pe__i64_add(p, -x->p_first, &rel)) return p;
-        int64_t m = rel % h->pos_k;
-        if (m < 0) m += h->pos_k;
-        return h->keep_start ? sat_add(x->p_first, m) : m;
+        /* positions relative to the first token, modulo the chunk (exact
+         * at any two int64 positions: the distance is unsigned) */
+        const uint64_t k = (uint64_t)h->pos_k;
+        uint64_t m = p >= x->p_first ? pe__pos_distance(x->p_first, p) % k
+                                     : (k - pe__pos_distance(p, x->p_first) % k) % k;
+        return h->keep_start ? sat_add(x->p_first, (int64_t)m) : (int64_t)m;
     }
     default: return p;
     }
@@ -192,18 +230,79 @@ static double round_table(double v, pe_dtype dt) {
     return v;
 }
 
+/* powf, expf, logf as correctly rounded float functions (through double,
+ * whose one extra rounding decides a tie only in rare cases): what glibc's
+ * float functions return, so the recipes do not depend on this host's libm. */
+static float rn_powf(float b, float e) { return (float)pow((double)b, (double)e); }
+static float rn_expf(float v) { return (float)exp((double)v); }
+static float rn_logf(float v) { return (float)log((double)v); }
+
+/* v as a float when it is one's range (a double past FLT_MAX converted to
+ * float is undefined behaviour; frequencies may reach 1e240). */
+static bool as_float(double v, float *out) {
+    if (!(fabs(v) <= FLT_MAX)) return false;
+    *out = (float)v;
+    return true;
+}
+
+/* The float frequencies of h's recipe (docs/CHECK.md, "Float32 recipes").
+ * The recipes start from the base; a plan's per-pair scaling (its w_j over
+ * b^(-2j/d)) is then applied in float. False when the recipe needs a base
+ * that is unknown. */
+static bool prepare_angles(hyp *h) {
+    const int64_t d = h->f.rotary_dim, n = d / 2;
+    if (h->angles == PE_ANGLES_EXACT || h->w32_given) return true;
+    if (h->angles == PE_ANGLES_F32_ROUNDED) {
+        for (int64_t j = 0; j < n; j++)
+            if (!as_float(h->f.inv_freq[j], &h->w32[j])) return false;
+        return true;
+    }
+    if (!(h->base > 1) || !isfinite(h->base) || h->base > 3e38) return false;
+    const float b = (float)h->base;
+    h->ts = rn_powf(b, -2.0f / (float)d);
+    for (int64_t j = 0; j < n; j++) {
+        const double w_default = pow(h->base, -2.0 * (double)j / (double)d);
+        double ratio = h->f.inv_freq[j] / w_default;
+        if (fabs(ratio - 1.0) <= 1e-9) ratio = 1.0;
+        const float e = (float)(2 * j) / (float)d;
+        float w = 0;
+        switch (h->angles) {
+        case PE_ANGLES_F32_POWF: w = 1.0f / rn_powf(b, e); break;
+        case PE_ANGLES_F32_EXPF: w = rn_expf(-(e * rn_logf(b))); break;
+        case PE_ANGLES_F32_GGML_POWF_SCALE: w = rn_powf(h->ts, (float)j); break;
+        default: break;
+        }
+        h->w32[j] = w;
+        h->ff[j] = 1.0f;
+        if (ratio != 1.0) { /* 0 for a pair that does not turn (proportional RoPE) */
+            if (!(ratio >= 0) || !as_float((double)w * ratio, &h->w32[j])) return false;
+            if (!as_float(1.0 / ratio, &h->ff[j])) h->ff[j] = INFINITY; /* the angle is 0 */
+        }
+    }
+    return true;
+}
+
 /* cos/sin of one position for the n pairs of f, exact or in float32. */
 static void trig_at(const hyp *h, int64_t p, double *c, double *s) {
     const int64_t n = h->f.rotary_dim / 2;
-    if (!h->f32_angles) {
+    if (h->angles == PE_ANGLES_EXACT) {
         pe_positions one = pe_positions_range(p);
         pe_rope_cos_sin(&h->f, &one, 1, c, s, PE_F64);
         return;
     }
     const float fp = (float)p;
+    if (h->angles == PE_ANGLES_F32_GGML_RECURRENCE) {
+        float theta = fp;
+        for (int64_t j = 0; j < n; j++) {
+            const float a = h->ff[j] == 1.0f ? theta : theta / h->ff[j];
+            c[j] = cos((double)a);
+            s[j] = sin((double)a);
+            theta *= h->ts;
+        }
+        return;
+    }
     for (int64_t j = 0; j < n; j++) {
-        const float w = (float)h->f.inv_freq[j];
-        const float theta = fp * w;
+        const float theta = fp * h->w32[j];
         c[j] = cos((double)theta);
         s[j] = sin((double)theta);
     }
@@ -240,6 +339,10 @@ static void token_trig(ctx *x, const hyp *h, int64_t t) {
     for (int64_t j = 0; j < n; j++) {
         x->c[j] = round_table(A * x->c[j], h->tables);
         x->s[j] = round_table(A * x->s[j], h->tables);
+    }
+    for (int64_t j = h->skip_lo; j < h->skip_hi && j < n; j++) { /* left as they were */
+        x->c[j] = 1.0;
+        x->s[j] = 0.0;
     }
 }
 
@@ -301,8 +404,9 @@ static void score(ctx *x, const hyp *h, double *rms, double *maxerr) {
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
 #endif
-static void consider(ctx *x, pe_diagnosis name, const hyp *h, const char *fmt, ...) {
+static void consider(ctx *x, pe_diagnosis name, hyp *h, const char *fmt, ...) {
     if (h->offset < 0 || h->f.rotary_dim < 2 || h->offset + h->f.rotary_dim > x->d.head_dim) return;
+    if (!prepare_angles(h)) return;
     double rms, mx;
     score(x, h, &rms, &mx);
     if (isnan(rms)) rms = INFINITY;
@@ -312,13 +416,24 @@ static void consider(ctx *x, pe_diagnosis name, const hyp *h, const char *fmt, .
     x->best[name] = *h;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(x->detail[name], sizeof x->detail[name], fmt, ap);
+    char *buf = x->detail[name];
+    const size_t len = sizeof x->detail[name];
+    vsnprintf(buf, len, fmt, ap);
     va_end(ap);
+    /* what the hypothesis carries besides its own fault (a combination) */
+    if (name != PE_DIAG_LAYOUT && h->layout != x->expect->layout)
+        snprintf(buf + strlen(buf), len - strlen(buf), " + %s pairs",
+                 h->layout == PE_ROPE_INTERLEAVED ? "interleaved" : "half-split");
+    if (name != PE_DIAG_FLOAT32_ANGLES && h->angles != PE_ANGLES_EXACT)
+        snprintf(buf + strlen(buf), len - strlen(buf), " + float32 angles (%s)",
+                 angle_names[h->angles]);
 }
 
 static const char *layout_words(pe_rope_layout l) {
     return l == PE_ROPE_INTERLEAVED ? "interleaved" : "half-split";
 }
+
+static double expected_base(const pe_check_expect *ex);
 
 /* The expectation as a hypothesis. */
 static int expected_hyp(const ctx *x, const pe_check_expect *ex, hyp *h) {
@@ -326,6 +441,8 @@ static int expected_hyp(const ctx *x, const pe_check_expect *ex, hyp *h) {
     h->f = ex->freqs;
     h->layout = x->d.cache_mode ? PE_ROPE_HALF : ex->layout;
     h->tables = PE_F64;
+    h->angles = PE_ANGLES_EXACT;
+    h->base = expected_base(ex);
     h->zero_axis = -1;
     for (int a = 0; a < 3; a++) h->axis_map[a] = a;
     if (ex->n_mrope_section == 3) {
@@ -527,6 +644,7 @@ static void try_base(ctx *x, const hyp *e, hyp *h, double fitted, double base) {
         for (int q = 0; q < k; q++) dup = dup || cand[q] == cand[k];
         if (dup) continue;
         *h = *e;
+        h->base = cand[k];
         if (freqs_variant(x->ex, cand[k], e->f.rotary_dim, &h->f) != PE_OK) continue;
         if (h->mrope && pe_mrope_slot_axes(h->f.rotary_dim, h->sections, h->mode, h->axes) != PE_OK)
             continue;
@@ -688,18 +806,131 @@ static void try_positions(ctx *x, const hyp *e, hyp *h, double k_fit) {
     }
 }
 
-static void try_precision(ctx *x, const hyp *e, hyp *h) {
-    *h = *e;
-    h->f32_angles = 1;
-    consider(x, PE_DIAG_FLOAT32_ANGLES, h,
-             "angles formed in float32, fl(fl(p) * fl(w)), at positions up to %lld",
+/* w stepped by k ulps (k in [-ULPS, ULPS]). */
+#define ULPS 4
+static float step_ulps(float w, int k) {
+    for (; k > 0; k--) w = nextafterf(w, INFINITY);
+    for (; k < 0; k++) w = nextafterf(w, -INFINITY);
+    return w;
+}
+
+/* The engine's libm and scaling arithmetic: a float powf/expf within 1-2
+ * ulps (torch's vectorized pow, CUDA's powf, numpy's float32 power), or a
+ * scaling blend computed in float (Hugging Face's llama3 middle band: up to
+ * 3 ulps), gives some pairs a frequency a few ulps off the recipe, which at
+ * large positions misses the bound in that pair alone. Each pair's angle
+ * depends on its own frequency only, so per pair the frequency within ULPS
+ * ulps of h's that reproduces that pair best over the sample is kept, when
+ * it at least halves that pair's squared error (a move within the noise of
+ * the rotation's own rounding is no evidence). Returns how many pairs moved
+ * (h->w32 updated); 0 when none did or the sums cannot be allocated. */
+static int64_t refine_ulps(ctx *x, hyp *h) {
+    const int64_t n = h->f.rotary_dim / 2, K = 2 * ULPS + 1;
+    double *err = calloc((size_t)(n * K), sizeof *err);
+    if (err == NULL) return 0;
+    const double A = h->f.attention_factor;
+    for (int64_t a = 0; a < x->nst; a++) {
+        const float fp = (float)hyp_position(x, h, pe__position_at(x->pos, x->st[a]));
+        for (int64_t b = 0; b < x->nsh; b++) {
+            dump_in_row(&x->d, x->st[a], x->sh[b], x->rin);
+            dump_out_row(&x->d, x->st[a], x->sh[b], x->rout);
+            for (int64_t j = 0; j < n; j++) {
+                int64_t i0, i1;
+                pair_index(h->layout, h->offset, h->f.rotary_dim, j, &i0, &i1);
+                for (int64_t k = 0; k < K; k++) {
+                    const float th = fp * step_ulps(h->w32[j], (int)k - ULPS);
+                    const double c = A * cos((double)th), s = A * sin((double)th);
+                    const double e0 = x->rin[i0] * c - x->rin[i1] * s - x->rout[i0];
+                    const double e1 = x->rin[i0] * s + x->rin[i1] * c - x->rout[i1];
+                    err[j * K + k] += e0 * e0 + e1 * e1;
+                }
+            }
+        }
+    }
+    int64_t moved = 0;
+    for (int64_t j = 0; j < n; j++) {
+        int64_t best = ULPS;
+        for (int64_t k = 0; k < K; k++)
+            if (err[j * K + k] < err[j * K + best]) best = k;
+        if (best != ULPS && err[j * K + best] < 0.5 * err[j * K + ULPS]) {
+            h->w32[j] = step_ulps(h->w32[j], (int)best - ULPS);
+            moved++;
+        }
+    }
+    free(err);
+    return moved;
+}
+
+/* Float32 arithmetic alone: each recipe on the expectation (e exact); then,
+ * when the best recipe still misses, that recipe with a libm a few ulps
+ * off (refine_ulps) for the recipes that form each pair's frequency apart. */
+static void try_float32(ctx *x, const hyp *e, hyp *h) {
+    for (int v = PE_ANGLES_F32_ROUNDED; v < PE_ANGLES_COUNT; v++) {
+        *h = *e;
+        h->angles = (pe_check_angles)v;
+        consider(x, PE_DIAG_FLOAT32_ANGLES, h, "angles formed in float32: %s (positions up to %lld)",
+                 angle_words[v], (long long)x->pmax);
+    }
+    const pe_diagnosis F = PE_DIAG_FLOAT32_ANGLES;
+    if (!isfinite(x->res[F]) || x->maxe[F] <= x->r->bound || e->mrope ||
+        x->best[F].angles == PE_ANGLES_F32_GGML_RECURRENCE)
+        return;
+    *h = x->best[F];
+    const int64_t moved = refine_ulps(x, h);
+    if (moved == 0) return;
+    h->w32_given = 1;
+    consider(x, F, h,
+             "angles formed in float32: recipe %s, %lld of %lld frequencies 1-%d ulps off it (the "
+             "engine's float arithmetic; positions up to %lld)",
+             angle_names[h->angles], (long long)moved, (long long)(h->f.rotary_dim / 2), ULPS,
              (long long)x->pmax);
+}
+
+static void try_precision(ctx *x, const hyp *e, hyp *h) {
     static const pe_dtype dts[2] = {PE_F16, PE_BF16};
     for (int k = 0; k < 2; k++) {
         *h = *e;
         h->tables = dts[k];
         consider(x, PE_DIAG_HALF_PRECISION_TABLES, h, "cos/sin tables rounded to %s",
                  pe_dtype_name(dts[k]));
+    }
+}
+
+/* Pairs left as they were: an engine that rotates a slice with the
+ * full-width frequencies and copies the rest. The run is read from the
+ * angles: pair j is unrotated when its observed angles sit closer to 0 than
+ * to e's, summed over the sampled tokens. */
+static void try_unrotated(ctx *x, const hyp *e, hyp *h, const double *theta) {
+    if (x->d.cache_mode) return;
+    const int64_t n = e->f.rotary_dim / 2;
+    double *still = x->cs, *turned = x->ss; /* scratch, PE_MAX_PAIRS each */
+    for (int64_t j = 0; j < n; j++) still[j] = turned[j] = 0;
+    for (int64_t a = 0; a < x->nst; a++) {
+        token_trig(x, e, x->st[a]);
+        for (int64_t j = 0; j < n; j++) {
+            const double th = theta[a * n + j], dev = wrap(th - atan2(x->s[j], x->c[j]));
+            still[j] += th * th;
+            turned[j] += dev * dev;
+        }
+    }
+    int64_t lo = -1, hi = -1;
+    for (int64_t j = 0; j < n; j++) {
+        if (still[j] < turned[j]) {
+            if (lo < 0) lo = j;
+            hi = j + 1;
+        }
+    }
+    if (lo < 0) return;
+    const int64_t runs[3][2] = {{lo, hi}, {lo, n}, {n / 2, n}};
+    for (int k = 0; k < 3; k++) {
+        bool dup = false;
+        for (int q = 0; q < k; q++) dup = dup || (runs[q][0] == runs[k][0] && runs[q][1] == runs[k][1]);
+        if (dup || runs[k][0] >= runs[k][1]) continue;
+        *h = *e;
+        h->skip_lo = runs[k][0];
+        h->skip_hi = runs[k][1];
+        consider(x, PE_DIAG_PAIRS_UNROTATED, h, "pairs [%lld, %lld) not rotated (of %lld)",
+                 (long long)h->skip_lo, (long long)h->skip_hi, (long long)n);
     }
 }
 
@@ -738,11 +969,14 @@ static void try_mrope(ctx *x, const hyp *e, hyp *h) {
 
 /* ------------------------------------------------------------- the check */
 
+/* The bin of position p: the last whose first offset is <= p - pmin (exact
+ * integer ranges at any int64 positions, pe__pos_split). */
 static int64_t bin_of(const ctx *x, int64_t p) {
     const int64_t nb = x->r->n_bins;
-    const double range = (double)x->pmax - (double)x->pmin + 1.0;
-    int64_t b = (int64_t)(((double)p - (double)x->pmin) / range * (double)nb);
-    return b < 0 ? 0 : b >= nb ? nb - 1 : b;
+    const uint64_t k = pe__pos_distance(x->pmin, p);
+    int64_t b = nb - 1;
+    while (b > 0 && pe__pos_split(x->span, (uint64_t)b, (uint64_t)nb) > k) b--;
+    return b;
 }
 
 static int64_t band_of(const ctx *x, int64_t pair) {
@@ -794,6 +1028,49 @@ static void full_pass(ctx *x, const hyp *e) {
         }
     }
     r->rms_err = count ? sqrt(sum / (double)count) : 0;
+}
+
+/* max |h's rotation - out| over every element (the float32 verdict reads
+ * all of the dump, as the agree verdict does). */
+static double max_err_all(ctx *x, const hyp *h) {
+    double mx = 0;
+    for (int64_t t = 0; t < x->d.tokens; t++) {
+        token_trig(x, h, t);
+        for (int64_t k = 0; k < x->d.heads; k++) {
+            dump_in_row(&x->d, t, k, x->rin);
+            dump_out_row(&x->d, t, k, x->rout);
+            rotate_row(x, h, x->rin, x->rhyp);
+            for (int64_t el = 0; el < x->d.head_dim; el++) {
+                const double err = fabs(x->rhyp[el] - x->rout[el]);
+                if (!(err <= mx)) mx = err;
+            }
+        }
+    }
+    return isnan(mx) ? INFINITY : mx;
+}
+
+/* Every single fault on top of context c (a layout and an angle recipe):
+ * the base and position offset fitted from the dump's angles under c's
+ * pairing. */
+static void search_faults(ctx *x, const hyp *c, hyp *h, double *theta, const int64_t *idx,
+                          double *scratch, double base) {
+    observed_angles(x, c, theta);
+    const double b_fit = isnan(base) ? NAN : fit_base(x, c, theta, idx, base);
+    const double k_fit = fit_offset(x, c, theta, scratch);
+    try_partial(x, c, h, base);
+    try_base(x, c, h, b_fit, base);
+    try_scaling(x, c, h);
+    try_magnitude(x, c, h);
+    try_positions(x, c, h, k_fit);
+    try_mrope(x, c, h);
+    try_unrotated(x, c, h, theta);
+}
+
+/* The best hypothesis so far reproduces the sampled rows within bound. */
+static bool explained(const ctx *x) {
+    for (int k = 0; k < PE_DIAG_COUNT; k++)
+        if (isfinite(x->res[k]) && x->maxe[k] <= x->r->bound) return true;
+    return false;
 }
 
 /* The best diagnosis's |hypothesis - expected| in the report's cells. */
@@ -891,7 +1168,7 @@ static int run_check(const pe_check_expect *ex, const pe_positions *positions,
         (st = pe__alloc("check heads", 8, 1, sizeof *x.sh, &x.sh)) ||
         (st = pe__alloc("check trig", 6, P, sizeof(double), &x.c)) ||
         (st = pe__alloc("check rows", 4, D, sizeof(double), &x.rin)) ||
-        (st = pe__alloc("check hypotheses", PE_DIAG_COUNT + 2, 1, sizeof(hyp), &x.best)))
+        (st = pe__alloc("check hypotheses", PE_DIAG_COUNT + 3, 1, sizeof(hyp), &x.best)))
         goto out;
     x.s = x.c + P;
     x.ca = x.c + 2 * P;
@@ -904,8 +1181,9 @@ static int run_check(const pe_check_expect *ex, const pe_positions *positions,
     x.work = x.best + PE_DIAG_COUNT;
     memset(r, 0, sizeof *r);
     x.r = r;
-    hyp *e = &x.work[0], *h = &x.work[1];
+    hyp *e = &x.work[0], *h = &x.work[1], *c = &x.work[2];
     if ((st = expected_hyp(&x, ex, e)) != PE_OK) goto out;
+    x.expect = e;
 
     /* position range and the bound's magnitudes */
     x.p_first = pe__position_at(positions, 0);
@@ -931,14 +1209,16 @@ static int run_check(const pe_check_expect *ex, const pe_positions *positions,
     }
     const double A = e->f.attention_factor;
     const double max_exp = fmax(A * sqrt(2.0), 1.0) * max_in;
+    /* the subnormal floor: 4 x the f32 spacing near zero, 2^-149 */
     r->bound = 4.0 * ldexp(1.0, -24) * (max_exp + 3.0 * A * max_in) +
-               half_ulp(fmax(max_out, max_exp), d->out_dtype);
+               half_ulp(fmax(max_out, max_exp), d->out_dtype) + 4.0 * ldexp(1.0, -149);
     r->first_token = r->first_head = r->first_pair = r->first_element = -1;
-    const double range = (double)x.pmax - (double)x.pmin + 1.0;
-    r->n_bins = range < PE_CHECK_POS_BINS ? (int64_t)range : PE_CHECK_POS_BINS;
+    x.span = pe__pos_distance(x.pmin, x.pmax);
+    r->n_bins = x.span < PE_CHECK_POS_BINS - 1 ? (int64_t)x.span + 1 : PE_CHECK_POS_BINS;
     for (int64_t b = 0; b < r->n_bins; b++) {
-        r->bin_lo[b] = x.pmin + (int64_t)floor(range * (double)b / (double)r->n_bins);
-        r->bin_hi[b] = x.pmin + (int64_t)floor(range * (double)(b + 1) / (double)r->n_bins) - 1;
+        const uint64_t nb = (uint64_t)r->n_bins;
+        r->bin_lo[b] = pe__pos_advance(x.pmin, pe__pos_split(x.span, (uint64_t)b, nb));
+        r->bin_hi[b] = pe__pos_advance(x.pmin, pe__pos_split(x.span, (uint64_t)b + 1, nb) - 1);
     }
     const int64_t n = e->f.rotary_dim / 2;
     r->n_bands = n < PE_CHECK_PAIR_BANDS ? n : PE_CHECK_PAIR_BANDS;
@@ -947,9 +1227,11 @@ static int run_check(const pe_check_expect *ex, const pe_positions *positions,
         r->band_hi[b] = (b + 1) * n / r->n_bands;
     }
     full_pass(&x, e);
-    r->agree = r->max_abs_err <= r->bound;
+    r->verdict = r->max_abs_err <= r->bound ? PE_CHECK_AGREE : PE_CHECK_DISAGREE;
+    r->float32_angles = PE_ANGLES_EXACT;
+    r->explained = 1; /* nothing to explain until the dump disagrees */
 
-    if (!r->agree) {
+    if (r->verdict != PE_CHECK_AGREE) {
         pick_samples(&x);
         if ((st = pe__alloc("check angles", x.nst, n, sizeof(double), &theta)) ||
             (st = pe__alloc("check fit", x.nst, 2, sizeof(int64_t), &idx)))
@@ -957,18 +1239,38 @@ static int run_check(const pe_check_expect *ex, const pe_positions *positions,
         scratch = (double *)(void *)(idx + x.nst);
         for (int k = 0; k < PE_DIAG_COUNT; k++) x.res[k] = INFINITY;
         const double base = expected_base(ex);
-        observed_angles(&x, e, theta);
         sort_by_position(&x, idx);
-        const double b_fit = isnan(base) ? NAN : fit_base(&x, e, theta, idx, base);
-        const double k_fit = fit_offset(&x, e, theta, scratch);
+        /* one hypothesis at a time: each fault, the other layout, each
+         * float32 recipe alone, 16-bit tables */
+        search_faults(&x, e, h, theta, idx, scratch, base);
         try_layout(&x, e, h);
-        try_partial(&x, e, h, base);
-        try_base(&x, e, h, b_fit, base);
-        try_scaling(&x, e, h);
-        try_magnitude(&x, e, h);
-        try_positions(&x, e, h, k_fit);
+        try_float32(&x, e, h);
         try_precision(&x, e, h);
-        try_mrope(&x, e, h);
+        const hyp *f32 = &x.best[PE_DIAG_FLOAT32_ANGLES];
+        if (isfinite(x.res[PE_DIAG_FLOAT32_ANGLES]) && x.maxe[PE_DIAG_FLOAT32_ANGLES] <= r->bound &&
+            max_err_all(&x, f32) <= r->bound) {
+            r->verdict = PE_CHECK_FLOAT32;
+            r->float32_angles = f32->angles;
+        }
+        /* two at once, when no single one explains the dump: either
+         * layout x each angle recipe as the context of every fault */
+        for (int other = 0; other < 2 && !explained(&x); other++) {
+            if (other && x.d.cache_mode) break;
+            for (int v = 0; v < PE_ANGLES_COUNT && !explained(&x); v++) {
+                if (!other && v == PE_ANGLES_EXACT) continue; /* the search above */
+                *c = *e;
+                if (other) c->layout = e->layout == PE_ROPE_HALF ? PE_ROPE_INTERLEAVED : PE_ROPE_HALF;
+                c->angles = (pe_check_angles)v;
+                if (!prepare_angles(c)) continue;
+                if (other) {
+                    *h = *c;
+                    consider(&x, PE_DIAG_LAYOUT, h, "%s instead of %s", layout_words(c->layout),
+                             layout_words(e->layout));
+                    if (v == PE_ANGLES_EXACT) try_precision(&x, c, h);
+                }
+                search_faults(&x, c, h, theta, idx, scratch, base);
+            }
+        }
         int order[PE_DIAG_COUNT], m = 0;
         for (int k = 0; k < PE_DIAG_COUNT; k++)
             if (isfinite(x.res[k])) {
@@ -985,10 +1287,14 @@ static int run_check(const pe_check_expect *ex, const pe_positions *positions,
             g->name = (pe_diagnosis)order[k];
             g->residual = x.res[order[k]];
             g->max_err = x.maxe[order[k]];
+            g->layout = x.best[order[k]].layout;
+            g->angles = x.best[order[k]].angles;
             memcpy(g->detail, x.detail[order[k]], sizeof g->detail);
         }
+        r->explained = m > 0 && r->diagnoses[0].max_err <= r->bound;
         if (m > 0) predict(&x, &x.best[order[0]], e);
     }
+    r->agree = r->verdict == PE_CHECK_AGREE;
     *report = *r;
 out:
     free(r);

@@ -34,6 +34,33 @@ static inline bool pe__i64_mul(int64_t a, int64_t b, int64_t *out) {
 static inline bool pe__i64_add(int64_t a, int64_t b, int64_t *out) {
     return !__builtin_add_overflow(a, b, out);
 }
+static inline bool pe__i64_sub(int64_t a, int64_t b, int64_t *out) {
+    return !__builtin_sub_overflow(a, b, out);
+}
+
+/*
+ * Position arithmetic: any two int64 positions are up to 2^64 - 1 apart, so
+ * a distance is unsigned and a range of positions may hold 2^64 of them.
+ * These helpers are exact at every int64 (INT64_MIN and INT64_MAX
+ * included); docs/RELIABILITY.md (## Positions) states the promise.
+ */
+/* hi - lo for lo <= hi, exactly (wraps nothing). */
+static inline uint64_t pe__pos_distance(int64_t lo, int64_t hi) {
+    return (uint64_t)hi - (uint64_t)lo;
+}
+/* lo + k for a k with lo + k <= INT64_MAX (k <= a distance from lo). */
+static inline int64_t pe__pos_advance(int64_t lo, uint64_t k) {
+    const uint64_t u = (uint64_t)lo + k; /* modulo 2^64: the true sum's bits */
+    return u <= (uint64_t)INT64_MAX ? (int64_t)u : -(int64_t)(UINT64_MAX - u) - 1;
+}
+/* The first offset of part b of nb equal parts of the span + 1 positions
+ * lo .. lo + span: floor((span + 1) b / nb), exactly, for 0 <= b <= nb <=
+ * 64 (span + 1 may be 2^64: part nb's offset is then 0 modulo 2^64, which
+ * minus 1 is the span again). */
+static inline uint64_t pe__pos_split(uint64_t span, uint64_t b, uint64_t nb) {
+    const uint64_t q = span / nb, r = span % nb;
+    return q * b + ((r + 1) * b) / nb;
+}
 
 /* a * b of two int64 dimensions into *out; false on size_t overflow or a
  * negative operand. */

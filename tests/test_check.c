@@ -11,6 +11,7 @@
  * value more. Faults are made large enough to matter and small enough to
  * be subtle: float32 angles at p >= 1e5 miss by ~1e-3, a doubled magnitude
  * by 35%, f16 tables by ~2^-12 relative. */
+#include "../src/checked.h"
 #include "errors.h"
 #include "fixture_configs.h"
 #include "runner.h"
@@ -544,4 +545,245 @@ TEST(check_longrope_keeps_the_plan_and_names_offset) {
     CHECK_MSG(rep->diagnoses[0].name == PE_DIAG_POSITION_OFFSET && strstr(rep->diagnoses[0].detail, "off by -1"),
               "%s: %s", pe_diagnosis_name(rep->diagnoses[0].name), rep->diagnoses[0].detail);
     pe_plan_free(plan);
+}
+
+/* ------------------------------------------- float32 engines (issue #28) */
+
+/* The dump of a float32 engine whose angle for pair j at position p is
+ * angle(p, j): cos/sin in float (cosf/sinf), the rotation in float, pairs
+ * under `layout`, A = 1. */
+typedef float (*angle_fn)(int64_t p, int64_t j, int64_t d);
+
+static void rotate_float_engine(fixture *fx, int64_t start, pe_rope_layout layout, angle_fn angle) {
+    const int64_t d = fx->f.rotary_dim, n = d / 2;
+    for (int64_t t = 0; t < fx->T; t++)
+        for (int64_t h = 0; h < fx->H; h++) {
+            const float *x = fx->in + (t * fx->H + h) * fx->D;
+            float *y = fx->out + (t * fx->H + h) * fx->D;
+            memcpy(y, x, sizeof(float) * (size_t)fx->D);
+            for (int64_t j = 0; j < n; j++) {
+                const float a = angle(start + t, j, d);
+                const float c = cosf(a), s = sinf(a);
+                const int64_t i0 = layout == PE_ROPE_HALF ? j : 2 * j;
+                const int64_t i1 = layout == PE_ROPE_HALF ? j + n : 2 * j + 1;
+                y[i0] = x[i0] * c - x[i1] * s;
+                y[i1] = x[i0] * s + x[i1] * c;
+            }
+        }
+}
+
+/* llama2.c's loop (karpathy/llama2.c run.c, commit 350e04fe, lines 265-270):
+ * head_dim = i % head_size, freq = 1.0f / powf(10000.0f, head_dim /
+ * (float)head_size), val = pos * freq, cosf/sinf(val); pairs (i, i+1). */
+static float llama2c_angle(int64_t p, int64_t j, int64_t d) {
+    const int head_dim = (int)(2 * j), head_size = (int)d;
+    const float freq = 1.0f / powf(10000.0f, (float)head_dim / (float)head_size);
+    return (float)(int)p * freq;
+}
+
+/* ggml's CPU cache (ggml-org/ggml src/ggml-cpu/ops.cpp, commit d99724f2,
+ * ggml_rope_cache_init and its caller): theta_scale = powf(freq_base,
+ * -2.0f/n_dims), theta = (float)pos, then theta *= theta_scale after each
+ * pair; rope_yarn with freq_scale 1 and ext_factor 0 takes cosf(theta). */
+static double ggml_base = 1e6;
+static float ggml_recurrence_angle(int64_t p, int64_t j, int64_t d) {
+    const float theta_scale = powf((float)ggml_base, -2.0f / (float)d);
+    float theta = (float)(int32_t)p; /* ggml positions are int32 */
+    for (int64_t k = 0; k < j; k++) theta *= theta_scale;
+    return theta;
+}
+
+/* ggml's CUDA kernel (src/ggml-cuda/rope.cu, same commit, line 107):
+ * theta_base = pos * powf(theta_scale, i0 / 2.0f). */
+static float ggml_cuda_angle(int64_t p, int64_t j, int64_t d) {
+    const float theta_scale = powf((float)ggml_base, -2.0f / (float)d);
+    return (float)(int32_t)p * powf(theta_scale, (float)(2 * j) / 2.0f);
+}
+
+/* The log-space form w = expf(-(2j/d) logf(b)) in float. */
+static float expf_angle(int64_t p, int64_t j, int64_t d) {
+    const float e = (float)(2 * j) / (float)d;
+    return (float)p * expf(-(e * logf((float)ggml_base)));
+}
+
+static void expect_float32(fixture *fx, pe_check_angles recipe) {
+    const pe_check_report *r = &fx->rep;
+    CHECK_MSG(r->verdict == PE_CHECK_FLOAT32, "verdict %s (max_abs_err %g, bound %g; first %s: %s)",
+              pe_check_verdict_name(r->verdict), r->max_abs_err, r->bound,
+              r->n_diagnoses ? pe_diagnosis_name(r->diagnoses[0].name) : "-",
+              r->n_diagnoses ? r->diagnoses[0].detail : "-");
+    CHECK(!r->agree && r->explained);
+    CHECK_MSG(r->float32_angles == recipe, "recipe %s, want %s",
+              pe_check_angles_name(r->float32_angles), pe_check_angles_name(recipe));
+    CHECK(r->n_diagnoses > 0 && r->diagnoses[0].name == PE_DIAG_FLOAT32_ANGLES &&
+          r->diagnoses[0].angles == recipe);
+}
+
+/* Unmodified llama2.c on a Llama-2 config stated interleaved: float32,
+ * already at positions 0..63 (the exact rotation's bound is missed there)
+ * and at 1e5; the recipe is powf's. */
+TEST(check_llama2c_powf_loop_is_float32) {
+    static const int64_t starts[2] = {0, 100000};
+    for (int k = 0; k < 2; k++) {
+        fixture *fx = make("llama-2-7b.json", 0, 64, 2, 30 + k);
+        if (fx == NULL) return;
+        CHECK(fx->info.base == 10000 && fx->f.rotary_dim == 128);
+        fx->ex.layout = PE_ROPE_INTERLEAVED; /* the engine's pairing, not HF's */
+        rotate_float_engine(fx, starts[k], PE_ROPE_INTERLEAVED, llama2c_angle);
+        pe_positions pos = pe_positions_range(starts[k]);
+        run(fx, &pos, NULL);
+        expect_float32(fx, PE_ANGLES_F32_POWF);
+        /* under the config's half-split convention: the layout, on top of powf */
+        fx->ex.layout = PE_ROPE_HALF;
+        run(fx, &pos, NULL);
+        CHECK(fx->rep.verdict == PE_CHECK_DISAGREE && fx->rep.explained);
+        expect_first(fx, PE_DIAG_LAYOUT, "interleaved instead of half-split + float32 angles (powf)");
+        CHECK(fx->rep.diagnoses[0].angles == PE_ANGLES_F32_POWF &&
+              fx->rep.diagnoses[0].layout == PE_ROPE_INTERLEAVED);
+        free(fx);
+    }
+}
+
+/* ggml's recurrence, its CUDA powf form and the expf form on Qwen3
+ * (base 1e6, half-split = ggml's NEOX mode) at 2e5: each named as itself. */
+TEST(check_ggml_and_expf_recipes_are_float32) {
+    static const struct {
+        angle_fn fn;
+        pe_check_angles want;
+    } cases[] = {{ggml_recurrence_angle, PE_ANGLES_F32_GGML_RECURRENCE},
+                 {ggml_cuda_angle, PE_ANGLES_F32_GGML_POWF_SCALE},
+                 {expf_angle, PE_ANGLES_F32_EXPF}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        fixture *fx = make("qwen3-8b.json", 0, 64, 2, 40 + c);
+        if (fx == NULL) return;
+        CHECK(fx->info.base == 1e6 && fx->info.layout == PE_ROPE_HALF);
+        ggml_base = fx->info.base;
+        rotate_float_engine(fx, 200000, PE_ROPE_HALF, cases[c].fn);
+        pe_positions pos = pe_positions_range(200000);
+        run(fx, &pos, NULL);
+        expect_float32(fx, cases[c].want);
+        free(fx);
+    }
+}
+
+/* A fault on top of float32 arithmetic: ggml's recurrence one position
+ * late is position_offset + float32 angles, not a float32 verdict. */
+TEST(check_names_offset_on_top_of_ggml_recurrence) {
+    fixture *fx = make("qwen3-8b.json", 0, 64, 2, 45);
+    if (fx == NULL) return;
+    ggml_base = fx->info.base;
+    rotate_float_engine(fx, 300001, PE_ROPE_HALF, ggml_recurrence_angle);
+    pe_positions pos = pe_positions_range(300000);
+    run(fx, &pos, NULL);
+    CHECK(fx->rep.verdict == PE_CHECK_DISAGREE);
+    expect_first(fx, PE_DIAG_POSITION_OFFSET, "off by +1 + float32 angles (ggml_recurrence)");
+    free(fx);
+}
+
+/* A slice rotated with the full-width frequencies, the upper pairs copied:
+ * "pairs [32, 64) not rotated", not a llama3 x64 scaling (Llama 3.1, where
+ * llama3's low frequencies barely turn and once explained this best). */
+TEST(check_names_pairs_unrotated) {
+    static const struct {
+        const char *cfg;
+        pe_rope_layout layout;
+    } cases[] = {{"llama-3.1-8b.json", PE_ROPE_HALF}, {"llama-2-7b.json", PE_ROPE_INTERLEAVED}};
+    for (size_t c = 0; c < 2; c++) {
+        fixture *fx = make(cases[c].cfg, 0, 64, 2, 50 + c);
+        if (fx == NULL) return;
+        fx->ex.layout = cases[c].layout;
+        pe_freqs f = fx->f;
+        for (int64_t j = 32; j < 64; j++) f.inv_freq[j] = f.inv_freq_lo[j] = 0; /* out = in there */
+        pe_positions pos = pe_positions_range(1000);
+        rotate(fx, &f, cases[c].layout, &pos);
+        run(fx, &pos, NULL);
+        expect_first(fx, PE_DIAG_PAIRS_UNROTATED, "pairs [32, 64) not rotated");
+        free(fx);
+    }
+}
+
+/* Noise is not explained by anything, and the report says so. */
+TEST(check_says_when_nothing_explains) {
+    fixture *fx = make("llama-3.1-8b.json", 0, 32, 2, 55);
+    if (fx == NULL) return;
+    pe_rng r = {56};
+    for (int64_t i = 0; i < fx->T * fx->H * fx->D; i++) fx->out[i] = (float)pe_rng_uniform(&r, -1, 1);
+    pe_positions pos = pe_positions_range(0);
+    run(fx, &pos, NULL);
+    CHECK(fx->rep.verdict == PE_CHECK_DISAGREE && !fx->rep.explained && fx->rep.n_diagnoses > 0);
+    CHECK(fx->rep.diagnoses[0].max_err > fx->rep.bound);
+    free(fx);
+}
+
+/* ----------------------------------------- issue #26: extremes and floor */
+
+/* The correctly rounded exact rotation of inputs near 1e-42 (subnormal in
+ * f32) agrees: near zero the rounding error is absolute (up to 2^-150),
+ * which the bound's subnormal floor covers. The reference is long double. */
+TEST(check_subnormal_inputs_agree) {
+    fixture *fx = make("llama-3.1-8b.json", 0, 16, 2, 60);
+    if (fx == NULL) return;
+    const int64_t n = fx->f.rotary_dim / 2;
+    for (int64_t i = 0; i < fx->T * fx->H * fx->D; i++) fx->in[i] *= 1e-42f * 256.0f;
+    for (int64_t t = 0; t < fx->T; t++)
+        for (int64_t h = 0; h < fx->H; h++) {
+            const float *x = fx->in + (t * fx->H + h) * fx->D;
+            float *y = fx->out + (t * fx->H + h) * fx->D;
+            for (int64_t j = 0; j < n; j++) {
+                const long double a = (long double)(5 + t) * (long double)fx->f.inv_freq[j];
+                y[j] = (float)(x[j] * cosl(a) - x[j + n] * sinl(a));
+                y[j + n] = (float)(x[j] * sinl(a) + x[j + n] * cosl(a));
+            }
+        }
+    pe_positions pos = pe_positions_range(5);
+    run(fx, &pos, NULL);
+    CHECK_MSG(fx->rep.verdict == PE_CHECK_AGREE, "max_abs_err %g > bound %g", fx->rep.max_abs_err,
+              fx->rep.bound);
+    CHECK(fx->rep.max_abs_err > 0); /* the rounding really happened */
+    free(fx);
+}
+
+/* Positions at INT64_MIN and INT64_MAX: bins are exact integer ranges that
+ * tile [min, max] (they collapsed into one before), every hypothesis runs
+ * without overflow (the asan build runs this), the cos/sin path too. */
+TEST(check_positions_at_int64_ends) {
+    fixture *fx = make("llama-3.1-8b.json", 0, 4, 1, 61);
+    if (fx == NULL) return;
+    memcpy(fx->out, fx->in, sizeof(float) * (size_t)(fx->T * fx->D)); /* disagrees: the search runs */
+    static const int64_t ids[4] = {INT64_MIN, INT64_MAX, 0, INT64_MIN + 1};
+    pe_positions pos = pe_positions_list(ids);
+    run(fx, &pos, NULL);
+    const pe_check_report *r = &fx->rep;
+    CHECK(r->n_bins == PE_CHECK_POS_BINS && r->bin_lo[0] == INT64_MIN &&
+          r->bin_hi[r->n_bins - 1] == INT64_MAX);
+    for (int64_t b = 0; b + 1 < r->n_bins; b++)
+        CHECK(r->bin_lo[b] <= r->bin_hi[b] && r->bin_hi[b] + 1 == r->bin_lo[b + 1]);
+    CHECK(r->err[0][0] > 0 && r->err[r->n_bins - 1][0] > 0); /* each end in its own bin */
+    /* two tokens at INT64_MAX - 1, INT64_MAX: two bins of one position */
+    pe_positions top = pe_positions_range(INT64_MAX - 3);
+    run(fx, &top, NULL);
+    CHECK(fx->rep.n_bins == 4 && fx->rep.bin_lo[3] == INT64_MAX && fx->rep.bin_hi[3] == INT64_MAX &&
+          fx->rep.bin_lo[0] == INT64_MAX - 3);
+    static float cache[4 * 128];
+    for (int i = 0; i < 4 * 128; i++) cache[i] = (float)(i % 7) / 7.0f;
+    CHECK(pe_check_cos_sin(&fx->ex, &pos, NULL, 4, cache, PE_F32, 128, &fx->rep) == PE_OK);
+    CHECK(fx->rep.n_bins == PE_CHECK_POS_BINS && fx->rep.bin_hi[PE_CHECK_POS_BINS - 1] == INT64_MAX);
+    free(fx);
+}
+
+/* The position helpers of checked.h at the ends of int64. */
+TEST(check_position_helpers_exact) {
+    CHECK(pe__pos_distance(INT64_MIN, INT64_MAX) == (uint64_t)UINT64_MAX);
+    CHECK(pe__pos_distance(-5, 7) == 12);
+    CHECK(pe__pos_advance(INT64_MIN, UINT64_MAX) == INT64_MAX);
+    CHECK(pe__pos_advance(INT64_MIN, 1) == INT64_MIN + 1);
+    CHECK(pe__pos_advance(-3, 5) == 2);
+    /* 2^64 positions in 32 parts of 2^59 */
+    for (uint64_t b = 0; b < 32; b++) CHECK(pe__pos_split(UINT64_MAX, b, 32) == b << 59);
+    CHECK(pe__pos_split(UINT64_MAX, 32, 32) - 1 == UINT64_MAX);
+    /* 10 positions in 4 parts: 0, 2, 5, 7, 10 (floor(10 b / 4)) */
+    static const uint64_t want[5] = {0, 2, 5, 7, 10};
+    for (uint64_t b = 0; b <= 4; b++) CHECK(pe__pos_split(9, b, 4) == want[b]);
+    int64_t out;
+    CHECK(!pe__i64_sub(0, INT64_MIN, &out) && pe__i64_sub(-1, INT64_MIN, &out) && out == INT64_MAX);
 }

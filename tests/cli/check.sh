@@ -26,7 +26,7 @@ rope --config "$GEMMA" --layer 5 --in "$CK/g.npy" --out "$CK/g_global.npy" --sta
 # first_name FILE: the first diagnosis's name in a JSON report
 first_name() { "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["diagnoses"][0]["name"] if d["diagnoses"] else "-")' "$1"; }
 
-expect check_help 0 '"verdict": "agree"\|"disagree"' -- check --help
+expect check_help 0 '"verdict": "agree"\|"float32"\|"disagree"' -- check --help
 expect check_help_names 0 'half_precision_tables' -- check --help
 expect check_agree 0 '^verdict: agree \(max \|error\| .* <= bound' \
     -- check --config "$LLAMA" --in "$CK/x.npy" --out "$CK/y.npy" --start 0
@@ -54,14 +54,18 @@ if "$POSENC" check --config "$LLAMA" --in "$CK/x.npy" --out "$CK/y_layout.npy" -
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["verdict"] == "disagree"
-assert {"verdict", "max_abs_err", "bound", "first_divergence", "diagnoses"} <= set(d)
+assert {"verdict", "float32_angles", "explained", "layout", "max_abs_err", "bound", "first_divergence",
+        "diagnoses", "growth"} == set(d)
+assert d["float32_angles"] is None and d["explained"] is True and d["layout"] == "half"
 assert d["max_abs_err"] > d["bound"] > 0
 assert d["first_divergence"] == {"token": 1, "head": 0, "pair": 0}
 names = [g["name"] for g in d["diagnoses"]]
 vocab = {"layout", "partial_rotary", "base", "scaling_missing", "scaling_type", "yarn_truncate",
-         "magnitude", "position_offset", "float32_angles", "mrope_axes", "half_precision_tables"}
+         "magnitude", "position_offset", "float32_angles", "mrope_axes", "half_precision_tables",
+         "pairs_unrotated"}
 assert names[0] == "layout" and set(names) <= vocab and len(set(names)) == len(names)
-assert all(set(g) == {"name", "residual", "detail"} for g in d["diagnoses"])
+assert all(set(g) == {"name", "residual", "detail", "layout", "angles"} for g in d["diagnoses"])
+assert d["diagnoses"][0]["layout"] == "interleaved" and d["diagnoses"][0]["angles"] == "exact"
 r = [g["residual"] for g in d["diagnoses"]]
 assert r == sorted(r)
 PY
@@ -128,7 +132,80 @@ a32 = np.outer(p.astype(np.float32), w.astype(np.float32)).astype(np.float32)
 np.save(d + "/cs32.npy", np.concatenate([np.cos(a32), np.sin(a32)], axis=1).astype(np.float32))
 PY
 expect check_cos_sin_agrees 0 '^verdict: agree' -- check --config "$LLAMA" --cos-sin "$CK/cs.npy" --start 100000
-expect check_cos_sin_float32 1 '^ +1\. float32_angles ' -- check --config "$LLAMA" --cos-sin "$CK/cs32.npy" --start 100000
+# float32 angles alone are verdict float32: exit 0, or 1 under --strict
+expect check_cos_sin_float32 0 '^verdict: float32 .*' -- check --config "$LLAMA" --cos-sin "$CK/cs32.npy" --start 100000
+expect check_cos_sin_float32_named 0 '^ +1\. float32_angles .*w rounded to float once' \
+    -- check --config "$LLAMA" --cos-sin "$CK/cs32.npy" --start 100000
+expect check_cos_sin_float32_strict 1 '^verdict: float32' \
+    -- check --config "$LLAMA" --cos-sin "$CK/cs32.npy" --start 100000 --strict
+expect check_strict_agree 0 '^verdict: agree' -- check --config "$LLAMA" --cos-sin "$CK/cs.npy" --start 100000 --strict
+
+# --layout: the engine's pairing over the config's convention. llama2.c's loop restated in numpy
+# float32 (run.c of karpathy/llama2.c: interleaved pairs, 1/powf(10000, 2j/d), pos * freq, cosf),
+# powf taken correctly rounded as glibc's is (numpy's own float32 power is not, on every build).
+"$PY" - "$CK" <<'PY'
+import numpy as np, sys
+d = sys.argv[1]
+x = np.load(d + "/x.npy")
+e = np.arange(0, 128, 2).astype(np.float32) / np.float32(128)
+freq = np.float32(1) / np.power(10000.0, e.astype(np.float64)).astype(np.float32)
+def rot(start):
+    y = x.copy()
+    for t in range(len(x)):
+        val = np.float32(start + t) * freq
+        c, s = np.cos(val.astype(np.float64)).astype(np.float32), np.sin(val.astype(np.float64)).astype(np.float32)
+        v0, v1 = x[t, :, 0::2], x[t, :, 1::2]
+        y[t, :, 0::2], y[t, :, 1::2] = v0 * c - v1 * s, v0 * s + v1 * c
+    return y
+np.save(d + "/l2c.npy", rot(100000))
+np.save(d + "/l2c_off.npy", rot(100001))
+PY
+L2="$FIX/llama-2-7b.json"
+expect check_layout_flag_float32 0 '^verdict: float32 .*' \
+    -- check --config "$L2" --layout interleaved --in "$CK/x.npy" --out "$CK/l2c.npy" --start 100000
+expect check_layout_flag_powf 0 '^float32: .*recipe powf within the bound' \
+    -- check --config "$L2" --layout interleaved --in "$CK/x.npy" --out "$CK/l2c.npy" --start 100000
+expect check_layout_flag_header 0 'layer 0: default, base 10000, rotary 128 of 128, interleaved' \
+    -- check --config "$L2" --layout interleaved --in "$CK/x.npy" --out "$CK/l2c.npy" --start 100000
+# without --layout: the config's half-split convention, so the layout and the float32 recipe are named together
+expect check_layout_and_float32 1 '^ +1\. layout .*interleaved instead of half-split \+ float32 angles \(powf\) \[explains' \
+    -- check --config "$L2" --in "$CK/x.npy" --out "$CK/l2c.npy" --start 100000
+# a fault on top of float32 angles: one position late
+expect check_offset_on_float32 1 '^ +1\. position_offset .*off by \+1 \+ float32 angles \(powf\) \[explains' \
+    -- check --config "$L2" --layout interleaved --in "$CK/x.npy" --out "$CK/l2c_off.npy" --start 100000
+expect check_layout_agrees 0 '^verdict: agree' \
+    -- check --config "$LLAMA" --layout interleaved --in "$CK/x.npy" --out "$CK/y_layout.npy" --start 0
+expect check_layout_bad 2 '--layout' \
+    -- check --config "$LLAMA" --layout bogus --in "$CK/x.npy" --out "$CK/y.npy" --start 0
+expect check_layout_not_for_cache 2 '--layout does not apply to --cos-sin' \
+    -- check --config "$LLAMA" --layout half --cos-sin "$CK/cs.npy" --start 0
+# nothing explains noise: said so, exit 1
+"$PY" -c 'import numpy as np,sys; np.save(sys.argv[1], np.random.default_rng(5).uniform(-1, 1, (64, 4, 128)).astype(np.float32))' "$CK/noise.npy"
+expect check_unexplained 1 '^no hypothesis explains this: the best misses the dump by up to' \
+    -- check --config "$LLAMA" --in "$CK/x.npy" --out "$CK/noise.npy" --start 0
+
+# Positions at the ends of int64 (issue #26): exact bins, no overflow (the asan build runs this too).
+"$PY" - "$CK" <<'PY'
+import numpy as np, sys
+d = sys.argv[1]
+np.save(d + "/x2.npy", np.load(d + "/x.npy")[:2])
+np.save(d + "/pext.npy", np.array([-2**63, 2**63 - 1], np.int64))
+np.save(d + "/cs2.npy", np.load(d + "/cs.npy")[:2])
+PY
+expect check_start_int64_max 1 'positions start=9223372036854775807 \+ count=64 overflow int64' \
+    -- check --config "$LLAMA" --in "$CK/x.npy" --out "$CK/y.npy" --start 9223372036854775807
+expect check_start_int64_max_bins 1 '^  9223372036854775807-9223372036854775807 ' \
+    -- check --config "$LLAMA" --in "$CK/x2.npy" --out "$CK/x2.npy" --start 9223372036854775806
+if "$POSENC" check --config "$LLAMA" --in "$CK/x2.npy" --out "$CK/x2.npy" --positions "$CK/pext.npy" --format json \
+    --plot "$CK/ext.png" >"$CK/ext.json"; [ $? -eq 1 ] && "$PY" - "$CK/ext.json" <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1]))["growth"]["positions"]
+assert len(g) == 32 and g[0][0] == -2**63 and g[-1][1] == 2**63 - 1, g[:2]
+assert all(a[1] + 1 == b[0] for a, b in zip(g, g[1:])) and all(lo <= hi for lo, hi in g)
+PY
+then ok check_positions_int64_ends; else bad check_positions_int64_ends "$(head -c 300 "$CK/ext.json")"; fi
+expect check_cos_sin_int64_ends 1 '^verdict: disagree' \
+    -- check --config "$LLAMA" --cos-sin "$CK/cs2.npy" --positions "$CK/pext.npy"
 
 # --plot: a PNG, written whole
 if "$POSENC" check --config "$LLAMA" --in "$CK/x.npy" --out "$CK/y_layout.npy" --start 0 --plot "$CK/fig.png" >/dev/null;
