@@ -143,5 +143,9 @@ PE_VEC_INLINE pe_vd pe_vd_load_f32_part(const float *p, int k) {
 }
 PE_VEC_INLINE pe_vd pe_vd_zero(void) { return _mm256_setzero_pd(); }
 PE_VEC_INLINE void pe_vd_storeu(double *p, pe_vd v) { _mm256_storeu_pd(p, v); }
+PE_VEC_INLINE pe_vd pe_vd_loadu(const double *p) { return _mm256_loadu_pd(p); }
+PE_VEC_INLINE pe_vd pe_vd_div(pe_vd a, pe_vd b) { return _mm256_div_pd(a, b); }
+PE_VEC_INLINE pe_vd pe_vd_sqrt(pe_vd a) { return _mm256_sqrt_pd(a); }
+PE_VEC_INLINE void pe_vd_store_f32(float *p, pe_vd v) { _mm_storeu_ps(p, _mm256_cvtpd_ps(v)); }
 
 #endif

@@ -185,5 +185,10 @@ PE_VEC_INLINE pe_vd pe_vd_load_f32_part(const float *p, int k) {
 }
 PE_VEC_INLINE pe_vd pe_vd_zero(void) { return _mm512_setzero_pd(); }
 PE_VEC_INLINE void pe_vd_storeu(double *p, pe_vd v) { _mm512_storeu_pd(p, v); }
+PE_VEC_INLINE pe_vd pe_vd_loadu(const double *p) { return _mm512_loadu_pd(p); }
+PE_VEC_INLINE pe_vd pe_vd_div(pe_vd a, pe_vd b) { return _mm512_div_pd(a, b); }
+PE_VEC_INLINE pe_vd pe_vd_sqrt(pe_vd a) { return _mm512_sqrt_pd(a); }
+/* the PE_VD_LANES lanes rounded to float (nearest even) and stored */
+PE_VEC_INLINE void pe_vd_store_f32(float *p, pe_vd v) { _mm256_storeu_ps(p, _mm512_cvtpd_ps(v)); }
 
 #endif

@@ -131,5 +131,9 @@ PE_VEC_INLINE pe_vd pe_vd_load_f32_part(const float *p, int k) {
 }
 PE_VEC_INLINE pe_vd pe_vd_zero(void) { return vdupq_n_f64(0.0); }
 PE_VEC_INLINE void pe_vd_storeu(double *p, pe_vd v) { vst1q_f64(p, v); }
+PE_VEC_INLINE pe_vd pe_vd_loadu(const double *p) { return vld1q_f64(p); }
+PE_VEC_INLINE pe_vd pe_vd_div(pe_vd a, pe_vd b) { return vdivq_f64(a, b); }
+PE_VEC_INLINE pe_vd pe_vd_sqrt(pe_vd a) { return vsqrtq_f64(a); }
+PE_VEC_INLINE void pe_vd_store_f32(float *p, pe_vd v) { vst1_f32(p, vcvt_f32_f64(v)); }
 
 #endif

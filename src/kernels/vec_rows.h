@@ -201,16 +201,18 @@ PE_VROWS_FN(pe_vrows_inter_bf16_hw, 0, PE_BF16, PE_ST_BF16_HW)
 #endif
 #undef PE_VROWS_FN
 
+#if PE_VF_CAN_STREAM
 /* Non-temporal stores need every full-vector store aligned to a whole
  * vector: the rows, the strides and (half-split) the offset of the b
  * half. Only f32 rows stream (16-bit rows are half the traffic). */
 static int pe_vrows_can_stream(const pe__rope_rows *r) {
-    if (!PE_VF_CAN_STREAM || !r->stream || r->dtype != PE_F32) return 0;
+    if (!r->stream || r->dtype != PE_F32) return 0;
     if (((uintptr_t)r->out % (PE_VF_L * 4)) != 0 ||
         (r->heads > 1 && r->out_head_stride % PE_VF_L != 0))
         return 0;
     return r->layout == PE_ROPE_INTERLEAVED || (r->d / 2) % PE_VF_L == 0;
 }
+#endif
 
 /* The table's rope_token. */
 static void pe_vrope_token(const pe__rope_rows *r, const pe__rope_trig *t) {
@@ -266,8 +268,8 @@ static void pe_vnarrow_f32(const float *in, void *out, int64_t n, pe_dtype dt, i
  * accumulators in registers, independent chains in flight): partial sum l
  * of the definition is lane l % PE_VD_LANES of accumulator l / PE_VD_LANES;
  * a partial block of 8 is zero-padded (zeros add +0 exactly). Each head's
- * r = fl32(1 / sqrt(mean + eps)) into r[k]. */
-PE_VEC_INLINE void pe_vnorm_sums(const float *x, int64_t xs, int64_t n, double eps, float *r,
+ * ((s0+s1)+(s2+s3))+((s4+s5)+(s6+s7)) into sums[k]. */
+PE_VEC_INLINE void pe_vnorm_sums(const float *x, int64_t xs, int64_t n, double *sums,
                                  uintptr_t *pf, uintptr_t pf_end, uintptr_t pf_stride,
                                  const int g) {
     enum { NA = 8 / PE_VD_LANES };
@@ -301,27 +303,34 @@ PE_VEC_INLINE void pe_vnorm_sums(const float *x, int64_t xs, int64_t n, double e
     for (int k = 0; k < g; k++) {
         double s[8];
         for (int a = 0; a < NA; a++) pe_vd_storeu(s + a * PE_VD_LANES, acc[k][a]);
-        r[k] = pe__rms_norm_inv(s, n, eps);
+        sums[k] = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
     }
 }
 
-/* The table's rms_norm: per block of up to 64 heads, every head's sum
- * first (the next heads' loads never wait on a division), then the scaling
- * in float from rows the first pass brought into L1 (a vector of every
- * head in turn, the weights loaded once per vector). */
+/* The table's rms_norm: per block of up to 64 heads, three passes: every
+ * head's sum (the next heads' loads never wait on a division), then r =
+ * fl32(1 / sqrt(sum / n + eps)) of PE_VD_LANES heads per vector
+ * (pe__rms_norm_inv's operations), then the scaling in float from rows the
+ * first pass brought into L1 (a vector of every head in turn, the weights
+ * loaded once per vector). */
 static void pe_vrms_norm(const float *x, int64_t heads, int64_t xs, int64_t n, const float *w,
                          int one_plus, double eps, float *y, pe__side_prefetch *side) {
-    enum { BLOCK = 64 };
+    enum { BLOCK = 64 }; /* a multiple of every PE_VD_LANES */
+    double sums[BLOCK];
     float r[BLOCK];
     uintptr_t pf = side ? side->pos : 0; /* a register while it runs */
     const uintptr_t pf_end = side ? side->end : 0, pf_stride = side ? side->stride : 0;
+    const pe_vd vn = pe_vd_set1((double)n), ve = pe_vd_set1(eps), one = pe_vd_set1(1.0);
     for (int64_t h0 = 0; h0 < heads; h0 += BLOCK) {
         const int64_t nb = heads - h0 < BLOCK ? heads - h0 : BLOCK;
         const float *xb = x + h0 * xs;
         float *yb = y + h0 * n;
         int64_t h = 0;
-        for (; h + 4 <= nb; h += 4) pe_vnorm_sums(xb + h * xs, xs, n, eps, r + h, &pf, pf_end, pf_stride, 4);
-        for (; h < nb; h++) pe_vnorm_sums(xb + h * xs, xs, n, eps, r + h, &pf, pf_end, pf_stride, 1);
+        for (; h + 4 <= nb; h += 4) pe_vnorm_sums(xb + h * xs, xs, n, sums + h, &pf, pf_end, pf_stride, 4);
+        for (; h < nb; h++) pe_vnorm_sums(xb + h * xs, xs, n, sums + h, &pf, pf_end, pf_stride, 1);
+        for (; h % PE_VD_LANES != 0; h++) sums[h] = 1.0; /* padding lanes, never read back */
+        for (int64_t v = 0; v < h; v += PE_VD_LANES)
+            pe_vd_store_f32(r + v, pe_vd_div(one, pe_vd_sqrt(pe_vd_add(pe_vd_div(pe_vd_loadu(sums + v), vn), ve))));
         for (int64_t i = 0; i < n; i += PE_VF_L) {
             const int k = n - i >= PE_VF_L ? PE_VF_L : (int)(n - i);
             pe_vf wv = k == PE_VF_L ? pe_vf_loadu(w + i) : pe_vf_load_part(w + i, k);
