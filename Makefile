@@ -124,10 +124,21 @@ deps-test:
 deps-run:
 	@$(SETUP_DEPS) build web
 
-# Objects are position-independent so one set serves both libraries.
-$(BUILD)/%.o: %.c $(wildcard include/*.h src/*.h src/kernels/*.h cli/*.h cli/*/*.h tests/*.h bench/*.h)
+# Objects are position-independent so one set serves both libraries. Each
+# object depends on the headers it includes, as the compiler found them
+# (-MMD writes build/<file>.d beside the object; -MP adds an empty rule per
+# header, so a header that is removed or renamed does not stop the build).
+# The .d files live in each build tree (asan, tsan, arm64 keep their own):
+# only this tree's are read, one per C source that has been compiled.
+$(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(Q)$(call say,CC,$<)$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
+	$(Q)$(call say,CC,$<)$(CC) $(ALL_CFLAGS) -MMD -MP -fPIC -c $< -o $@
+OBJ_SRC := $(shell find src cli bench tests experiment fuzz -name '*.c')
+-include $(wildcard $(OBJ_SRC:%.c=$(BUILD)/%.d))
+# An object built before this rule had -MMD has no .d yet: it depends on
+# every header until it is next compiled.
+$(filter-out $(patsubst %.d,%.o,$(wildcard $(OBJ_SRC:%.c=$(BUILD)/%.d))),$(wildcard $(OBJ_SRC:%.c=$(BUILD)/%.o))): \
+  $(wildcard include/*.h src/*.h src/*/*.h cli/*.h cli/*/*.h tests/*.h bench/*.h experiment/*.h fuzz/*.h)
 
 $(CLI_OBJ) $(PLOT_TEST_OBJ): private PE_CPPFLAGS += $(CAIRO_CFLAGS)
 

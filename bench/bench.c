@@ -91,7 +91,7 @@ static void print_table(FILE *out, const char *isa, const bench_opts *o,
 }
 
 int bench_run(const bench_opts *opts, FILE *out) {
-    enum { MAX_RESULTS = 32 };
+    enum { MAX_RESULTS = 40 };
     bench_result res[MAX_RESULTS];
     memset(res, 0, sizeof res);
     const char *isa = pe_kernels_name();

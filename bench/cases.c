@@ -20,6 +20,11 @@
  *                         16-bit buffer                             <= 1.20
  *   rope_inplace_4096_scalar  the naive scalar reference kernels on the
  *                         first case (no target)
+ *   rope_inplace_4096_inter, rope_inplace_512_inter (and _2t)
+ *                         the same two in the interleaved layout (pairs
+ *                         2i, 2i + 1: Meta's Llama, llama.cpp NORM)
+ *                                             vs x *= c in place   <= 1.10, 1.20
+ *   rope_inplace_4096_f16_inter  f16, interleaved                  <= 1.20
  *   rope_shift_4096       pe_rope_shift of the first case's tensor in place,
  *                         per-token deltas t - 2048 (context shifting)
  *                                             vs x *= c in place   <= 1.15
@@ -56,12 +61,13 @@ typedef struct {
     int64_t count;
     int status;
     const int64_t *deltas; /* rope_shift: per-token deltas */
+    int interleaved;       /* pairs (2i, 2i + 1), Meta / llama.cpp NORM; else half-split */
 } job;
 
 static void rope_call(void *p) {
     job *j = p;
-    const int st = pe_rope_apply_ex(j->freqs, PE_ROPE_HALF, &j->pos, &j->in, &j->out,
-                                    PE_ROPE_FORWARD, &j->opt);
+    const int st = pe_rope_apply_ex(j->freqs, j->interleaved ? PE_ROPE_INTERLEAVED : PE_ROPE_HALF,
+                                    &j->pos, &j->in, &j->out, PE_ROPE_FORWARD, &j->opt);
     if (st != PE_OK) j->status = st;
 }
 
@@ -132,10 +138,11 @@ static double elem(const void *base, size_t i, pe_dtype dt) {
 }
 
 /* Max |y - R(p) x| over every `step`-th token of dense (T, HEADS, HD)
- * tensors, half-split, token t at position p0 + t, exact angle in long
- * double (p < 2^17: angle error < 1e-14). */
-static double rope_error(const pe_freqs *f, int64_t p0, int64_t T, const void *x,
-                         const void *y, pe_dtype dt, int64_t step) {
+ * tensors, half-split (pair i: elements i, i + HD/2) or interleaved (2i,
+ * 2i + 1), token t at position p0 + t, exact angle in long double (p <
+ * 2^17: angle error < 1e-14). */
+static double rope_error_layout(const pe_freqs *f, int interleaved, int64_t p0, int64_t T,
+                                const void *x, const void *y, pe_dtype dt, int64_t step) {
     double worst = 0;
     for (int64_t t = 0; t < T; t += step) {
         long double c[PAIRS], s[PAIRS];
@@ -148,14 +155,21 @@ static double rope_error(const pe_freqs *f, int64_t p0, int64_t T, const void *x
         for (int h = 0; h < HEADS; h++) {
             const size_t row = ((size_t)t * HEADS + (size_t)h) * HD;
             for (int i = 0; i < PAIRS; i++) {
-                const long double a = elem(x, row + (size_t)i, dt), b = elem(x, row + (size_t)i + PAIRS, dt);
-                const double ea = fabs((double)((long double)elem(y, row + (size_t)i, dt) - (a * c[i] - b * s[i])));
-                const double eb = fabs((double)((long double)elem(y, row + (size_t)i + PAIRS, dt) - (a * s[i] + b * c[i])));
+                const size_t ia = row + (interleaved ? 2 * (size_t)i : (size_t)i);
+                const size_t ib = interleaved ? ia + 1 : ia + PAIRS;
+                const long double a = elem(x, ia, dt), b = elem(x, ib, dt);
+                const double ea = fabs((double)((long double)elem(y, ia, dt) - (a * c[i] - b * s[i])));
+                const double eb = fabs((double)((long double)elem(y, ib, dt) - (a * s[i] + b * c[i])));
                 worst = fmax(worst, fmax(ea, eb));
             }
         }
     }
     return worst;
+}
+
+static double rope_error(const pe_freqs *f, int64_t p0, int64_t T, const void *x, const void *y,
+                         pe_dtype dt, int64_t step) {
+    return rope_error_layout(f, 0, p0, T, x, y, dt, step);
 }
 
 static double cossin_error(const pe_freqs *f, const float *c, const float *s, int64_t count,
@@ -210,7 +224,7 @@ int bench_cases(const bench_opts *o, const bench_baselines *base, bench_result *
     float *c = aligned_alloc(64, (size_t)CS_POS * PAIRS * 4), *s = aligned_alloc(64, (size_t)CS_POS * PAIRS * 4);
     pe_freqs *f = malloc(sizeof *f);
     int k = 0, status = PE_OK;
-    if (!x0 || !x || !y || !h0 || !h || !c || !s || !f || max < 16) {
+    if (!x0 || !x || !y || !h0 || !h || !c || !s || !f || max < 20) {
         fprintf(stderr, "posenc bench: out of memory\n");
         k = -1;
         goto done;
@@ -224,7 +238,7 @@ int bench_cases(const bench_opts *o, const bench_baselines *base, bench_result *
     for (int thr = 1; thr <= 2; thr++) {
         job r = {f, pe_positions_range(0), pe_tensor_dense(x, PE_F32, TOK, HEADS, HD),
                  pe_tensor_dense(x, PE_F32, TOK, HEADS, HD), one, base, x, NULL, n, PE_F32, thr,
-                 NULL, NULL, NULL, 0, PE_OK, NULL};
+                 NULL, NULL, NULL, 0, PE_OK, NULL, 0};
         r.opt.threads = thr;
         job b = r;
         /* in place, 4096 tokens */
@@ -264,6 +278,25 @@ int bench_cases(const bench_opts *o, const bench_baselines *base, bench_result *
         rope_call(&r);
         add(&res[k++], "rope_inplace_512", thr, ta, tb, spread, "scale_inplace_f32", (double)ns, 8.0 * (double)ns,
             1.20, rope_error(f, 0, TOK_SMALL, x0, x, PE_F32, 1));
+        /* the interleaved layout (Meta's Llama code, llama.cpp's NORM: most
+         * GGUF models on CPU), 4096 and 512 tokens in place, same targets */
+        r.interleaved = 1;
+        r.in = r.out = pe_tensor_dense(x, PE_F32, TOK, HEADS, HD);
+        b.n = n;
+        memcpy(x, x0, bytes);
+        bench_measure(rope_call, &r, scale_call, &b, o->quick, 1.10, &ta, &tb, &spread);
+        memcpy(x, x0, bytes);
+        rope_call(&r);
+        add(&res[k++], "rope_inplace_4096_inter", thr, ta, tb, spread, "scale_inplace_f32", (double)n,
+            2.0 * (double)bytes, 1.10, rope_error_layout(f, 1, 0, TOK, x0, x, PE_F32, step));
+        r.in = r.out = pe_tensor_dense(x, PE_F32, TOK_SMALL, HEADS, HD);
+        b.n = ns;
+        bench_measure(rope_call, &r, scale_call, &b, o->quick, 1.20, &ta, &tb, &spread);
+        memcpy(x, x0, ns * 4);
+        rope_call(&r);
+        add(&res[k++], "rope_inplace_512_inter", thr, ta, tb, spread, "scale_inplace_f32", (double)ns,
+            8.0 * (double)ns, 1.20, rope_error_layout(f, 1, 0, TOK_SMALL, x0, x, PE_F32, 1));
+        r.interleaved = 0;
         /* decode: one token at position 131071 */
         const size_t nd = (size_t)HEADS * HD;
         r.in = r.out = pe_tensor_dense(x, PE_F32, 1, HEADS, HD);
@@ -298,7 +331,7 @@ int bench_cases(const bench_opts *o, const bench_baselines *base, bench_result *
         for (int64_t t = 0; t < TOK; t++) del[t] = t - 2048;
         job r = {f, pe_positions_range(0), pe_tensor_dense(x, PE_F32, TOK, HEADS, HD),
                  pe_tensor_dense(x, PE_F32, TOK, HEADS, HD), one, base, x, NULL, n, PE_F32, 1,
-                 NULL, NULL, NULL, 0, PE_OK, del};
+                 NULL, NULL, NULL, 0, PE_OK, del, 0};
         job b = r;
         memcpy(x, x0, bytes);
         bench_measure(shift_call, &r, scale_call, &b, o->quick, 1.15, &ta, &tb, &spread);
@@ -309,21 +342,23 @@ int bench_cases(const bench_opts *o, const bench_baselines *base, bench_result *
         free(del);
         if (r.status != PE_OK) status = r.status;
     }
-    /* 16-bit storage, in place, 4096 tokens */
-    for (int bf = 0; bf < 2; bf++) {
+    /* 16-bit storage, in place, 4096 tokens: f16 and bf16 half-split, f16
+     * interleaved */
+    for (int v = 0; v < 3; v++) {
+        const int bf = v == 1, inter = v == 2;
         const pe_dtype dt = bf ? PE_BF16 : PE_F16;
         for (size_t i = 0; i < n; i++) h0[i] = to16(x0[i], dt);
         job r = {f, pe_positions_range(0), pe_tensor_dense(h, dt, TOK, HEADS, HD),
                  pe_tensor_dense(h, dt, TOK, HEADS, HD), one, base, h, NULL, n, dt, 1,
-                 NULL, NULL, NULL, 0, PE_OK, NULL};
+                 NULL, NULL, NULL, 0, PE_OK, NULL, inter};
         job b = r;
         memcpy(h, h0, n * 2);
         bench_measure(rope_call, &r, scale_call, &b, o->quick, 1.20, &ta, &tb, &spread);
         memcpy(h, h0, n * 2);
         rope_call(&r);
-        add(&res[k++], bf ? "rope_inplace_4096_bf16" : "rope_inplace_4096_f16", 1, ta, tb, spread,
-            bf ? "scale_inplace_bf16" : "scale_inplace_f16", (double)n, 4.0 * (double)n, 1.20,
-            rope_error(f, 0, TOK, h0, h, dt, step));
+        add(&res[k++], inter ? "rope_inplace_4096_f16_inter" : bf ? "rope_inplace_4096_bf16" : "rope_inplace_4096_f16",
+            1, ta, tb, spread, bf ? "scale_inplace_bf16" : "scale_inplace_f16", (double)n, 4.0 * (double)n,
+            1.20, rope_error_layout(f, inter, 0, TOK, h0, h, dt, step));
         if (r.status != PE_OK) status = r.status;
     }
     if (status != PE_OK) {

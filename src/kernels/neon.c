@@ -23,6 +23,7 @@
 #include "vecmath.h"
 #include "vec_neon.h"
 #include "vec_sincos.h"
+#include "vec_rows.h"
 
 #include <arm_neon.h>
 #include <math.h>
@@ -186,111 +187,6 @@ static int neon_rope_tables(int step, int64_t p, const double *w, const double *
     return bad != 0;
 }
 
-/* 4 elements of storage type dt at base + i. */
-ALWAYS_INLINE float32x4_t ld(const void *base, int64_t i, pe_dtype dt) {
-    if (dt == PE_F32) return vld1q_f32((const float *)base + i);
-    const uint16x4_t h = vld1_u16((const uint16_t *)base + i);
-    if (dt == PE_F16) return vcvt_f32_f16(vreinterpret_f16_u16(h));
-    return vreinterpretq_f32_u32(vshll_n_u16(h, 16));
-}
-
-/* float -> bf16 rounded to nearest even; NaN stays a quiet NaN (to_bf16
- * of avx2.c). */
-ALWAYS_INLINE uint16x4_t to_bf16(float32x4_t v) {
-    const uint32x4_t u = vreinterpretq_u32_f32(v);
-    const uint32x4_t hi = vshrq_n_u32(u, 16);
-    const uint32x4_t lsb = vandq_u32(hi, vdupq_n_u32(1));
-    const uint32x4_t r = vshrq_n_u32(vaddq_u32(u, vaddq_u32(vdupq_n_u32(0x7FFF), lsb)), 16);
-    const uint32x4_t qnan = vorrq_u32(hi, vdupq_n_u32(0x40));
-    const uint32x4_t ordered = vceqq_f32(v, v);
-    return vmovn_u32(vbslq_u32(ordered, r, qnan));
-}
-
-ALWAYS_INLINE void st(void *base, int64_t i, float32x4_t v, pe_dtype dt) {
-    if (dt == PE_F32) {
-        vst1q_f32((float *)base + i, v);
-        return;
-    }
-    const uint16x4_t h = dt == PE_F16 ? vreinterpret_u16_f16(vcvt_f16_f32(v)) : to_bf16(v);
-    vst1_u16((uint16_t *)base + i, h);
-}
-
-/* k <= 4 elements, zero padded, through a stack buffer for a tail. */
-ALWAYS_INLINE float32x4_t ld_part(const void *base, int64_t i, pe_dtype dt, int k) {
-    if (k == 4) return ld(base, i, dt);
-    const size_t esz = dt == PE_F32 ? 4 : 2;
-    unsigned char b[16] = {0};
-    memcpy(b, (const char *)base + (size_t)i * esz, (size_t)k * esz);
-    return ld(b, 0, dt);
-}
-
-ALWAYS_INLINE void st_part(void *base, int64_t i, float32x4_t v, pe_dtype dt, int k) {
-    if (k == 4) {
-        st(base, i, v, dt);
-        return;
-    }
-    const size_t esz = dt == PE_F32 ? 4 : 2;
-    unsigned char b[16];
-    st(b, 0, v, dt);
-    memcpy((char *)base + (size_t)i * esz, b, (size_t)k * esz);
-}
-
-ALWAYS_INLINE float32x4_t ld_tab(const float *tab, int64_t j, int k) {
-    if (k == 4) return vld1q_f32(tab + j);
-    float b[4] = {0, 0, 0, 0};
-    memcpy(b, tab + j, sizeof(float) * (size_t)k);
-    return vld1q_f32(b);
-}
-
-/*
- * Every head of one token, 4 lanes at a time: half-split, a at pair p and
- * b at m + p with tables tab[p], tab[m + p]; interleaved, elements e with
- * tables tab[e], tab[2m + e] and the partner element from a swap within
- * pairs. Both elements are read before either is written (in place safe).
- */
-ALWAYS_INLINE void rows(const pe__rope_rows *r, const float *tab, int half, pe_dtype dt) {
-    const size_t esz = dt == PE_F32 ? 4 : 2;
-    const int64_t m = r->d / 2, sh_at = half ? m : 2 * m, len = half ? m : r->d;
-    const size_t is = (size_t)r->in_head_stride * esz, os = (size_t)r->out_head_stride * esz;
-    const size_t row_bytes = (size_t)r->head_dim * esz;
-    const char *const in0 = r->in;
-    char *const out0 = r->out;
-    for (int64_t h = 0; h < r->heads; h++) {
-        const char *const in = in0 + (size_t)h * is;
-        char *const out = out0 + (size_t)h * os;
-        if (r->prefetch)
-            for (size_t b = 0; b < row_bytes; b += 64)
-                __builtin_prefetch(in + PE__PREFETCH_BYTES + b);
-        for (int64_t j = 0; j < len; j += 4) {
-            const int k = len - j >= 4 ? 4 : (int)(len - j);
-            const float32x4_t C = ld_tab(tab, j, k), S = ld_tab(tab + sh_at, j, k);
-            if (half) {
-                const float32x4_t a = ld_part(in, j, dt, k), b = ld_part(in, m + j, dt, k);
-                st_part(out, j, vfmaq_f32(vnegq_f32(vmulq_f32(b, S)), a, C), dt, k);
-                st_part(out, m + j, vfmaq_f32(vmulq_f32(a, S), b, C), dt, k);
-            } else {
-                const float32x4_t x = ld_part(in, j, dt, k);
-                const float32x4_t xs = vrev64q_f32(x);
-                st_part(out, j, vfmaq_f32(vmulq_f32(xs, S), x, C), dt, k);
-            }
-        }
-    }
-}
-
-static void rows_half_f32(const pe__rope_rows *r, const float *t) { rows(r, t, 1, PE_F32); }
-static void rows_half_f16(const pe__rope_rows *r, const float *t) { rows(r, t, 1, PE_F16); }
-static void rows_half_bf16(const pe__rope_rows *r, const float *t) { rows(r, t, 1, PE_BF16); }
-static void rows_inter_f32(const pe__rope_rows *r, const float *t) { rows(r, t, 0, PE_F32); }
-static void rows_inter_f16(const pe__rope_rows *r, const float *t) { rows(r, t, 0, PE_F16); }
-static void rows_inter_bf16(const pe__rope_rows *r, const float *t) { rows(r, t, 0, PE_BF16); }
-
-static void neon_rope_token(const pe__rope_rows *r, const pe__rope_trig *t) {
-    const int half = r->layout == PE_ROPE_HALF;
-    if (r->dtype == PE_F16) (half ? rows_half_f16 : rows_inter_f16)(r, t->tab);
-    else if (r->dtype == PE_BF16) (half ? rows_half_bf16 : rows_inter_bf16)(r, t->tab);
-    else (half ? rows_half_f32 : rows_inter_f32)(r, t->tab);
-}
-
 /* A yes/no test of every frequency (NaN fails each comparison), 2 lanes. */
 static int neon_freqs_ok(const double *w, const double *w_lo, int64_t n) {
     const float64x2_t big = vdupq_n_f64(PE_MAX_INV_FREQ), zero = vdupq_n_f64(0.0);
@@ -347,12 +243,12 @@ const pe_kernel_table pe__kernels_neon = {
     .rope_tables = neon_rope_tables,
     .rope_prepare_cs = neon_rope_prepare_cs,
     .rope_prepare_cs_f32 = neon_rope_prepare_cs_f32,
-    .rope_token = neon_rope_token,
+    .rope_token = pe_vrope_token,
     .freqs_ok = neon_freqs_ok,
     .alibi_row = neon_alibi_row,
     .scatter_add_f32 = neon_scatter_add_f32,
-    .narrow_f32 = pe__narrow_f32,
-    .rms_norm = pe__rms_norm,
+    .narrow_f32 = pe_vnarrow_f32,
+    .rms_norm = pe_vrms_norm,
 };
 
 #else
