@@ -11,9 +11,10 @@
  *     rejected call leaves the caller's memory byte-identical.
  *   - The caller owns every buffer. The library never prints, never exits,
  *     starts threads only inside a call that asks for them
- *     (pe_rope_options.threads) and joins them before returning, and holds
- *     no global mutable state (only the thread-local error detail and the
- *     kernel set chosen once, atomically).
+ *     (pe_rope_options.threads) and joins them before returning, or on a
+ *     pool the caller creates and destroys (pe_pool), and holds no global
+ *     mutable state (only the thread-local error detail and the kernel set
+ *     chosen once, atomically).
  *   - Shapes are row-major; strides are counted in elements, not bytes.
  *   - Names are module_verb; lifetimes come in pairs (create/free); free(NULL)
  *     is a no-op. Enums are append-only.
@@ -366,9 +367,53 @@ typedef enum {
     PE_STORES_STREAMING = 2
 } pe_store_policy;
 
+/*
+ * Who runs a call's threads. By default a call that asks for threads
+ * starts and joins them inside the call (tens of microseconds each: more
+ * than the work of a 512-token prefill). Two ways to keep them instead:
+ *
+ * A pool the caller owns (pe_pool_create): threads - 1 workers that live
+ * until pe_pool_destroy and wait between calls (spinning ~50 us, then
+ * asleep). One call at a time runs on a pool's workers: a call made while
+ * another call is using them (from another thread) runs on its own
+ * calling thread alone, with the same result; never an error, never a
+ * deadlock. A pool must not be destroyed while a call uses it.
+ *
+ * The caller's own pool through a parallel-for hook (pe_parallel_for_fn),
+ * as engines keep theirs: the call hands the hook n_tasks (2 ..
+ * options.threads) tasks and the hook runs task_fn(task_arg, i) once for
+ * each i in [0, n_tasks), on any of its threads, in any order, and
+ * returns only when every task it started has finished; 0 when it ran
+ * them. Tasks share out the work among themselves (a task that runs late
+ * or not at all leaves its part to the others), so a hook with fewer
+ * threads than tasks, or one that runs them one after another, is correct.
+ * A hook that returns non-zero, skips a task, repeats an index or passes
+ * one outside [0, n_tasks) costs only speed: what no task ran is run on
+ * the calling thread after the hook returns, and the result is the same.
+ *
+ * Results never depend on who runs the work: the split into chunks is a
+ * function of the call and the thread count only (bit for bit the same
+ * with no pool, a pool, or a hook).
+ */
+typedef struct pe_pool pe_pool;
+
+/* A pool for calls of up to `threads` threads, the caller's included
+ * (1..64): starts threads - 1 workers. On failure *out is not written
+ * (threads out of range: PE_ERR_PARAM; a thread that cannot start:
+ * PE_ERR_NOMEM, the started ones stopped again). */
+int pe_pool_create(int threads, pe_pool **out);
+/* Stops and joins the workers, frees the pool; NULL is a no-op. */
+void pe_pool_destroy(pe_pool *pool);
+/* The `threads` the pool was created with (0 for NULL). */
+int pe_pool_threads(const pe_pool *pool);
+
+typedef void (*pe_task_fn)(void *task_arg, int task);
+typedef int (*pe_parallel_for_fn)(void *ctx, int n_tasks, pe_task_fn task_fn, void *task_arg);
+
 /* Options of the _ex and _qk calls; start from pe_rope_options_default()
  * (extensible: README "ABI and versions"; struct_size below 16, the first
- * version's size, is PE_ERR_PARAM). */
+ * version's size, is PE_ERR_PARAM). Every call that takes a
+ * pe_rope_options accepts NULL for the defaults. */
 typedef struct {
     size_t struct_size; /* sizeof(pe_rope_options) the caller built with */
     /* At most this many threads, the caller's included (1..1024; default
@@ -376,9 +421,17 @@ typedef struct {
      * call; when each would get less than ~2 MiB of memory traffic the
      * call uses fewer, down to the caller's thread alone, so asking for
      * threads never makes a small call slower. Results do not depend on
-     * the number of threads (bit for bit). */
+     * the number of threads (bit for bit). With a pool: the pool's
+     * threads are used, and threads must be 1 (the default) or equal
+     * pe_pool_threads(pool). With a hook: the most tasks handed to it
+     * (the threads the engine gives posenc). */
     int threads;
     pe_store_policy stores; /* default PE_STORES_AUTO */
+    /* Added in 0.2.1. At most one of the two (both: PE_ERR_PARAM);
+     * parallel_for_ctx only with parallel_for. Defaults NULL. */
+    pe_pool *pool;
+    pe_parallel_for_fn parallel_for;
+    void *parallel_for_ctx;
 } pe_rope_options;
 
 pe_rope_options pe_rope_options_default(void);
@@ -603,6 +656,11 @@ typedef struct {
      * read by later steps, not right away). int8 slots are never
      * streamed. Results do not depend on it (bit for bit). */
     pe_store_policy stores;
+    /* Added in 0.2.1. Who runs the threads: as pe_rope_options (pool,
+     * parallel_for, parallel_for_ctx; threads then as there). */
+    pe_pool *pool;
+    pe_parallel_for_fn parallel_for;
+    void *parallel_for_ctx;
 } pe_fused_qkv_params;
 
 /* Defaults: struct_size set, every view empty (data NULL), no norm
