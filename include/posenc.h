@@ -98,7 +98,9 @@ const char *pe_dtype_name(pe_dtype dtype);
  */
 typedef enum {
     PE_POSITIONS_DEFAULT = 0, /* start + t, or ids[t] */
-    PE_POSITIONS_VARLEN = 1   /* packed sequences: cu_seqlens + per-sequence starts */
+    PE_POSITIONS_VARLEN = 1,  /* packed sequences: cu_seqlens + per-sequence starts */
+    PE_POSITIONS_LIST_I32 = 2 /* ids_i32[t]: int32 positions as ggml, vLLM and
+                               * flash-attn pass them (ids must be NULL) */
 } pe_positions_kind;
 
 typedef struct {
@@ -118,11 +120,18 @@ typedef struct {
     const int32_t *cu_seqlens_i32;
     const int64_t *cu_seqlens_i64;
     const int64_t *seq_starts; /* (n_seqs,) or NULL */
+    /* PE_POSITIONS_LIST_I32 (added in 0.2.1, read only with that kind):
+     * count int32 positions, the same results bit for bit as the int64
+     * list of the same values, with no int64 copy made. */
+    const int32_t *ids_i32;
 } pe_positions;
 
 /* Convenience constructors. */
 pe_positions pe_positions_range(int64_t start);
 pe_positions pe_positions_list(const int64_t *ids);
+/* int32 positions (PE_POSITIONS_LIST_I32); every call that takes
+ * positions accepts them. */
+pe_positions pe_positions_list_i32(const int32_t *ids);
 /* Packed sequences: cu_seqlens (n_seqs + 1,), seq_starts (n_seqs,) or NULL
  * (every sequence starts at position 0). Every call that takes positions
  * accepts them; the rotations walk them sequentially (no per-token int64

@@ -191,7 +191,6 @@ static int check_all(const pe_freqs *freqs, pe_rope_layout layout, const pe_posi
     static const char *const out_name[N_OUT] = {"q_out", "k_cache", "v_cache", "k_scale",
                                                 "v_scale"};
     const size_t w_bytes = (size_t)q->head_dim * sizeof(float); /* a row: fits */
-    const size_t ids_bytes = positions->ids ? (size_t)q->tokens * sizeof(int64_t) : 0;
     for (int a = 0; a < N_OUT; a++) {
         if (a >= 3 && cache[a - 3]->dtype != PE_I8) continue;
         const pe_tensor *o_ = out[a];
@@ -209,8 +208,8 @@ static int check_all(const pe_freqs *freqs, pe_rope_layout layout, const pe_posi
         PE_TRY(pe__check_bytes_apart((const void *)s.lo, s.hi - s.lo, out_name[a],
                                      p->k_norm_weight, p->k_norm_weight ? w_bytes : 0,
                                      "k_norm_weight"));
-        PE_TRY(pe__check_bytes_apart((const void *)s.lo, s.hi - s.lo, out_name[a],
-                                     positions->ids, ids_bytes, "positions"));
+        PE_TRY(pe__check_positions_apart(positions, q->tokens, (const void *)s.lo, s.hi - s.lo,
+                                         out_name[a]));
     }
     return PE_OK;
 }
