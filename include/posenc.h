@@ -457,7 +457,7 @@ int pe_rope_apply_ex(const pe_freqs *freqs, pe_rope_layout layout,
  * have different head counts (grouped-query attention) and storage types;
  * each pair (q_in, q_out), (k_in, k_out) follows pe_rope_apply's rules and
  * both have the same tokens and head_dim. Bit-identical to two
- * pe_rope_apply_ex calls.
+ * pe_rope_apply_ex calls. options: NULL for the defaults.
  */
 int pe_rope_apply_qk(const pe_freqs *freqs, pe_rope_layout layout,
                      const pe_positions *positions, const pe_tensor *q_in,
@@ -530,12 +530,14 @@ pe_rope_table pe_rope_table_default(void);
  * output element, e |(x, y)| with e the entry's error: f32 tables from
  * pe_rope_cos_sin 2^-24 (+1.2e-15), f16 2^-11 (entries below 2^-14 carry
  * 2^-25 absolute), bf16 2^-8 (docs/TABLES.md has the measured values).
+ * options: NULL for the defaults.
  */
 int pe_rope_apply_table(const pe_rope_table *table, pe_rope_layout layout,
                         const pe_positions *positions, const pe_tensor *in,
                         const pe_tensor *out, pe_rope_direction direction,
                         const pe_rope_options *options);
-/* q and k from one table: the rules of pe_rope_apply_qk. */
+/* q and k from one table: the rules of pe_rope_apply_qk (options: NULL for
+ * the defaults). */
 int pe_rope_apply_table_qk(const pe_rope_table *table, pe_rope_layout layout,
                            const pe_positions *positions, const pe_tensor *q_in,
                            const pe_tensor *q_out, const pe_tensor *k_in,
@@ -587,8 +589,8 @@ int pe_rope_shift(const pe_freqs *freqs, pe_rope_layout layout, const int64_t *d
  * split position, exact sums) and only then reduced modulo 2 pi, never as
  * two separately rounded angles; the magnitude becomes A_new (rows are
  * multiplied by A_new / A_old). Both pe_freqs must have the same
- * rotary_dim. Views, storage, in place and options as pe_rope_shift; the
- * positions must not sit in out. Accuracy: the kernel set's
+ * rotary_dim. Views, storage, in place and options as pe_rope_shift
+ * (NULL: the defaults); the positions must not sit in out. Accuracy: the kernel set's
  * single-rotation bound (pe_rope_apply, A = A_new / A_old) of the exact
  * rotation of the stored key; against rotating the original vector with
  * new_freqs, about twice that (tested). cos/sin of the angle difference
@@ -1100,7 +1102,7 @@ int pe_mrope_apply_ex(const pe_freqs *freqs, pe_rope_layout layout,
                       pe_rope_direction direction, const pe_rope_options *options);
 
 /* Queries and keys in one M-RoPE call: pe_rope_apply_qk's rules, each
- * token's cos/sin computed once for both. */
+ * token's cos/sin computed once for both (options: NULL for the defaults). */
 int pe_mrope_apply_qk(const pe_freqs *freqs, pe_rope_layout layout,
                       const int64_t *positions, const int64_t sections[3],
                       pe_mrope_mode mode, const pe_tensor *q_in, const pe_tensor *q_out,
