@@ -19,6 +19,7 @@
 #include "pool.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +49,14 @@ typedef struct {
     int index;
 } worker_start;
 
-static void relax(void) {
+/* One round of a spin: a pause, and every 64th round the CPU given to any
+ * other runnable thread (a machine with more threads than cores: the one
+ * we wait for may need this core). */
+static void relax(int round) {
+    if (round % 64 == 63) {
+        sched_yield();
+        return;
+    }
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
 #elif defined(__aarch64__)
@@ -66,7 +74,7 @@ static void *worker_main(void *p_) {
         for (int i = 0; i < PE_POOL_SPIN &&
                         atomic_load_explicit(&p->gen_seen, memory_order_acquire) == seen;
              i++)
-            relax();
+            relax(i);
         pthread_mutex_lock(&p->lock);
         while (p->gen == seen && !p->stop) pthread_cond_wait(&p->wake, &p->lock);
         if (p->stop) {
@@ -182,7 +190,7 @@ bool pe__pool_run(pe_pool *p, int parts, void (*task)(void *arg, int worker), vo
     for (int i = 0; i < PE_POOL_SPIN &&
                     atomic_load_explicit(&p->pending, memory_order_acquire) != 0;
          i++)
-        relax();
+        relax(i);
     if (atomic_load_explicit(&p->pending, memory_order_acquire) != 0) {
         pthread_mutex_lock(&p->lock);
         while (atomic_load_explicit(&p->pending, memory_order_acquire) != 0)
