@@ -386,7 +386,9 @@ typedef enum {
  * asleep). One call at a time runs on a pool's workers: a call made while
  * another call is using them (from another thread) runs on its own
  * calling thread alone, with the same result; never an error, never a
- * deadlock. A pool must not be destroyed while a call uses it.
+ * deadlock. A pool must not be destroyed while a call uses it, and does
+ * not survive fork() (its workers stay in the parent: create the child's
+ * own).
  *
  * The caller's own pool through a parallel-for hook (pe_parallel_for_fn),
  * as engines keep theirs: the call hands the hook n_tasks (2 ..
