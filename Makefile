@@ -146,8 +146,9 @@ $(STATIC_LIB): $(LIB_OBJ)
 	@rm -f $@
 	$(Q)$(call say,AR,$@)$(AR) rcs $@ $^
 
-$(SHARED_LIB): $(LIB_OBJ)
-	$(Q)$(call say,LD,$@)$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LDLIBS_LIB) $(LDFLAGS)
+$(SHARED_LIB): $(LIB_OBJ) src/exports.map
+	$(Q)$(call say,LD,$@)$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=src/exports.map \
+	  -o $@ $(LIB_OBJ) $(LDLIBS_LIB) $(LDFLAGS)
 	$(Q)ln -sf libposenc.so.$(VERSION) $(BUILD)/$(SONAME)
 	$(Q)ln -sf $(SONAME) $(BUILD)/libposenc.so
 
@@ -185,7 +186,7 @@ bench: $(POSENC)
 # EXTRA_CFLAGS) skip the Python parts: an instrumented module cannot load
 # into an uninstrumented interpreter.
 TEST_PARTS := test-includes test-c test-cli test-example test-install test-plot test-experiment \
-              test-fuzz test-readme test-tour
+              test-fuzz test-readme test-tour test-exports
 ifeq ($(findstring -fsanitize,$(EXTRA_CFLAGS)),)
 TEST_PARTS += test-python test-pip test-readme-c
 endif
@@ -218,6 +219,20 @@ test-install:
 	  $$(pkg-config --libs libcjson) -lm -pthread $(LDFLAGS)
 	$(BUILD)/rope_example_static
 	! ldd $(BUILD)/rope_example_static | grep -q libposenc
+	# Static through pkg-config --static alone: a libdir holding only the
+	# archive, so -lposenc resolves to libposenc.a and Libs.private /
+	# Requires.private must bring in everything it needs.
+	rm -rf $(STAGE)/static-only && mkdir -p $(STAGE)/static-only && cp $(STAGE)/lib/libposenc.a $(STAGE)/static-only/
+	$(Q)$(call say,LD,$(BUILD)/rope_example_pkgstatic)$(CC) $(WARNFLAGS) $(CFLAGS) -o $(BUILD)/rope_example_pkgstatic examples/rope_example.c \
+	  $$(PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig pkg-config --static --define-variable=libdir=$(STAGE)/static-only --cflags --libs posenc) \
+	  $(LDFLAGS)
+	$(BUILD)/rope_example_pkgstatic
+	! ldd $(BUILD)/rope_example_pkgstatic | grep -q libposenc
+
+# The shared library exports the public API only (src/exports.map).
+.PHONY: test-exports
+test-exports: $(SHARED_LIB)
+	bash tests/check_exports.sh $(SHARED_LIB)
 
 # The README's C example must build against the installed-style header and run.
 test-example: $(STATIC_LIB)

@@ -11,9 +11,10 @@
  *     rejected call leaves the caller's memory byte-identical.
  *   - The caller owns every buffer. The library never prints, never exits,
  *     starts threads only inside a call that asks for them
- *     (pe_rope_options.threads) and joins them before returning, and holds
- *     no global mutable state (only the thread-local error detail and the
- *     kernel set chosen once, atomically).
+ *     (pe_rope_options.threads) and joins them before returning, or on a
+ *     pool the caller creates and destroys (pe_pool), and holds no global
+ *     mutable state (only the thread-local error detail and the kernel set
+ *     chosen once, atomically).
  *   - Shapes are row-major; strides are counted in elements, not bytes.
  *   - Names are module_verb; lifetimes come in pairs (create/free); free(NULL)
  *     is a no-op. Enums are append-only.
@@ -97,7 +98,9 @@ const char *pe_dtype_name(pe_dtype dtype);
  */
 typedef enum {
     PE_POSITIONS_DEFAULT = 0, /* start + t, or ids[t] */
-    PE_POSITIONS_VARLEN = 1   /* packed sequences: cu_seqlens + per-sequence starts */
+    PE_POSITIONS_VARLEN = 1,  /* packed sequences: cu_seqlens + per-sequence starts */
+    PE_POSITIONS_LIST_I32 = 2 /* ids_i32[t]: int32 positions as ggml, vLLM and
+                               * flash-attn pass them (ids must be NULL) */
 } pe_positions_kind;
 
 typedef struct {
@@ -117,11 +120,18 @@ typedef struct {
     const int32_t *cu_seqlens_i32;
     const int64_t *cu_seqlens_i64;
     const int64_t *seq_starts; /* (n_seqs,) or NULL */
+    /* PE_POSITIONS_LIST_I32 (added in 0.2.1, read only with that kind):
+     * count int32 positions, the same results bit for bit as the int64
+     * list of the same values, with no int64 copy made. */
+    const int32_t *ids_i32;
 } pe_positions;
 
 /* Convenience constructors. */
 pe_positions pe_positions_range(int64_t start);
 pe_positions pe_positions_list(const int64_t *ids);
+/* int32 positions (PE_POSITIONS_LIST_I32); every call that takes
+ * positions accepts them. */
+pe_positions pe_positions_list_i32(const int32_t *ids);
 /* Packed sequences: cu_seqlens (n_seqs + 1,), seq_starts (n_seqs,) or NULL
  * (every sequence starts at position 0). Every call that takes positions
  * accepts them; the rotations walk them sequentially (no per-token int64
@@ -366,9 +376,55 @@ typedef enum {
     PE_STORES_STREAMING = 2
 } pe_store_policy;
 
+/*
+ * Who runs a call's threads. By default a call that asks for threads
+ * starts and joins them inside the call (tens of microseconds each: more
+ * than the work of a 512-token prefill). Two ways to keep them instead:
+ *
+ * A pool the caller owns (pe_pool_create): threads - 1 workers that live
+ * until pe_pool_destroy and wait between calls (spinning ~50 us, then
+ * asleep). One call at a time runs on a pool's workers: a call made while
+ * another call is using them (from another thread) runs on its own
+ * calling thread alone, with the same result; never an error, never a
+ * deadlock. A pool must not be destroyed while a call uses it, and does
+ * not survive fork() (its workers stay in the parent: create the child's
+ * own).
+ *
+ * The caller's own pool through a parallel-for hook (pe_parallel_for_fn),
+ * as engines keep theirs: the call hands the hook n_tasks (2 ..
+ * options.threads) tasks and the hook runs task_fn(task_arg, i) once for
+ * each i in [0, n_tasks), on any of its threads, in any order, and
+ * returns only when every task it started has finished; 0 when it ran
+ * them. Tasks share out the work among themselves (a task that runs late
+ * or not at all leaves its part to the others), so a hook with fewer
+ * threads than tasks, or one that runs them one after another, is correct.
+ * A hook that returns non-zero, skips a task, repeats an index or passes
+ * one outside [0, n_tasks) costs only speed: what no task ran is run on
+ * the calling thread after the hook returns, and the result is the same.
+ *
+ * Results never depend on who runs the work: the split into chunks is a
+ * function of the call and the thread count only (bit for bit the same
+ * with no pool, a pool, or a hook).
+ */
+typedef struct pe_pool pe_pool;
+
+/* A pool for calls of up to `threads` threads, the caller's included
+ * (1..64): starts threads - 1 workers. On failure *out is not written
+ * (threads out of range: PE_ERR_PARAM; a thread that cannot start:
+ * PE_ERR_NOMEM, the started ones stopped again). */
+int pe_pool_create(int threads, pe_pool **out);
+/* Stops and joins the workers, frees the pool; NULL is a no-op. */
+void pe_pool_destroy(pe_pool *pool);
+/* The `threads` the pool was created with (0 for NULL). */
+int pe_pool_threads(const pe_pool *pool);
+
+typedef void (*pe_task_fn)(void *task_arg, int task);
+typedef int (*pe_parallel_for_fn)(void *ctx, int n_tasks, pe_task_fn task_fn, void *task_arg);
+
 /* Options of the _ex and _qk calls; start from pe_rope_options_default()
  * (extensible: README "ABI and versions"; struct_size below 16, the first
- * version's size, is PE_ERR_PARAM). */
+ * version's size, is PE_ERR_PARAM). Every call that takes a
+ * pe_rope_options accepts NULL for the defaults. */
 typedef struct {
     size_t struct_size; /* sizeof(pe_rope_options) the caller built with */
     /* At most this many threads, the caller's included (1..1024; default
@@ -376,9 +432,17 @@ typedef struct {
      * call; when each would get less than ~2 MiB of memory traffic the
      * call uses fewer, down to the caller's thread alone, so asking for
      * threads never makes a small call slower. Results do not depend on
-     * the number of threads (bit for bit). */
+     * the number of threads (bit for bit). With a pool: the pool's
+     * threads are used, and threads must be 1 (the default) or equal
+     * pe_pool_threads(pool). With a hook: the most tasks handed to it
+     * (the threads the engine gives posenc). */
     int threads;
     pe_store_policy stores; /* default PE_STORES_AUTO */
+    /* Added in 0.2.1. At most one of the two (both: PE_ERR_PARAM);
+     * parallel_for_ctx only with parallel_for. Defaults NULL. */
+    pe_pool *pool;
+    pe_parallel_for_fn parallel_for;
+    void *parallel_for_ctx;
 } pe_rope_options;
 
 pe_rope_options pe_rope_options_default(void);
@@ -395,7 +459,7 @@ int pe_rope_apply_ex(const pe_freqs *freqs, pe_rope_layout layout,
  * have different head counts (grouped-query attention) and storage types;
  * each pair (q_in, q_out), (k_in, k_out) follows pe_rope_apply's rules and
  * both have the same tokens and head_dim. Bit-identical to two
- * pe_rope_apply_ex calls.
+ * pe_rope_apply_ex calls. options: NULL for the defaults.
  */
 int pe_rope_apply_qk(const pe_freqs *freqs, pe_rope_layout layout,
                      const pe_positions *positions, const pe_tensor *q_in,
@@ -468,12 +532,14 @@ pe_rope_table pe_rope_table_default(void);
  * output element, e |(x, y)| with e the entry's error: f32 tables from
  * pe_rope_cos_sin 2^-24 (+1.2e-15), f16 2^-11 (entries below 2^-14 carry
  * 2^-25 absolute), bf16 2^-8 (docs/TABLES.md has the measured values).
+ * options: NULL for the defaults.
  */
 int pe_rope_apply_table(const pe_rope_table *table, pe_rope_layout layout,
                         const pe_positions *positions, const pe_tensor *in,
                         const pe_tensor *out, pe_rope_direction direction,
                         const pe_rope_options *options);
-/* q and k from one table: the rules of pe_rope_apply_qk. */
+/* q and k from one table: the rules of pe_rope_apply_qk (options: NULL for
+ * the defaults). */
 int pe_rope_apply_table_qk(const pe_rope_table *table, pe_rope_layout layout,
                            const pe_positions *positions, const pe_tensor *q_in,
                            const pe_tensor *q_out, const pe_tensor *k_in,
@@ -525,8 +591,8 @@ int pe_rope_shift(const pe_freqs *freqs, pe_rope_layout layout, const int64_t *d
  * split position, exact sums) and only then reduced modulo 2 pi, never as
  * two separately rounded angles; the magnitude becomes A_new (rows are
  * multiplied by A_new / A_old). Both pe_freqs must have the same
- * rotary_dim. Views, storage, in place and options as pe_rope_shift; the
- * positions must not sit in out. Accuracy: the kernel set's
+ * rotary_dim. Views, storage, in place and options as pe_rope_shift
+ * (NULL: the defaults); the positions must not sit in out. Accuracy: the kernel set's
  * single-rotation bound (pe_rope_apply, A = A_new / A_old) of the exact
  * rotation of the stored key; against rotating the original vector with
  * new_freqs, about twice that (tested). cos/sin of the angle difference
@@ -603,6 +669,11 @@ typedef struct {
      * read by later steps, not right away). int8 slots are never
      * streamed. Results do not depend on it (bit for bit). */
     pe_store_policy stores;
+    /* Added in 0.2.1. Who runs the threads: as pe_rope_options (pool,
+     * parallel_for, parallel_for_ctx; threads then as there). */
+    pe_pool *pool;
+    pe_parallel_for_fn parallel_for;
+    void *parallel_for_ctx;
 } pe_fused_qkv_params;
 
 /* Defaults: struct_size set, every view empty (data NULL), no norm
@@ -1043,7 +1114,7 @@ int pe_mrope_apply_ex(const pe_freqs *freqs, pe_rope_layout layout,
                       pe_rope_direction direction, const pe_rope_options *options);
 
 /* Queries and keys in one M-RoPE call: pe_rope_apply_qk's rules, each
- * token's cos/sin computed once for both. */
+ * token's cos/sin computed once for both (options: NULL for the defaults). */
 int pe_mrope_apply_qk(const pe_freqs *freqs, pe_rope_layout layout,
                       const int64_t *positions, const int64_t sections[3],
                       pe_mrope_mode mode, const pe_tensor *q_in, const pe_tensor *q_out,

@@ -82,7 +82,7 @@ PyMODINIT_FUNC PyInit_posenc(void) {
     if (PyModule_AddStringConstant(m, "__version__", pe_version_string()) != 0) goto fail;
     if (py_init_freqs(m) || py_init_rope(m) || py_init_tables(m) || py_init_encode(m) || py_init_bias(m) ||
         py_init_analysis(m) || py_init_io(m) || py_init_plan(m) || py_init_check(m) ||
-        py_init_dlpack(m) || py_init_fused(m))
+        py_init_dlpack(m) || py_init_fused(m) || py_init_pool(m) || py_init_torch(m))
         goto fail;
     return m;
 fail:

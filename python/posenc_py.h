@@ -149,11 +149,21 @@ int py_init_shared(PyObject *m);
 
 /* ------------------------------------------------ batch axes (py_batch.c) */
 
+/* threads= of every rotating call (py_pool.c): an int, or a posenc.Pool
+ * (borrowed from the call's arguments, alive for the call). An
+ * O& converter: PyArg "O&" with py_threads_conv, &t. */
+typedef struct {
+    int threads;
+    pe_pool *pool;
+} py_threads;
+#define PY_THREADS_ONE {1, NULL}
+int py_threads_conv(PyObject *o, void *out);
+
 /* "forward"/"inverse"/"backward" as direction=, and pe_rope_options with
  * `threads` (every rotation call's). */
 extern const char *const py_directions[];
 int py_direction(const char *value, pe_rope_direction *out);
-pe_rope_options py_rope_opts(int threads);
+pe_rope_options py_rope_opts(py_threads threads);
 /* numpy.ndim(o), -1 when o is not array-like (no exception left set). */
 long py_ndim(PyObject *o);
 
@@ -274,7 +284,8 @@ typedef struct {
 int pyb_rotate(void *ctx, const pe_positions *pos, const pe_tensor *v);
 int pyb_rotate_qk(void *ctx, const pe_positions *pos, const pe_tensor *v);
 /* freqs (NULL: none), layout and direction (NULL: forward) by name, threads. */
-int pyb_source_init(pyb_source *c, PyObject *freqs_o, const char *layout, const char *direction, int threads);
+int pyb_source_init(pyb_source *c, PyObject *freqs_o, const char *layout, const char *direction,
+                    py_threads threads);
 
 /* A rotation call from its Python arguments, batched or not: x/out (n = 1;
  * names "x", "out") or q/q_out and k/k_out (n = 2, the batch sizes agree,

@@ -22,9 +22,10 @@ int py_direction(const char *value, pe_rope_direction *out) {
     return 0;
 }
 
-pe_rope_options py_rope_opts(int threads) {
+pe_rope_options py_rope_opts(py_threads threads) {
     pe_rope_options o = pe_rope_options_default();
-    o.threads = threads;
+    o.threads = threads.threads;
+    o.pool = threads.pool;
     return o;
 }
 
@@ -628,7 +629,8 @@ int pyb_rotate_qk(void *ctx, const pe_positions *pos, const pe_tensor *v) {
     return pe_rope_apply_qk(c->freqs, c->layout, pos, &v[0], &v[1], &v[2], &v[3], c->direction, &c->opt);
 }
 
-int pyb_source_init(pyb_source *c, PyObject *freqs_o, const char *layout, const char *direction, int threads) {
+int pyb_source_init(pyb_source *c, PyObject *freqs_o, const char *layout, const char *direction,
+                    py_threads threads) {
     memset(c, 0, sizeof *c);
     c->opt = py_rope_opts(threads);
     if (freqs_o != NULL && (c->freqs = py_freqs_arg(freqs_o, "freqs")) == NULL) return -1;

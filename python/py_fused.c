@@ -78,11 +78,12 @@ static PyObject *py_rope_fused_qkv(PyObject *self, PyObject *args, PyObject *kw)
     long long nq, nkv;
     const char *layout_s = "half", *stores_s = "auto";
     double eps = 1e-6;
-    int gemma = 0, threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOLL|$OOOLsOOdpOOOiOs:rope_fused_qkv", kwlist,
+    int gemma = 0;
+    py_threads threads = PY_THREADS_ONE;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOLL|$OOOLsOOdpOOOO&Os:rope_fused_qkv", kwlist,
                                      &qkv_o, &fr_o, &nq, &nkv, &kc_o, &vc_o, &pa.positions, &pa.start,
                                      &layout_s, &qw_o, &kw_o, &eps, &gemma, &qout_o, &ks_o,
-                                     &vs_o, &threads, &pa.offsets, &stores_s))
+                                     &vs_o, py_threads_conv, &threads, &pa.offsets, &stores_s))
         return NULL;
     pe_store_policy stores;
     if (strcmp(stores_s, "auto") == 0)
@@ -175,7 +176,8 @@ static PyObject *py_rope_fused_qkv(PyObject *self, PyObject *args, PyObject *kw)
     c.p.k_norm_weight = kwt.view.obj ? kwt.view.buf : NULL;
     c.p.norm_eps = eps;
     c.p.norm_weight = gemma ? PE_NORM_ONE_PLUS_WEIGHT : PE_NORM_WEIGHT;
-    c.p.threads = threads;
+    c.p.threads = threads.threads;
+    c.p.pool = threads.pool;
     c.p.stores = stores;
     int st;
     if (pyb_pos_get(&pa, v[0].batch, b0, v[0].t.tokens, 1, &pp) != 0 || pyb_pos_check(&pp, -1) != 0 ||

@@ -20,5 +20,8 @@ int py_init_check(PyObject *m);
 int py_init_dlpack(PyObject *m);
 int py_init_tables(PyObject *m);
 int py_init_fused(PyObject *m);
+int py_init_pool(PyObject *m);
+/* last: wraps the functions registered before it (torch in, torch out) */
+int py_init_torch(PyObject *m);
 
 #endif

@@ -88,9 +88,9 @@ static PyObject *py_rope_apply(PyObject *self, PyObject *args, PyObject *kw) {
     PyObject *x_o, *fr_o, *out_o = Py_None, *axis_o = Py_None;
     pyb_args a = PYB_ARGS_NONE;
     const char *layout_s = "half", *dir_s = "forward";
-    int threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$sLOsOiOO:rope_apply", kwlist, &x_o, &fr_o, &layout_s,
-                                     &a.start, &a.positions, &dir_s, &out_o, &threads, &axis_o, &a.offsets))
+    py_threads threads = PY_THREADS_ONE;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$sLOsOO&OO:rope_apply", kwlist, &x_o, &fr_o, &layout_s,
+                                     &a.start, &a.positions, &dir_s, &out_o, py_threads_conv, &threads, &axis_o, &a.offsets))
         return NULL;
     pyb_source c;
     if (pyb_source_init(&c, fr_o, layout_s, dir_s, threads) != 0) return NULL;
@@ -104,9 +104,9 @@ static PyObject *py_rope_apply_qk(PyObject *self, PyObject *args, PyObject *kw) 
     PyObject *x_o[2], *fr_o, *out_o[2] = {Py_None, Py_None}, *axis_o = Py_None;
     pyb_args a = PYB_ARGS_NONE;
     const char *layout_s = "half", *dir_s = "forward";
-    int threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$sLOsOOiOO:rope_apply_qk", kwlist, &x_o[0], &x_o[1], &fr_o,
-                                     &layout_s, &a.start, &a.positions, &dir_s, &out_o[0], &out_o[1], &threads,
+    py_threads threads = PY_THREADS_ONE;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$sLOsOOO&OO:rope_apply_qk", kwlist, &x_o[0], &x_o[1], &fr_o,
+                                     &layout_s, &a.start, &a.positions, &dir_s, &out_o[0], &out_o[1], py_threads_conv, &threads,
                                      &axis_o, &a.offsets))
         return NULL;
     pyb_source c;
@@ -170,9 +170,9 @@ static PyObject *py_rope_shift(PyObject *self, PyObject *args, PyObject *kw) {
     PyObject *x_o, *fr_o, *out_o = Py_None, *axis_o = Py_None;
     pyb_args a = PYB_ARGS_NONE;
     const char *layout_s = "half";
-    int threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$sOiO:rope_shift", kwlist, &x_o, &fr_o, &a.delta, &layout_s,
-                                     &out_o, &threads, &axis_o))
+    py_threads threads = PY_THREADS_ONE;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$sOO&O:rope_shift", kwlist, &x_o, &fr_o, &a.delta, &layout_s,
+                                     &out_o, py_threads_conv, &threads, &axis_o))
         return NULL;
     pyb_source c;
     if (pyb_source_init(&c, fr_o, layout_s, NULL, threads) != 0) return NULL;
@@ -188,9 +188,9 @@ static PyObject *py_rope_rebase(PyObject *self, PyObject *args, PyObject *kw) {
     PyObject *x_o, *f0_o, *f1_o, *out_o = Py_None, *axis_o = Py_None;
     pyb_args a = PYB_ARGS_NONE;
     const char *layout_s = "half";
-    int threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$sLOOiOO:rope_rebase", kwlist, &x_o, &f0_o, &f1_o,
-                                     &layout_s, &a.start, &a.positions, &out_o, &threads, &axis_o, &a.offsets))
+    py_threads threads = PY_THREADS_ONE;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$sLOOO&OO:rope_rebase", kwlist, &x_o, &f0_o, &f1_o,
+                                     &layout_s, &a.start, &a.positions, &out_o, py_threads_conv, &threads, &axis_o, &a.offsets))
         return NULL;
     pyb_source c;
     if (pyb_source_init(&c, NULL, layout_s, NULL, threads) != 0 || (c.freqs = py_freqs_arg(f0_o, "old_freqs")) == NULL ||
@@ -225,9 +225,9 @@ static PyObject *py_rope_cos_sin(PyObject *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"freqs", "count", "start", "positions", "dtype", "threads", NULL};
     PyObject *fr_o, *count_o = Py_None, *pos_o = Py_None, *dt_o = NULL;
     long long start = 0;
-    int threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$LOOi:rope_cos_sin", kwlist, &fr_o, &count_o, &start,
-                                     &pos_o, &dt_o, &threads))
+    py_threads threads = PY_THREADS_ONE;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$LOOO&:rope_cos_sin", kwlist, &fr_o, &count_o, &start,
+                                     &pos_o, &dt_o, py_threads_conv, &threads))
         return NULL;
     const pe_freqs *f = py_freqs_arg(fr_o, "freqs");
     pe_dtype dtype = PE_F32;
@@ -344,7 +344,7 @@ static int run_mrope_qk(void *ctx, const pe_positions *pos, const pe_tensor *v) 
 /* The arguments mrope_apply and mrope_apply_qk share, then the call. */
 static PyObject *mrope_run(int n, PyObject *const *x_o, PyObject *const *out_o, PyObject *fr_o, PyObject *pos_o,
                            PyObject *sec_o, const char *mode_s, const char *layout_s, const char *dir_s,
-                           int threads, PyObject *axis_o) {
+                           py_threads threads, PyObject *axis_o) {
     static const char *const names[] = {"x", "out"}, *const qk_names[] = {"q", "q_out", "k", "k_out"};
     mrope_call c;
     int mode;
@@ -364,9 +364,9 @@ static PyObject *py_mrope_apply(PyObject *self, PyObject *args, PyObject *kw) {
                              "threads", "token_axis", NULL};
     PyObject *x_o, *fr_o, *pos_o, *sec_o, *out_o = Py_None, *axis_o = Py_None;
     const char *mode_s = "blocked", *layout_s = "half", *dir_s = "forward";
-    int threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOO|$sssOiO:mrope_apply", kwlist, &x_o, &fr_o, &pos_o, &sec_o,
-                                     &mode_s, &layout_s, &dir_s, &out_o, &threads, &axis_o))
+    py_threads threads = PY_THREADS_ONE;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOO|$sssOO&O:mrope_apply", kwlist, &x_o, &fr_o, &pos_o, &sec_o,
+                                     &mode_s, &layout_s, &dir_s, &out_o, py_threads_conv, &threads, &axis_o))
         return NULL;
     return mrope_run(1, &x_o, &out_o, fr_o, pos_o, sec_o, mode_s, layout_s, dir_s, threads, axis_o);
 }
@@ -378,9 +378,9 @@ static PyObject *py_mrope_apply_qk(PyObject *self, PyObject *args, PyObject *kw)
                              "q_out", "k_out", "threads", "token_axis", NULL};
     PyObject *x_o[2], *fr_o, *pos_o, *sec_o, *out_o[2] = {Py_None, Py_None}, *axis_o = Py_None;
     const char *mode_s = "blocked", *layout_s = "half", *dir_s = "forward";
-    int threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOOO|$sssOOiO:mrope_apply_qk", kwlist, &x_o[0], &x_o[1], &fr_o,
-                                     &pos_o, &sec_o, &mode_s, &layout_s, &dir_s, &out_o[0], &out_o[1], &threads,
+    py_threads threads = PY_THREADS_ONE;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOOO|$sssOOO&O:mrope_apply_qk", kwlist, &x_o[0], &x_o[1], &fr_o,
+                                     &pos_o, &sec_o, &mode_s, &layout_s, &dir_s, &out_o[0], &out_o[1], py_threads_conv, &threads,
                                      &axis_o))
         return NULL;
     return mrope_run(2, x_o, out_o, fr_o, pos_o, sec_o, mode_s, layout_s, dir_s, threads, axis_o);

@@ -89,10 +89,10 @@ static PyObject *py_rope_apply_table(PyObject *self, PyObject *args, PyObject *k
     pyb_args a = PYB_ARGS_NONE;
     const char *layout_s = "half", *dir_s = "forward";
     long long rd = 0;
-    int threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$LsLOOOsOiOO:rope_apply_table", kwlist, &x_o, &c_o, &s_o, &rd,
+    py_threads threads = PY_THREADS_ONE;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$LsLOOOsOO&OO:rope_apply_table", kwlist, &x_o, &c_o, &s_o, &rd,
                                      &layout_s, &a.start, &a.positions, &a.cu_seqlens, &a.seq_starts, &dir_s,
-                                     &out_o, &threads, &axis_o, &a.offsets))
+                                     &out_o, py_threads_conv, &threads, &axis_o, &a.offsets))
         return NULL;
     pyb_source c;
     if (pyb_source_init(&c, NULL, layout_s, dir_s, threads) != 0) return NULL;
@@ -109,10 +109,10 @@ static PyObject *py_rope_apply_table_qk(PyObject *self, PyObject *args, PyObject
     pyb_args a = PYB_ARGS_NONE;
     const char *layout_s = "half", *dir_s = "forward";
     long long rd = 0;
-    int threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOO|$LsLOOOsOOiOO:rope_apply_table_qk", kwlist, &x_o[0], &x_o[1],
+    py_threads threads = PY_THREADS_ONE;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOO|$LsLOOOsOOO&OO:rope_apply_table_qk", kwlist, &x_o[0], &x_o[1],
                                      &c_o, &s_o, &rd, &layout_s, &a.start, &a.positions, &a.cu_seqlens,
-                                     &a.seq_starts, &dir_s, &out_o[0], &out_o[1], &threads, &axis_o, &a.offsets))
+                                     &a.seq_starts, &dir_s, &out_o[0], &out_o[1], py_threads_conv, &threads, &axis_o, &a.offsets))
         return NULL;
     pyb_source c;
     if (pyb_source_init(&c, NULL, layout_s, dir_s, threads) != 0) return NULL;
@@ -127,9 +127,9 @@ static PyObject *py_rope_apply_varlen(PyObject *self, PyObject *args, PyObject *
     PyObject *x_o, *fr_o, *out_o = Py_None, *axis_o = Py_None;
     pyb_args a = PYB_ARGS_NONE;
     const char *layout_s = "half", *dir_s = "forward";
-    int threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$OsLsOiO:rope_apply_varlen", kwlist, &x_o, &fr_o,
-                                     &a.cu_seqlens, &a.seq_starts, &layout_s, &a.start, &dir_s, &out_o, &threads,
+    py_threads threads = PY_THREADS_ONE;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$OsLsOO&O:rope_apply_varlen", kwlist, &x_o, &fr_o,
+                                     &a.cu_seqlens, &a.seq_starts, &layout_s, &a.start, &dir_s, &out_o, py_threads_conv, &threads,
                                      &axis_o))
         return NULL;
     pyb_source c;

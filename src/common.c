@@ -60,7 +60,8 @@ int pe__check_positions(const pe_positions *positions, int64_t count) {
     PE_CHECK_NULL(positions);
     if (count < 0)
         return pe__fail(PE_ERR_SHAPE, "count=%lld must be >= 0", (long long)count);
-    if (positions->ids == NULL && count > 0 && positions->start > INT64_MAX - (count - 1))
+    if (pe__positions_is_range(positions) && count > 0 &&
+        positions->start > INT64_MAX - (count - 1))
         return pe__fail(PE_ERR_RANGE,
                         "positions start=%lld + count=%lld overflow int64",
                         (long long)positions->start, (long long)count);

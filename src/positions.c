@@ -10,13 +10,13 @@
 
 pe_positions pe_positions_varlen(const int32_t *cu_seqlens, int64_t n_seqs,
                                  const int64_t *seq_starts) {
-    pe_positions p = {0, NULL, PE_POSITIONS_VARLEN, n_seqs, cu_seqlens, NULL, seq_starts};
+    pe_positions p = {0, NULL, PE_POSITIONS_VARLEN, n_seqs, cu_seqlens, NULL, seq_starts, NULL};
     return p;
 }
 
 pe_positions pe_positions_varlen_i64(const int64_t *cu_seqlens, int64_t n_seqs,
                                      const int64_t *seq_starts) {
-    pe_positions p = {0, NULL, PE_POSITIONS_VARLEN, n_seqs, NULL, cu_seqlens, seq_starts};
+    pe_positions p = {0, NULL, PE_POSITIONS_VARLEN, n_seqs, NULL, cu_seqlens, seq_starts, NULL};
     return p;
 }
 
@@ -54,9 +54,22 @@ static int check_varlen(const pe_positions *pos, int64_t count) {
     return PE_OK;
 }
 
+pe_positions pe_positions_list_i32(const int32_t *ids) {
+    pe_positions p = {0, NULL, PE_POSITIONS_LIST_I32, 0, NULL, NULL, NULL, ids};
+    return p;
+}
+
 int pe__check_positions_kind(const pe_positions *pos, int64_t count) {
     if (pos->kind == PE_POSITIONS_DEFAULT) return PE_OK;
     if (pos->kind == PE_POSITIONS_VARLEN) return check_varlen(pos, count);
+    if (pos->kind == PE_POSITIONS_LIST_I32) {
+        if (pos->ids != NULL)
+            return pe__fail(PE_ERR_PARAM,
+                            "positions give both ids and ids_i32: one of the two");
+        if (pos->ids_i32 == NULL && count > 0)
+            return pe__fail(PE_ERR_NULL, "positions ids_i32 must not be NULL");
+        return PE_OK;
+    }
     return pe__fail(PE_ERR_PARAM, "positions kind=%d is not a pe_positions_kind",
                     (int)pos->kind);
 }
@@ -114,6 +127,9 @@ void pe__pos_cursor_advance(pe__pos_cursor *c, int64_t t) {
 int pe__check_positions_apart(const pe_positions *pos, int64_t count, const void *out,
                               size_t out_bytes, const char *out_name) {
     if (count <= 0) return PE_OK;
+    if (pos->kind == PE_POSITIONS_LIST_I32) /* validated: count entries exist */
+        return pe__check_bytes_apart(out, out_bytes, out_name, pos->ids_i32,
+                                     (size_t)count * sizeof(int32_t), "positions");
     if (pos->kind != PE_POSITIONS_VARLEN) {
         if (pos->ids == NULL) return PE_OK;
         return pe__check_bytes_apart(out, out_bytes, out_name, pos->ids,

@@ -31,7 +31,13 @@ int64_t pe__varlen_position_at(const pe_positions *pos, int64_t t);
  * rotations read them sequentially through the cursor below). */
 static inline int64_t pe__position_at(const pe_positions *pos, int64_t t) {
     if (pos->kind == PE_POSITIONS_VARLEN) return pe__varlen_position_at(pos, t);
+    if (pos->kind == PE_POSITIONS_LIST_I32) return pos->ids_i32[t];
     return pos->ids ? pos->ids[t] : pos->start + t;
+}
+
+/* Whether the positions are start + t (a range: no array is read). */
+static inline int pe__positions_is_range(const pe_positions *pos) {
+    return pos->kind == PE_POSITIONS_DEFAULT && pos->ids == NULL;
 }
 
 /* Sequential reader: pe__pos_cursor_init at the first token of a range,
@@ -47,14 +53,15 @@ void pe__pos_cursor_init(pe__pos_cursor *c, const pe_positions *pos, int64_t t0)
 void pe__pos_cursor_advance(pe__pos_cursor *c, int64_t t);
 static inline int64_t pe__pos_cursor_at(pe__pos_cursor *c, int64_t t) {
     const pe_positions *p = c->pos;
-    if (p->kind != PE_POSITIONS_VARLEN) return p->ids ? p->ids[t] : p->start + t;
+    if (p->kind == PE_POSITIONS_DEFAULT) return p->ids ? p->ids[t] : p->start + t;
+    if (p->kind == PE_POSITIONS_LIST_I32) return p->ids_i32[t];
     if (t >= c->seq_end) pe__pos_cursor_advance(c, t);
     /* base may have wrapped (positions.c): the sum is in range, add unsigned */
     return (int64_t)((uint64_t)c->base + (uint64_t)t);
 }
 
 /* PE_ERR_SHAPE "<out_name> overlaps positions" when the bytes of out share
- * a byte with any array the positions of count tokens read (ids,
+ * a byte with any array the positions of count tokens read (ids, ids_i32,
  * cu_seqlens, seq_starts). */
 int pe__check_positions_apart(const pe_positions *pos, int64_t count, const void *out,
                               size_t out_bytes, const char *out_name);

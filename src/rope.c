@@ -87,7 +87,7 @@ int pe__rope_check_direction(pe_rope_direction direction) {
 }
 
 pe_rope_options pe_rope_options_default(void) {
-    pe_rope_options o = {sizeof(pe_rope_options), 1, PE_STORES_AUTO};
+    pe_rope_options o = {sizeof(pe_rope_options), 1, PE_STORES_AUTO, NULL, NULL, NULL};
     return o;
 }
 
@@ -98,6 +98,7 @@ int pe__rope_options_resolve(const pe_rope_options *given, pe_rope_options *out)
                               PE__SIZE_THROUGH(pe_rope_options, stores), "pe_rope_options",
                               "pe_rope_options_default"));
     PE_TRY(pe__rope_check_options(&o));
+    if (o.pool != NULL) o.threads = pe_pool_threads(o.pool); /* the pool's threads run it */
     *out = o;
     return PE_OK;
 }
@@ -114,6 +115,16 @@ int pe__rope_check_options(const pe_rope_options *o) {
         o->stores != PE_STORES_STREAMING)
         return pe__fail(PE_ERR_PARAM, "stores=%d is not a pe_store_policy",
                         (int)o->stores);
+    if (o->pool != NULL && o->parallel_for != NULL)
+        return pe__fail(PE_ERR_PARAM,
+                        "pool and parallel_for are both set: one runs the threads, not both");
+    if (o->parallel_for_ctx != NULL && o->parallel_for == NULL)
+        return pe__fail(PE_ERR_PARAM, "parallel_for_ctx is set without parallel_for");
+    if (o->pool != NULL && o->threads != 1 && o->threads != pe_pool_threads(o->pool))
+        return pe__fail(PE_ERR_PARAM,
+                        "threads=%d with a pool of %d threads: a call on a pool uses the "
+                        "pool's threads (leave threads at 1)",
+                        o->threads, pe_pool_threads(o->pool));
     return PE_OK;
 }
 
@@ -292,7 +303,8 @@ int pe_rope_cos_sin_ex(const pe_freqs *freqs, const pe_positions *positions,
     const double work = (double)n * (32.0 + 2.0 * (double)pe_dtype_size(dtype));
     /* rows in chunks of ~256 KiB of output: a late thread runs fewer */
     const int64_t chunk = 1 + (int64_t)(256.0 * 1024 / (2.0 * (double)half * (double)pe__dtype_size(dtype)));
-    pe__parallel_chunks(pe__threads_for(options->threads, work, count), count, chunk, cache_chunk, &j);
+    pe__parallel_chunks(options, pe__threads_for(options->threads, work, count), count, chunk,
+                        cache_chunk, &j);
     return PE_OK;
 }
 

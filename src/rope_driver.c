@@ -341,7 +341,7 @@ int pe__rope_drive(const pe__angles *a, int64_t rotary_dim, pe_rope_layout layou
     else
         PE_TRY(pe__alloc("cos/sin scratch", parts, 1, j.part_bytes, &j.scratch));
     const int64_t chunk = pe__token_chunk(parts, tokens, traffic);
-    pe__parallel_chunks(parts, tokens, chunk, rope_chunk, &j);
+    pe__parallel_chunks(o, parts, tokens, chunk, rope_chunk, &j);
     if (!small) free(j.scratch);
     return PE_OK;
 }

@@ -128,14 +128,26 @@ static int read_params(const pe_fused_qkv_params *params, pe_fused_qkv_params *p
 
 enum { N_OUT = 5, N_IN = 3 };
 
+/* The params' threads, stores, pool and hook as rope options (checked as
+ * the rotations check them; a pool's threads resolved). */
+static int runner_options(const pe_fused_qkv_params *p, pe_rope_options *o) {
+    *o = pe_rope_options_default();
+    o->threads = p->threads;
+    o->stores = p->stores;
+    o->pool = p->pool;
+    o->parallel_for = p->parallel_for;
+    o->parallel_for_ctx = p->parallel_for_ctx;
+    PE_TRY(pe__rope_check_options(o));
+    if (o->pool != NULL) o->threads = pe_pool_threads(o->pool);
+    return PE_OK;
+}
+
 static int check_all(const pe_freqs *freqs, pe_rope_layout layout, const pe_positions *positions,
                      const pe_fused_qkv_params *p) {
     PE_TRY(pe_freqs_validate(freqs));
     PE_TRY(pe__check_rope_layout(layout, "layout"));
-    pe_rope_options o = pe_rope_options_default();
-    o.threads = p->threads;
-    o.stores = p->stores;
-    PE_TRY(pe__rope_check_options(&o));
+    pe_rope_options o;
+    PE_TRY(runner_options(p, &o));
     const pe_tensor *in[N_IN] = {&p->q_in, &p->k_in, &p->v_in};
     static const char *const in_name[N_IN] = {"q_in", "k_in", "v_in"};
     for (int i = 0; i < N_IN; i++) {
@@ -179,7 +191,6 @@ static int check_all(const pe_freqs *freqs, pe_rope_layout layout, const pe_posi
     static const char *const out_name[N_OUT] = {"q_out", "k_cache", "v_cache", "k_scale",
                                                 "v_scale"};
     const size_t w_bytes = (size_t)q->head_dim * sizeof(float); /* a row: fits */
-    const size_t ids_bytes = positions->ids ? (size_t)q->tokens * sizeof(int64_t) : 0;
     for (int a = 0; a < N_OUT; a++) {
         if (a >= 3 && cache[a - 3]->dtype != PE_I8) continue;
         const pe_tensor *o_ = out[a];
@@ -197,8 +208,8 @@ static int check_all(const pe_freqs *freqs, pe_rope_layout layout, const pe_posi
         PE_TRY(pe__check_bytes_apart((const void *)s.lo, s.hi - s.lo, out_name[a],
                                      p->k_norm_weight, p->k_norm_weight ? w_bytes : 0,
                                      "k_norm_weight"));
-        PE_TRY(pe__check_bytes_apart((const void *)s.lo, s.hi - s.lo, out_name[a],
-                                     positions->ids, ids_bytes, "positions"));
+        PE_TRY(pe__check_positions_apart(positions, q->tokens, (const void *)s.lo, s.hi - s.lo,
+                                         out_name[a]));
     }
     return PE_OK;
 }
@@ -444,7 +455,9 @@ int pe_rope_fused_qkv(const pe_freqs *freqs, pe_rope_layout layout,
     const double traffic = view_bytes(&p->q_in) + view_bytes(&p->k_in) + view_bytes(&p->v_in) +
                            view_bytes(&p->q_out) + view_bytes(&p->k_cache) +
                            view_bytes(&p->v_cache) + 8.0 * (double)half * (double)tokens;
-    const int parts = pe__threads_for(p->threads, traffic, tokens);
+    pe_rope_options runner;
+    PE_TRY(runner_options(p, &runner)); /* checked in check_all: cannot fail */
+    const int parts = pe__threads_for(runner.threads, traffic, tokens);
     /* below 1 MiB the inputs stay in L2 and prefetching ahead only costs */
     j.prefetch = view_bytes(&p->q_in) + view_bytes(&p->k_in) >= (double)PE__PREFETCH_MIN_BYTES;
     /* views validated: their byte counts fit size_t */
@@ -463,7 +476,7 @@ int pe_rope_fused_qkv(const pe_freqs *freqs, pe_rope_layout layout,
     else
         PE_TRY(pe__alloc("fused qkv scratch", parts, 1, j.part_bytes, &j.scratch));
     const int64_t chunk = pe__token_chunk(parts, tokens, traffic);
-    pe__parallel_chunks(parts, tokens, chunk, fused_chunk, &j);
+    pe__parallel_chunks(&runner, parts, tokens, chunk, fused_chunk, &j);
     if (!small) free(j.scratch);
     return PE_OK;
 }

@@ -90,7 +90,7 @@ static int check_rows(const pe_positions *pos, int64_t tokens, int64_t rows) {
         }
         return PE_OK;
     }
-    if (pos->ids == NULL) {
+    if (pe__positions_is_range(pos)) {
         if (pos->start < 0) return row_error(0, pos->start, rows);
         if (pos->start > rows - tokens) {
             const int64_t off = rows - pos->start < 0 ? 0 : rows - pos->start;
@@ -98,8 +98,10 @@ static int check_rows(const pe_positions *pos, int64_t tokens, int64_t rows) {
         }
         return PE_OK;
     }
-    for (int64_t t = 0; t < tokens; t++)
-        if (pos->ids[t] < 0 || pos->ids[t] >= rows) return row_error(t, pos->ids[t], rows);
+    for (int64_t t = 0; t < tokens; t++) {
+        const int64_t p = pe__position_at(pos, t); /* a list, int64 or int32 */
+        if (p < 0 || p >= rows) return row_error(t, p, rows);
+    }
     return PE_OK;
 }
 

@@ -1,14 +1,19 @@
 /*
- * rope_threads.c — the library's only use of threads: split a job into chunks
- * that the calling thread and threads started and joined inside the call
- * claim in order. Only when the caller asked for threads > 1 and
- * the job is large enough that each part repays a thread's start (tens of
+ * rope_threads.c — the rotations' scheduler: split a job into chunks that
+ * the calling thread and its helpers claim. The helpers are threads started
+ * and joined inside the call, the workers of a caller's pool (pool.c), or
+ * the tasks a caller's parallel-for hook runs; which of the three never
+ * changes the chunks (they are fixed by the parts and the job), so never
+ * the result. Only when the caller asked for threads > 1 and the job is
+ * large enough that each part repays a thread's start (tens of
  * microseconds in a VM); otherwise everything runs on the caller's thread.
  */
 #include "rope_threads.h"
+#include "pool.h"
 #include "kernels/kernels.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 /* Memory traffic per part below which another thread does not pay: a
  * thread start + join costs ~20-60 us here, the time one core needs to
@@ -62,12 +67,10 @@ typedef struct {
     int parts;
     pthread_mutex_t lock; /* guards front, back: a claim per chunk of >= 128 KiB of work */
     int64_t front[PE_MAX_PARTS], back[PE_MAX_PARTS]; /* worker w's unclaimed chunks */
+    /* worker w has run (a hook may repeat an index: one runner per index,
+     * since the index chooses the scratch) */
+    atomic_int taken[PE_MAX_PARTS];
 } chunk_job;
-
-typedef struct {
-    chunk_job *job;
-    int worker;
-} chunk_arg;
 
 /* The next chunk for worker w: its own front, else the back of the
  * largest remaining run; -1 when none is left. */
@@ -87,14 +90,30 @@ static int64_t claim(chunk_job *j, int w) {
     return k;
 }
 
-static void *run_chunks(void *p) {
-    const chunk_arg *a = p;
-    chunk_job *j = a->job;
-    for (int64_t k; (k = claim(j, a->worker)) >= 0;) {
+static void run_claims(chunk_job *j, int w) {
+    for (int64_t k; (k = claim(j, w)) >= 0;) {
         const int64_t b = k * j->chunk;
-        j->fn(j->ctx, a->worker, b, j->n - b < j->chunk ? j->n : b + j->chunk);
+        j->fn(j->ctx, w, b, j->n - b < j->chunk ? j->n : b + j->chunk);
         chunk_done();
     }
+}
+
+/* Worker w's part: its share, then what it can take from others. A task
+ * index outside [0, parts) or one already run does nothing. */
+static void run_worker(void *p, int w) {
+    chunk_job *j = p;
+    if (w < 0 || w >= j->parts || atomic_exchange(&j->taken[w], 1) != 0) return;
+    run_claims(j, w);
+}
+
+typedef struct {
+    chunk_job *job;
+    int worker;
+} chunk_arg;
+
+static void *thread_main(void *p) {
+    const chunk_arg *a = p;
+    run_worker(a->job, a->worker);
     return NULL;
 }
 
@@ -105,7 +124,21 @@ static void run_alone(void (*fn)(void *ctx, int worker, int64_t begin, int64_t e
     chunk_done();
 }
 
-void pe__parallel_chunks(int parts, int64_t n, int64_t chunk,
+/* Threads started here and joined before returning. */
+static void run_started(chunk_job *job) {
+    pthread_t tid[PE_MAX_PARTS];
+    chunk_arg args[PE_MAX_PARTS];
+    int started[PE_MAX_PARTS] = {0};
+    for (int i = 1; i < job->parts; i++) {
+        args[i] = (chunk_arg){job, i};
+        started[i] = pthread_create(&tid[i], NULL, thread_main, &args[i]) == 0;
+    }
+    run_worker(job, 0); /* a thread that did not start leaves its chunks here */
+    for (int i = 1; i < job->parts; i++)
+        if (started[i]) pthread_join(tid[i], NULL);
+}
+
+void pe__parallel_chunks(const pe_rope_options *o, int parts, int64_t n, int64_t chunk,
                          void (*fn)(void *ctx, int worker, int64_t begin, int64_t end),
                          void *ctx) {
     if (parts <= 1 || n <= chunk) { /* before the job's 1 KiB is touched: decode steps */
@@ -122,17 +155,18 @@ void pe__parallel_chunks(int parts, int64_t n, int64_t chunk,
     for (int w = 0; w < parts; w++) { /* equal shares: chunks * w / parts without overflow */
         job.front[w] = chunks / parts * w + chunks % parts * w / parts;
         job.back[w] = chunks / parts * (w + 1) + chunks % parts * (w + 1) / parts;
+        atomic_init(&job.taken[w], 0);
     }
-    pthread_t tid[PE_MAX_PARTS];
-    chunk_arg args[PE_MAX_PARTS];
-    int started[PE_MAX_PARTS] = {0};
-    for (int i = 1; i < parts; i++) {
-        args[i] = (chunk_arg){&job, i};
-        started[i] = pthread_create(&tid[i], NULL, run_chunks, &args[i]) == 0;
+    if (o != NULL && o->pool != NULL) {
+        if (!pe__pool_run(o->pool, parts, run_worker, &job))
+            run_worker(&job, 0); /* the pool is busy with another call: alone */
+    } else if (o != NULL && o->parallel_for != NULL) {
+        (void)o->parallel_for(o->parallel_for_ctx, parts, run_worker, &job);
+        /* what the hook left (it failed, skipped or misnumbered tasks): here,
+         * after every task it started has finished (its contract) */
+        run_claims(&job, 0);
+    } else {
+        run_started(&job);
     }
-    args[0] = (chunk_arg){&job, 0};
-    run_chunks(&args[0]); /* a thread that did not start leaves its chunks here */
-    for (int i = 1; i < parts; i++)
-        if (started[i]) pthread_join(tid[i], NULL);
     pthread_mutex_destroy(&job.lock);
 }

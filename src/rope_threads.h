@@ -7,7 +7,8 @@
  * should be split into, given the caller's limit and the number of independent items; 1 unless each part
  * gets enough work to repay starting a thread. pe__parallel_chunks: items
  * [0, n) in chunks [k chunk, (k + 1) chunk) that `parts` workers (the
- * caller and parts - 1 threads started and joined here) run: each owns an
+ * caller and parts - 1 helpers: threads started and joined here, or the
+ * options' pool's workers, or the tasks of its parallel-for hook) run: each owns an
  * equal contiguous share (the same one every call: cache affinity) and,
  * when done, takes chunks from the back of the largest unfinished share, so
  * a thread that starts late simply runs fewer chunks, and one that cannot
@@ -16,6 +17,8 @@
  */
 #ifndef PE_ROPE_THREADS_H
 #define PE_ROPE_THREADS_H
+
+#include "posenc.h"
 
 #include <stdint.h>
 
@@ -26,7 +29,9 @@ int pe__threads_for(int max_threads, double work, int64_t items);
  * about 128 KiB of `traffic` (bytes of the whole job); all tokens when
  * parts is 1. */
 int64_t pe__token_chunk(int parts, int64_t tokens, double traffic);
-void pe__parallel_chunks(int parts, int64_t n, int64_t chunk,
+/* o: resolved options (pool or hook, or neither), or NULL for threads
+ * started here. */
+void pe__parallel_chunks(const pe_rope_options *o, int parts, int64_t n, int64_t chunk,
                          void (*fn)(void *ctx, int worker, int64_t begin, int64_t end),
                          void *ctx);
 

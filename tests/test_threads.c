@@ -16,6 +16,7 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -487,4 +488,235 @@ TEST(threads_every_function_matches_single_thread) {
                           i, k, ref.name[j], j);
         }
     teardown();
+}
+
+/* ------------------------------------------------------------------------
+ * Who runs the threads (include/posenc.h, pe_pool and parallel_for): every
+ * call that takes thread options gives the same bits with threads started
+ * per call, a caller's pool (reused across many calls, and shared by two
+ * calling threads at once), a parallel-for hook that runs tasks on threads
+ * or one after another, and on one thread. The tensors are large enough
+ * (several MiB of traffic) that the scheduler really splits them. */
+enum { BT = 2048, BH = 4, BD = 128, BKV = 2 };
+
+typedef struct {
+    float *x, *k, *v, *y, *ky, *vy;
+    double *cs, *sn;
+    int64_t *ids, *ids3, *deltas;
+    pe_freqs f, g;
+} big_bufs;
+
+/* Per-call hashes into hs (OPT_CALLS of them). */
+enum { OPT_CALLS = 15 };
+static const char *const opt_call_name[OPT_CALLS] = {
+    "pe_rope_apply_ex", "pe_rope_apply_qk (k)", "pe_rope_apply_qk (q)", "pe_rope_cos_sin_ex (sin)",
+    "pe_rope_cos_sin_ex (cos)", "pe_rope_shift", "pe_rope_rebase", "pe_rope_apply_table",
+    "pe_rope_apply_table_qk", "pe_mrope_apply_ex", "pe_mrope_apply_qk", "pe_rope_fused_qkv (q)",
+    "pe_rope_fused_qkv (k)", "pe_rope_fused_qkv (v)", ""};
+
+static void run_every_options_call(big_bufs *b, const pe_rope_options *o, uint64_t *hs) {
+    int nh = 0;
+    const size_t n = (size_t)BT * BH * BD, nk = (size_t)BT * BKV * BD;
+    const pe_positions pos = pe_positions_list(b->ids), r5 = pe_positions_range(5);
+    const pe_tensor in = pe_tensor_dense(b->x, PE_F32, BT, BH, BD);
+    const pe_tensor out = pe_tensor_dense(b->y, PE_F32, BT, BH, BD);
+    const pe_tensor kin = pe_tensor_dense(b->k, PE_F32, BT, BKV, BD);
+    const pe_tensor kout = pe_tensor_dense(b->ky, PE_F32, BT, BKV, BD);
+/* the call first, then the hash of what it wrote (operands of ^ have no order) */
+#define FOLD(st, p, bytes)                                   \
+    do {                                                     \
+        const int st_ = (st);                                \
+        CHECK_MSG(st_ == PE_OK, "%s: %s", opt_call_name[nh], pe_last_error()); \
+        hs[nh++] = fnv(p, bytes) ^ (uint64_t)(int64_t)st_;   \
+    } while (0)
+    FOLD(pe_rope_apply_ex(&b->f, PE_ROPE_HALF, &pos, &in, &out, PE_ROPE_FORWARD, o), b->y, n * 4);
+    FOLD(pe_rope_apply_qk(&b->g, PE_ROPE_INTERLEAVED, &r5, &in, &out, &kin, &kout,
+                          PE_ROPE_INVERSE, o),
+         b->ky, nk * 4);
+    FOLD(0, b->y, n * 4);
+    FOLD(pe_rope_cos_sin_ex(&b->g, &pos, BT, b->cs, b->sn, PE_F64, o), b->sn,
+         (size_t)BT * BD / 2 * 8);
+    FOLD(0, b->cs, (size_t)BT * BD / 2 * 8);
+    FOLD(pe_rope_shift(&b->f, PE_ROPE_HALF, b->deltas, 0, &in, &out, o), b->y, n * 4);
+    FOLD(pe_rope_rebase(&b->f, &b->g, PE_ROPE_HALF, &pos, &in, &out, o), b->y, n * 4);
+    pe_rope_table tb = pe_rope_table_default();
+    tb.rotary_dim = BD;
+    tb.rows = BT;
+    tb.cos = b->cs;
+    tb.sin = b->sn;
+    tb.dtype = PE_F64;
+    const pe_positions r0 = pe_positions_range(0);
+    FOLD(pe_rope_apply_table(&tb, PE_ROPE_HALF, &r0, &in, &out, PE_ROPE_FORWARD, o), b->y, n * 4);
+    FOLD(pe_rope_apply_table_qk(&tb, PE_ROPE_HALF, &r0, &in, &out, &kin, &kout,
+                                PE_ROPE_BACKWARD, o),
+         b->ky, nk * 4);
+    const int64_t secs[3] = {32, 16, 16};
+    FOLD(pe_mrope_apply_ex(&b->f, PE_ROPE_HALF, b->ids3, secs, PE_MROPE_INTERLEAVED, &in, &out,
+                           PE_ROPE_FORWARD, o),
+         b->y, n * 4);
+    FOLD(pe_mrope_apply_qk(&b->f, PE_ROPE_HALF, b->ids3, secs, PE_MROPE_BLOCKED, &in, &out, &kin,
+                           &kout, PE_ROPE_FORWARD, o),
+         b->ky, nk * 4);
+    pe_fused_qkv_params p = pe_fused_qkv_params_default();
+    p.q_in = in;
+    p.q_out = out;
+    p.k_in = kin;
+    p.v_in = pe_tensor_dense(b->v, PE_F32, BT, BKV, BD);
+    p.k_cache = kout;
+    p.v_cache = pe_tensor_dense(b->vy, PE_F32, BT, BKV, BD);
+    p.threads = o->threads;
+    p.pool = o->pool;
+    p.parallel_for = o->parallel_for;
+    p.parallel_for_ctx = o->parallel_for_ctx;
+    FOLD(pe_rope_fused_qkv(&b->f, PE_ROPE_HALF, &pos, &p), b->y, n * 4);
+    FOLD(0, b->ky, nk * 4);
+    FOLD(0, b->vy, nk * 4);
+#undef FOLD
+    hs[nh] = 0;
+}
+
+/* The first call whose hash differs from ref, or NULL. */
+static const char *first_difference(const uint64_t *ref, const uint64_t *got) {
+    for (int i = 0; i < OPT_CALLS; i++)
+        if (ref[i] != got[i]) return opt_call_name[i];
+    return NULL;
+}
+
+static int big_alloc(big_bufs *b) {
+    const size_t n = (size_t)BT * BH * BD, nk = (size_t)BT * BKV * BD;
+    b->x = malloc(n * 4), b->y = malloc(n * 4);
+    b->k = malloc(nk * 4), b->ky = malloc(nk * 4), b->v = malloc(nk * 4), b->vy = malloc(nk * 4);
+    b->cs = malloc((size_t)BT * BD / 2 * 8), b->sn = malloc((size_t)BT * BD / 2 * 8);
+    b->ids = malloc(BT * 8), b->ids3 = malloc(BT * 3 * 8), b->deltas = malloc(BT * 8);
+    if (!b->x || !b->y || !b->k || !b->ky || !b->v || !b->vy || !b->cs || !b->sn || !b->ids ||
+        !b->ids3 || !b->deltas)
+        return -1;
+    uint64_t s = 12345;
+    for (size_t i = 0; i < n; i++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        b->x[i] = (float)((double)(s >> 11) * 0x1p-53 * 2.0 - 1.0);
+    }
+    for (size_t i = 0; i < nk; i++) b->k[i] = b->x[i] * 0.5f, b->v[i] = b->x[n - 1 - i];
+    for (int64_t t = 0; t < BT; t++) {
+        b->ids[t] = (t * 7919) % 100003;
+        b->deltas[t] = t % 5 == 0 ? -t : t / 3;
+        b->ids3[3 * t] = t / 64, b->ids3[3 * t + 1] = (t / 8) % 8, b->ids3[3 * t + 2] = t % 8;
+    }
+    if (pe_freqs_default(BD, 10000.0, &b->f) != PE_OK) return -1;
+    pe_rope_scaling sc = pe_rope_scaling_defaults(PE_SCALING_YARN, BD);
+    sc.factor = 4.0;
+    sc.original_max_position = 4096;
+    return pe_freqs_from_scaling(&sc, &b->g, NULL) == PE_OK ? 0 : -1;
+}
+
+static void big_free(big_bufs *b) {
+    free(b->x), free(b->y), free(b->k), free(b->ky), free(b->v), free(b->vy);
+    free(b->cs), free(b->sn), free(b->ids), free(b->ids3), free(b->deltas);
+}
+
+/* An engine's parallel-for: a thread per task, or every task on the caller. */
+typedef struct {
+    pe_task_fn fn;
+    void *arg;
+    int task;
+} engine_task;
+
+static void *engine_task_main(void *p) {
+    engine_task *t = p;
+    t->fn(t->arg, t->task);
+    return NULL;
+}
+
+static int engine_threads(void *ctx, int n_tasks, pe_task_fn fn, void *arg) {
+    atomic_int *calls = ctx;
+    atomic_fetch_add(calls, 1);
+    engine_task t[64];
+    pthread_t tid[64];
+    int ok[64];
+    for (int i = 1; i < n_tasks && i < 64; i++) {
+        t[i] = (engine_task){fn, arg, i};
+        ok[i] = pthread_create(&tid[i], NULL, engine_task_main, &t[i]) == 0;
+    }
+    fn(arg, 0);
+    for (int i = 1; i < n_tasks && i < 64; i++)
+        if (ok[i]) pthread_join(tid[i], NULL);
+    return 0;
+}
+
+static int engine_serial(void *ctx, int n_tasks, pe_task_fn fn, void *arg) {
+    atomic_int *calls = ctx;
+    atomic_fetch_add(calls, 1);
+    for (int i = 0; i < n_tasks; i++) fn(arg, i);
+    return 0;
+}
+
+typedef struct {
+    big_bufs b;
+    const pe_rope_options *o;
+    uint64_t h[3][OPT_CALLS];
+} pool_user;
+
+static void *pool_user_main(void *p) {
+    pool_user *u = p;
+    for (int r = 0; r < 3; r++) run_every_options_call(&u->b, u->o, u->h[r]);
+    return NULL;
+}
+
+TEST(threads_pool_and_hook_give_the_same_bits) {
+    big_bufs b;
+    CHECK_MSG(big_alloc(&b) == 0, "setup: %s", pe_last_error());
+    if (pe_test_failures()) {
+        big_free(&b);
+        return;
+    }
+    pe_rope_options o = pe_rope_options_default();
+    uint64_t ref[OPT_CALLS], got[OPT_CALLS];
+    const char *diff;
+    run_every_options_call(&b, &o, ref);
+    o.threads = 3;
+    run_every_options_call(&b, &o, got);
+    CHECK_MSG((diff = first_difference(ref, got)) == NULL, "3 started threads: %s differs", diff);
+
+    pe_pool *pool = NULL;
+    CHECK(pe_pool_create(3, &pool) == PE_OK);
+    if (pool != NULL) {
+        pe_rope_options po = pe_rope_options_default();
+        po.pool = pool; /* threads left at 1: the pool's 3 */
+        for (int r = 0; r < 4; r++) { /* one pool, many calls */
+            run_every_options_call(&b, &po, got);
+            CHECK_MSG((diff = first_difference(ref, got)) == NULL, "pool round %d: %s differs", r,
+                      diff);
+        }
+        /* two calling threads on one pool at once, each with its own buffers */
+        pool_user u[2];
+        u[0].o = u[1].o = &po;
+        int ok = big_alloc(&u[0].b) == 0 && big_alloc(&u[1].b) == 0;
+        CHECK(ok);
+        pthread_t t;
+        if (ok && pthread_create(&t, NULL, pool_user_main, &u[1]) == 0) {
+            pool_user_main(&u[0]);
+            pthread_join(t, NULL);
+            for (int k = 0; k < 2; k++)
+                for (int r = 0; r < 3; r++)
+                    CHECK_MSG((diff = first_difference(ref, u[k].h[r])) == NULL,
+                              "caller %d round %d on a shared pool: %s differs", k, r, diff);
+        }
+        big_free(&u[0].b), big_free(&u[1].b);
+        pe_pool_destroy(pool);
+    }
+
+    atomic_int calls;
+    atomic_init(&calls, 0);
+    pe_rope_options ho = pe_rope_options_default();
+    ho.threads = 3;
+    ho.parallel_for_ctx = &calls;
+    ho.parallel_for = engine_threads;
+    run_every_options_call(&b, &ho, got);
+    CHECK_MSG((diff = first_difference(ref, got)) == NULL, "threaded hook: %s differs", diff);
+    ho.parallel_for = engine_serial;
+    run_every_options_call(&b, &ho, got);
+    CHECK_MSG((diff = first_difference(ref, got)) == NULL, "serial hook: %s differs", diff);
+    /* the hook was really used, by each of the 10 calls in both rounds */
+    CHECK_MSG(atomic_load(&calls) == 2 * 10, "hook called %d times", atomic_load(&calls));
+    big_free(&b);
 }
