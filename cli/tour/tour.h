@@ -31,7 +31,7 @@ typedef struct {
 typedef struct {
     const char *section; /* static: the key of its tour_lesson section */
     const char *key;     /* static: the claim's stable name ("rope-relativity") */
-    char claim[640];     /* what the numbers show, in words */
+    char claim[1024];     /* what the numbers show, in words */
     char number[2048];   /* the numbers themselves */
     char figure[64];     /* file name in the output directory, or "" */
     int holds;           /* the predicate's verdict */

@@ -121,7 +121,7 @@ int tour_experiment_judge(tour *t, const ex_results *r) {
         snprintf(t->err, sizeof t->err, "the quick experiment lacks a length past training or a scheme the tour needs");
         return -1;
     }
-    char say[640];
+    char say[1024];
     int st;
     /* 1. every model learned in distribution */
     double v[8];
