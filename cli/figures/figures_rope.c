@@ -526,9 +526,18 @@ int fig_scaling(const figure_opts *o, const char *path, char *err, size_t errlen
     char sub[3][256];
     snprintf(sub[0], sizeof sub[0], "Llama 3 (D = 128, base 5·10^{5}, factor 8): %d pairs kept, %d scaled by 1/8, %d blended",
              kept, scaled, H - kept - scaled);
-    snprintf(sub[1], sizeof sub[1], "YaRN (D = 128, base 10^{4}, f = 10, L_{0} = 2048): ramp over pairs [%g, %g], logits × %.4f",
-             low, high, att);
-    snprintf(sub[2], sizeof sub[2], "dynamic NTK (factor 4, L_{0} = 4096): untouched at s = L_{0}, stretched at s = 4 L_{0}");
+    /* YaRN scales the rotated q and k by A, so the logits by A² (the
+     * tour's scaling claim says both) */
+    snprintf(sub[1], sizeof sub[1],
+             "YaRN (D = 128, base 10^{4}, f = 10, L_{0} = 2048): ramp over pairs [%g, %g]; q, k × A = %.4f, logits × A^{2} = %.4f",
+             low, high, att, att * att);
+    /* past L0 dynamic NTK raises the base to b·(f·s/L0 − (f − 1))^{d/(d−2)}:
+     * at f = 4, s = 4 L0 that factor is 13, and pair i turns 13^{2i/(d−2)}
+     * times slower, so the slowest (i = 63) by 13 */
+    snprintf(sub[2], sizeof sub[2],
+             "dynamic NTK (factor 4, L_{0} = 4096): untouched at s = L_{0}; at s = 4 L_{0} the base grows by "
+             "(4·4 − 3)^{128/126}, the slowest pair ÷ %.1f",
+             dyn4[H - 1] > 0 ? 1.0 / dyn4[H - 1] : 0.0);
     for (int p = 0; p < 3; p++) {
         plot_axes *ax = plot_figure_axes(fig, p, 0);
         plot_axes_labels(ax, sub[p], p == 2 ? "pair i (fast to slow)" : NULL, "ω'_{i} / ω_{i}");

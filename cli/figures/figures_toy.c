@@ -87,7 +87,11 @@ static int terms_figure(const figure_opts *o, const char *path, const char *titl
         lo = fmin(lo, *shifted);
         hi = fmax(hi, *shifted);
         plot_scatter(ax, &x3, shifted, 1, &(plot_style){.color = PLOT_BLACK, .marker = PLOT_DIAMOND, .marker_size = 12});
-        plot_text(ax, x3 + 0.32, *shifted, shifted_note, PLOT_AT_E, PLOT_AUTO);
+        /* the note goes on the empty side of the zero line above (or below)
+         * its own column, where no bar is: beside the marker it ran over
+         * the next bar */
+        const double zero = 0, above = lt->position_position < 0;
+        plot_text(ax, x3, zero, shifted_note, above ? PLOT_AT_N : PLOT_AT_S, PLOT_AUTO);
     }
     const double pad = 0.15 * (hi - lo);
     plot_axes_ylim(ax, lo - pad, hi + pad);
@@ -145,7 +149,7 @@ int fig_entanglement(const figure_opts *o, const char *path, char *err, size_t e
     snprintf(sub, sizeof sub, "sinusoidal codes, D = %d, m = %d, n = %d, random Q, K, e (the claim's inputs)", D,
              TOUR_ENT_M, TOUR_ENT_N);
     char note[160];
-    snprintf(note, sizeof note, "m = %d, n = %d (same offset): %.3f", TOUR_ENT_M + 100, TOUR_ENT_N + 100,
+    snprintf(note, sizeof note, "diamond: m = %d, n = %d (same offset), %.3f", TOUR_ENT_M + 100, TOUR_ENT_N + 100,
              far.position_position);
     return terms_figure(o, path, "Sinusoidal codes added to tokens: four terms, position weighs as much as content",
                         sub, &lt, &far.position_position, note, err, errlen);
@@ -240,7 +244,8 @@ int fig_normalized(const figure_opts *o, const char *path, char *err, size_t err
                      &(plot_style){.color = PLOT_BLACK, .marker = PLOT_CIRCLE, .marker_size = 20, .alpha = 0.35});
         char note[160];
         snprintf(note, sizeof note, "p = 2 -> %.4f, step %.4f", x[2], sp[2]);
-        plot_text(ax, x[2], y[2], note, PLOT_AT_NE, PLOT_AUTO);
+        /* near the right edge the label goes to the left of its point */
+        plot_text(ax, x[2], y[2], note, x[2] > 0.6 ? PLOT_AT_NW : PLOT_AT_NE, PLOT_AUTO);
     }
     plot_axes_yticks(ax, at, labels, 4);
     return fig_finish(fig, path, err, errlen);

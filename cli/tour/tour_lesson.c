@@ -96,7 +96,12 @@ const tour_section tour_sections[] = {
      "The argument ends in a prediction that can be tested: a scheme built on bounded, relative angles should "
      "keep working past the lengths it was trained on, and a table of absolute positions should not. Here "
      "tiny decoders are trained, in C, to copy sequences of up to 16 symbols and then asked to copy longer "
-     "ones. The sentences below are written from the measured table, whatever it says.",
+     "ones. Two things to keep in mind when reading it. The task itself asks for new distances: the j-th "
+     "answer symbol is the j-th input symbol, n + 1 positions back, so at twice the training length every "
+     "relative scheme must attend at an offset it never used in training; bounded angles keep the codes "
+     "familiar, not the offset. And this is one seed of a quick run (about a minute): the spread between "
+     "seeds is not measured here; docs/EXPERIMENT.md has the three-seed run. The sentences below are written "
+     "from the measured table, whatever it says, and each is a test of it.",
      MATH(MT("exact match") P(MI("n")) MO("=") FRAC(MN("1"), MI("N")) "<munderover>" MO("∑") ROW(MI("j") MO("=")
               MN("1")) MI("N") "</munderover>" MO("[") SUB(MI("ŷ"), MI("j")) MO("=") SUB(MI("y"), MI("j")) MO("]")
               MO(",") GAP MI("n") MO("=") MT("symbols to copy")),
