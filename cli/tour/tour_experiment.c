@@ -208,7 +208,31 @@ int tour_experiment_judge(tour *t, const ex_results *r) {
     fill_table(&tour_last(t)->table, r, EX_EXACT, past);
     print_table(t->out ? t->out : stdout, &tour_last(t)->table);
     if ((st = draw(t, r, EX_EXACT, best, past, "experiment-exact.png"))) return st;
-    /* 4. rescaled RoPE, judged at every test length past training: whole
+    /* 4. Press et al.'s ordering of the loss per answer token (they
+     * measured perplexity at 1.5x and 2x): ALiBi < RoPE < sinusoidal at
+     * the first length past training; the longest length said as found */
+    const int twice = past, longest = c->n_lengths - 1;
+    double ls[6] = {ex_stat_of(r, alibi, twice, EX_LOSS).mean, ex_stat_of(r, rope, twice, EX_LOSS).mean,
+                    ex_stat_of(r, sinus, twice, EX_LOSS).mean, ex_stat_of(r, alibi, longest, EX_LOSS).mean,
+                    ex_stat_of(r, rope, longest, EX_LOSS).mean, ex_stat_of(r, sinus, longest, EX_LOSS).mean};
+    tour_inputs(t, "ex-press", ls, 6);
+    const int press = ls[0] < ls[1] && ls[1] < ls[2];
+    const int press_far = ls[3] < ls[4] && ls[4] < ls[5];
+    const double ratio = (double)c->lengths[twice] / c->train_max, ratio_far = (double)c->lengths[longest] / c->train_max;
+    snprintf(say, sizeof say,
+             "Per answer token, the loss at %g× the training length %s ALiBi (%.2f) < RoPE (%.2f) < sinusoidal (%.2f "
+             "nats), the order Press et al. found in perplexity when testing language models longer than trained. "
+             "At %g× (n = %d) the order %s (%.2f, %.2f, %.2f): %s.",
+             ratio, press ? "orders them" : "does NOT order them", ls[0], ls[1], ls[2], ratio_far, c->lengths[longest],
+             press_far ? "holds" : "does not hold", ls[3], ls[4], ls[5],
+             press_far ? "ALiBi still lowest, sinusoidal highest"
+                       : "past twice the length this small run no longer keeps the published order");
+    if ((st = tour_claim(t, "experiment", "ex-press", press, NULL, say,
+                         "loss per answer token (nats; chance is ln 64 = 4.16) at n = %d: alibi %.3f, rope %.3f, "
+                         "sinusoidal %.3f; at n = %d: %.3f, %.3f, %.3f",
+                         c->lengths[twice], ls[0], ls[1], ls[2], c->lengths[longest], ls[3], ls[4], ls[5])))
+        return st;
+    /* 5. rescaled RoPE, judged at every test length past training: whole
      * answers not rescued; which rescaling keeps the most single tokens */
     const int rows[4] = {rope, row_of(c, EX_ROPE_LINEAR), row_of(c, EX_ROPE_NTK), row_of(c, EX_ROPE_YARN)};
     int rescued = 0, most_last = 0, n_past = 0;

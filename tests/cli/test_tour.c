@@ -100,8 +100,8 @@ TEST(tour_experiment_claims_hold_on_the_measured_shape) {
     fake_run f;
     fake_init(&f);
     tour *t = judged(&f, NULL);
-    CHECK(t != NULL && t->n == 4 && t->failed == 0);
-    if (t == NULL || t->n != 4) return done(t);
+    CHECK(t != NULL && t->n == 5 && t->failed == 0);
+    if (t == NULL || t->n != 5) return done(t);
     CHECK_HAS(said(t, "ex-alibi"), "longest is alibi: 84.0% exact at n = 32, while no other scheme gets above 0.0%");
     CHECK_HAS(said(t, "ex-rescaled"), "does not rescue whole answers past training (n = 32 and 64;");
     /* judged at both lengths past training, each said */
@@ -143,8 +143,25 @@ TEST(tour_experiment_sinusoidal_ahead_of_rope_fails_the_claim) {
     fake_init(&f);
     set(&f, EX_SINUSOIDAL, 2, 0.0, 60.0);
     tour *t = judged(&f, NULL);
-    CHECK(t != NULL && t->failed == 1 && !held(t, "ex-absolute"));
+    /* (its loss falls below RoPE's too, so Press et al.'s order fails as well) */
+    CHECK(t != NULL && t->failed == 2 && !held(t, "ex-absolute") && !held(t, "ex-press"));
     if (t) CHECK_HAS(said(t, "ex-absolute"), "RoPE does NOT keep more tokens than sinusoidal");
+    done(t);
+}
+
+TEST(tour_experiment_press_ordering_is_judged_on_the_loss) {
+    fake_run f;
+    fake_init(&f);
+    tour *t = judged(&f, NULL);
+    CHECK(t != NULL && held(t, "ex-press"));
+    if (t) CHECK_HAS(said(t, "ex-press"), "at 2× the training length orders them ALiBi (0.02) < RoPE (2.17) < "
+                                          "sinusoidal (2.94 nats)");
+    done(t);
+    fake_init(&f);
+    f.runs[row(&f, EX_ROPE)].at[2].loss = 3.5; /* RoPE above sinusoidal at 2x */
+    t = judged(&f, NULL);
+    CHECK(t != NULL && t->failed >= 1 && !held(t, "ex-press"));
+    if (t) CHECK_HAS(said(t, "ex-press"), "does NOT order them");
     done(t);
 }
 
@@ -155,7 +172,7 @@ TEST(tour_experiment_other_winner_fails_the_alibi_claim) {
     set(&f, EX_SINUSOIDAL, 2, 50.0, 80.0);
     tour *t = judged(&f, NULL);
     /* sinusoidal copying past training also fails the claim that it does not */
-    CHECK(t != NULL && t->failed == 2 && !held(t, "ex-alibi") && !held(t, "ex-absolute"));
+    CHECK(t != NULL && t->failed == 3 && !held(t, "ex-alibi") && !held(t, "ex-absolute") && !held(t, "ex-press"));
     if (t) {
         CHECK_HAS(said(t, "ex-alibi"), "longest is sinusoidal: 50.0% exact at n = 32, while 10.0% for the next best (alibi)");
         CHECK_HAS(said(t, "ex-alibi"), "does NOT bear that out");
@@ -223,9 +240,9 @@ TEST(tour_page_marks_a_failed_claim) {
     if (m) {
         tour_html_page(t, m);
         fclose(m);
-        CHECK_HAS(page, "<div class=\"claim failed\" id=\"c4\" data-key=\"ex-rescaled\">");
+        CHECK_HAS(page, "<div class=\"claim failed\" id=\"c5\" data-key=\"ex-rescaled\">");
         CHECK_HAS(page, "✗ FAILED");
-        CHECK_HAS(page, "3 claims checked; 1 FAILED");
+        CHECK_HAS(page, "4 claims checked; 1 FAILED");
         CHECK_HAS(page, "<section id=\"experiment\">");
         CHECK_HAS(page, "<th class=\"split\">n=32</th>");
         CHECK(strstr(page, "<script") == NULL);
