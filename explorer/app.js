@@ -247,11 +247,17 @@ class Explorer {
     /* Pairs at offset k. */
     const per = lib.periods(p.offset, pairs);
     last.periods = per;
+    /* Two different counts: pairs whose cosine is negative at k (pointing
+     * backwards now; `posenc analyze flip` calls it past_flip), and pairs
+     * that have passed their flip distance pi/w_i at least once (past the
+     * slowest pair's flip, every one has: 64 of 64 at k = 32000, D = 128). */
     last.pastFlip = per.phase.filter((ph) => Math.cos(ph) < 0).length;
+    last.flippedOnce = per.flip.filter((f) => p.offset >= f).length;
     this.plots.pairs.setData([idx, per.wavelength, per.phase]);
     $('num-wavelength').textContent = fmt(per.wavelength[pairs - 1]);
     $('num-phase').textContent = fmt(per.phase[pairs - 1]);
     $('num-past').textContent = `${last.pastFlip} of ${pairs}`;
+    $('num-flipped').textContent = `${last.flippedOnce} of ${pairs}`;
     $('cmd-pairs').textContent = `posenc analyze flip ${opts} --offset ${p.offset} --format json`;
 
     /* Score vs offset: 0 .. past the slowest pair's flip (and past k). */
@@ -310,6 +316,12 @@ createPosenc().then((M) => {
   window.explorer = app;
   $('version').textContent = `libposenc ${M.UTF8ToString(M._px_version())} (WebAssembly).`;
   app.makePlots();
+  /* the exact offset box and the offset slider move together */
+  $('offset-num').addEventListener('input', () => {
+    const v = Math.round(+$('offset-num').value);
+    if (Number.isFinite(v) && v >= 0 && v <= 200000) $('offset').value = v;
+  });
+  $('offset').addEventListener('input', () => { $('offset-num').value = $('offset').value; });
   for (const el of document.querySelectorAll('#controls input, #controls select'))
     el.addEventListener('input', () => app.update());
   app.update();

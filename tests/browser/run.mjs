@@ -219,6 +219,38 @@ async function explorerChecks(browser) {
   await screenshots(browser, url, 'explorer', (pg) => pg.waitForSelector('body[data-ready="1"]'));
 }
 
+/* Issue 27 (kept apart from the checks above): the explorer's flip count
+ * and the exact offset box. "Pairs past their flip" counts pairs with
+ * k >= pi/w_i, recomputed here from the CLI's flip distances: at the
+ * default D = 128, base 1e4, k = 32000 every pair has flipped (the slowest
+ * flips at 27207); at k = 100 the first 25 have. The exact box sets the
+ * notes' small offsets (7, 34, 44) that a slider of 200000 steps cannot. */
+async function flipCountChecks(browser) {
+  const file = join(TOUR, 'explorer', 'index.html');
+  if (!existsSync(file)) return;
+  const { page, problems } = await openWatched(browser, pathToFileURL(file).href, 'body[data-ready="1"]');
+  const state = () => page.evaluate(() => ({ last: window.explorer.last,
+    flipped: document.getElementById('num-flipped').textContent,
+    cmd: document.getElementById('cmd-pairs').textContent,
+    slider: document.getElementById('offset').value }));
+  /* the command the page shows, run, its flip distances counted */
+  const cliFlipped = (st) => {
+    const fl = cli(st.cmd);
+    return fl.flip_distance.filter((f) => fl.offset >= f).length;
+  };
+  let s = await state();
+  check('flip_count_all_pairs_at_32000', s.flipped === '64 of 64' && cliFlipped(s) === 64, s.flipped);
+  for (const [k, want] of [[100, 25], [7, null], [34, null], [44, null]]) {
+    await page.locator('#offset-num').fill(String(k));
+    s = await state();
+    const n = cliFlipped(s);
+    check(`offset_box_sets_k_${k}`, s.last.params.offset === k && s.slider === String(k) &&
+      s.flipped === `${n} of 64` && (want === null || n === want), `${s.last.params.offset}, ${s.flipped}, cli ${n}`);
+  }
+  check('flip_checks_no_errors', problems.length === 0, problems.join('; '));
+  await page.close();
+}
+
 const browser = await chromium.launch({
   executablePath: CHROMIUM,
   /* Chromium's sandbox refuses to start as root (CI containers). */
@@ -227,6 +259,7 @@ const browser = await chromium.launch({
 try {
   await tourChecks(browser);
   await explorerChecks(browser);
+  await flipCountChecks(browser);
 } catch (e) {
   check('browser_run_completed', false, e.stack || String(e));
 } finally {
