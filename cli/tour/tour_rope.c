@@ -260,6 +260,103 @@ static int collisions(tour *t) {
                       in[1], in[0], k[0], d[0], d1, j, whole, k[1], d[1], k[2], d[2], k[3], d[3]);
 }
 
+/* Pairing. The notes pair dims (2i, 2i+1); the tour and Llama-family
+ * models pair i with i + D/2 (half-split). Interleaved, R(m) is block
+ * diagonal: a basis vector e_j rotates inside its own pair only. The two
+ * layouts are one rotation up to a permutation of q's (and k's) rows. */
+static int layouts(tour *t) {
+    enum { D = 8 };
+    double in[2] = {PE_ROPE_INTERLEAVED, 1}; /* the layout checked for 2x2 blocks; 1: permute */
+    tour_inputs(t, "layout", in, 2);
+    pe_freqs fb;
+    TRY(pe_freqs_default(D, 10000.0, &fb));
+    pe_positions at = pe_positions_range(5);
+    const pe_rope_layout blocks = in[0] == PE_ROPE_HALF ? PE_ROPE_HALF : PE_ROPE_INTERLEAVED;
+    /* R(5) column by column: how much of e_j lands outside (2i, 2i+1) */
+    float e[D], col[D];
+    double outside = 0, inside = 0;
+    for (int j = 0; j < D; j++) {
+        for (int r = 0; r < D; r++) e[r] = r == j ? 1.0f : 0.0f;
+        pe_tensor ti = pe_tensor_dense(e, PE_F32, 1, 1, D), to = pe_tensor_dense(col, PE_F32, 1, 1, D);
+        TRY(pe_rope_apply(&fb, blocks, &at, &ti, &to, PE_ROPE_FORWARD));
+        for (int r = 0; r < D; r++) {
+            if ((r ^ 1) == j || r == j) inside += fabs(col[r]);
+            else outside = fmax(outside, fabs(col[r]));
+        }
+    }
+    /* the permutation: interleaved q at (2i, 2i+1) is half-split q at (i, i + D/2) */
+    double q[TOUR_ROPE_D], k[TOUR_ROPE_D];
+    tour_rope_qk(q, k);
+    float qi[D], qh[D], ri[D], rh[D];
+    for (int i = 0; i < D / 2; i++) {
+        qi[2 * i] = (float)q[2 * i];
+        qi[2 * i + 1] = (float)q[2 * i + 1];
+        qh[i] = in[1] != 0 ? qi[2 * i] : qi[i];
+        qh[i + D / 2] = in[1] != 0 ? qi[2 * i + 1] : qi[i + D / 2];
+    }
+    pe_tensor a = pe_tensor_dense(qi, PE_F32, 1, 1, D), ra = pe_tensor_dense(ri, PE_F32, 1, 1, D);
+    pe_tensor b = pe_tensor_dense(qh, PE_F32, 1, 1, D), rb = pe_tensor_dense(rh, PE_F32, 1, 1, D);
+    TRY(pe_rope_apply(&fb, PE_ROPE_INTERLEAVED, &at, &a, &ra, PE_ROPE_FORWARD));
+    TRY(pe_rope_apply(&fb, PE_ROPE_HALF, &at, &b, &rb, PE_ROPE_FORWARD));
+    double perm_gap = 0;
+    for (int i = 0; i < D / 2; i++) {
+        perm_gap = fmax(perm_gap, fabs((double)rh[i] - ri[2 * i]));
+        perm_gap = fmax(perm_gap, fabs((double)rh[i + D / 2] - ri[2 * i + 1]));
+    }
+    const int block = outside == 0 && inside > 0, same = perm_gap <= 1e-6;
+    const int holds = block && same;
+    char say[1024];
+    snprintf(say, sizeof say,
+             "Which dims form a pair is a convention. The notes pair (2i, 2i+1): then R(m) is block diagonal, "
+             "2×2 rotations down the diagonal, and a basis vector turns only inside its own pair%s. This tour, "
+             "like Llama and GPT-NeoX, pairs i with i + D/2 (half-split); moving q's rows (2i, 2i+1) to (i, i + "
+             "D/2) and rotating half-split gives the interleaved result %s: the two layouts are the same rotation "
+             "with the rows of q and k permuted, so a checkpoint must be read with the layout it was trained in.",
+             block ? "" : " (NOT so here: it leaks into other dims)",
+             same ? "exactly" : "NOT exactly (so they are NOT a permutation apart here)");
+    return tour_claim(t, "rope", "layout", holds, NULL, say,
+                      "D = 8, base 10^4, m = 5, %s layout: largest entry of R(5) outside the 2×2 blocks %.2g; "
+                      "half-split of the permuted q against interleaved q, largest difference %.2g (float32)",
+                      blocks == PE_ROPE_HALF ? "half-split" : "interleaved", outside, perm_gap);
+}
+
+/* The notes' "He ... Naveen" example: at 34 tokens a slow pair (w = 10^-4)
+ * adds 0.0034 rad, about 0.2 degrees, while the fastest pair has turned
+ * more than five times. */
+static int gap34(tour *t) {
+    double in[2] = {34, 1e-4}; /* the gap and the slow pair's frequency */
+    tour_inputs(t, "gap34", in, 2);
+    pe_freqs one;
+    TRY(pe_freqs_default(2, 10.0, &one));
+    one.inv_freq[0] = in[1];
+    double slow, fast, turns;
+    TRY(pe_pair_periods(&one, (int64_t)in[0], NULL, NULL, &slow, &turns));
+    one.inv_freq[0] = 1.0;
+    double fast_turns;
+    TRY(pe_pair_periods(&one, (int64_t)in[0], NULL, NULL, &fast, &fast_turns));
+    /* and in a real head, D = 128 at base 10^4: how many pairs stay under 1 degree at this gap */
+    pe_freqs fb;
+    TRY(pe_freqs_default(128, 10000.0, &fb));
+    double ph[64];
+    TRY(pe_pair_periods(&fb, (int64_t)in[0], NULL, NULL, ph, NULL));
+    int calm = 0;
+    for (int i = 0; i < 64; i++) calm += ph[i] * 180 / PI < 1.0;
+    const double deg = slow * 180 / PI;
+    const int holds = deg < 0.25 && cos(slow) > 0.9999 && fast_turns > 5;
+    char say[1024];
+    snprintf(say, sizeof say,
+             "The notes' example: two words %g tokens apart. A slow pair (ω = 10^-4) adds %.4f rad = %.2f° to "
+             "their angle, cos = %.6f, %s, while the fastest pair (ω = 1) has turned %.2f times. In a real head "
+             "(D = 128, base 10^4) %d of the 64 pairs turn less than 1° over this gap: a link between them can "
+             "live in those pairs, where position barely changes the score.",
+             in[0], slow, deg, cos(slow), holds ? "about a fifth of a degree" : "NOT a fifth of a degree", fast_turns,
+             calm);
+    return tour_claim(t, "rope", "gap34", holds, NULL, say,
+                      "offset %g: slow pair %.5f rad (%.3f°, cos %.7f); fast pair %.2f turns; D = 128, base 10^4: "
+                      "%d pairs under 1°",
+                      in[0], slow, deg, cos(slow), fast_turns, calm);
+}
+
 int tour_rope_claims(tour *t) {
     pe_freqs fbuf, *f = &fbuf;
     TRY(pe_freqs_default(TOUR_ROPE_D, 10000.0, f));
@@ -270,10 +367,12 @@ int tour_rope_claims(tour *t) {
     if (st == 0) st = flip(t);
     if (st == 0) st = aliasing(t);
     if (st == 0) st = collisions(t);
+    if (st == 0) st = layouts(t);
+    if (st == 0) st = gap34(t);
     return st;
 }
 
-int tour_scaling_claims(tour *t) {
+static int scaling_schemes(tour *t) {
     enum { D = TOUR_SCALE_D, H = TOUR_SCALE_D / 2 };
     /* inputs: Llama 3's factor, YaRN's factor, and the sequence length
      * dynamic NTK is asked about (its trained length, 4096) */
@@ -344,4 +443,40 @@ int tour_scaling_claims(tour *t) {
                       "slowest pair ÷ %.4f, pair 1 ÷ %.4f",
                       in[0], v[0], v[1], llama_slow, llama_fast_same ? "as before" : "CHANGED", v[2], in[1], v[3], v[4], v[5], v[5] * v[5], in[2],
                       v[6] == 1 ? "bit-identical to" : "DIFFERENT FROM", v[7], v[8]);
+}
+
+/* NTK-aware scaling on its own: base b·f^(d/(d-2)). Pair 0 keeps w = 1;
+ * pair i slows by f^(2i/(d-2)), so the slowest (i = d/2 - 1) by exactly f,
+ * as position interpolation slows every pair. */
+static int ntk(tour *t) {
+    enum { D = TOUR_SCALE_D, H = TOUR_SCALE_D / 2 };
+    double in[1] = {8}; /* the factor */
+    tour_inputs(t, "ntk", in, 1);
+    pe_rope_scaling n = pe_rope_scaling_defaults(PE_SCALING_NTK, D);
+    n.factor = in[0];
+    pe_freqs fb, db;
+    TRY(pe_freqs_from_scaling(&n, &fb, NULL));
+    TRY(pe_freqs_default(D, 10000.0, &db));
+    const double first = db.inv_freq[0] / fb.inv_freq[0], mid = db.inv_freq[H / 2] / fb.inv_freq[H / 2],
+                 last = db.inv_freq[H - 1] / fb.inv_freq[H - 1];
+    const double want_mid = pow(8.0, (double)(2 * (H / 2)) / (D - 2));
+    const int holds = fabs(first - 1) < 1e-12 && fabs(last - 8) < 1e-9 && fabs(mid - want_mid) < 1e-9;
+    char say[1024];
+    snprintf(say, sizeof say,
+             "NTK-aware scaling changes only the base, to 10^4·8^(128/126) for factor 8 at D = 128. The fastest pair "
+             "keeps its frequency (÷ %.6f), the middle pair turns %.4f times slower (8^(64/126)) and the slowest "
+             "%.4f times slower%s: the fast pairs, which tell near tokens apart, are left alone, and only the "
+             "slowest is divided by the whole factor, as position interpolation divides every pair.",
+             first, mid, last, holds ? ", exactly the factor 8" : ": NOT the factor 8 at the slow end");
+    return tour_claim(t, "scaling", "ntk", holds, NULL, say,
+                      "D = 128, base 10^4, NTK factor %g: base %.2f; ω_0 ÷ %.12f, ω_32 ÷ %.9f (8^(64/126) = %.9f), "
+                      "ω_63 ÷ %.9f",
+                      in[0], fb.inv_freq[1] > 0 ? pow(fb.inv_freq[1], -(double)D / 2) : 0.0, first, mid, want_mid,
+                      last);
+}
+
+int tour_scaling_claims(tour *t) {
+    int st = scaling_schemes(t);
+    if (st == 0) st = ntk(t);
+    return st;
 }
