@@ -142,6 +142,70 @@ static int toy_drift(tour *t) {
                       D, N - 1, N - 1, v[0], drift, range);
 }
 
+/* The toy's four regimes and how its terms grow. Centring Q's rows makes
+ * Q1 = 0, centring K's rows K1 = 0: neither is regime iv (the m·n term),
+ * Q alone ii, K alone iii, both i (positions vanish). With p_m = m·1 the
+ * cross terms grow linearly in m or n and the position-position term with
+ * m·n: ten times further, ten and a hundred times larger. */
+static int toy_regimes(tour *t) {
+    enum { D = TOUR_TOY_D, N = TOUR_TOY_KEYS };
+    double in[1] = {1}; /* 1: centre K's rows where the regime needs K1 = 0 */
+    tour_inputs(t, "toy-regimes", in, 1);
+    double Q0[D * D], K0[D * D], em[D], en[D], keys[N * D];
+    int64_t kp[N];
+    tour_toy_weights(Q0, K0, em, en);
+    tour_toy_keys(keys);
+    for (int n = 0; n < N; n++) kp[n] = n;
+    int got[4];
+    for (int c = 0; c < 4; c++) { /* c bit 0: centre Q; bit 1: centre K */
+        double Q[D * D], K[D * D];
+        memcpy(Q, Q0, sizeof Q);
+        memcpy(K, K0, sizeof K);
+        if (c & 1) TRY(pe_zero_row_sums(Q, D, D));
+        if ((c & 2) && in[0] != 0) TRY(pe_zero_row_sums(K, D, D));
+        pe_toy_report r;
+        TRY(pe_toy_analyze(D, Q, K, em, N - 1, keys, kp, N, 1e-9, &r));
+        got[c] = (int)r.regime;
+    }
+    const int regimes = got[0] == PE_TOY_QUADRATIC && got[1] == PE_TOY_KEY_DRIFT && got[2] == PE_TOY_QUERY_SCALE &&
+                        got[3] == PE_TOY_CONTENT_ONLY;
+    /* growth of the four terms of the uncentred toy at (m, n) = s·(10, 9) */
+    pe_logit_terms lt[3];
+    for (int k = 0; k < 3; k++) {
+        double pm[D], pn[D];
+        const double scale = k == 0 ? 1 : k == 1 ? 10 : 100;
+        for (int i = 0; i < D; i++) {
+            pm[i] = 10 * scale;
+            pn[i] = 9 * scale;
+        }
+        TRY(pe_logit_terms_compute(D, Q0, K0, em, en, pm, pn, &lt[k]));
+    }
+    const double cc = lt[2].content_content / lt[0].content_content, cp = lt[2].content_position / lt[0].content_position,
+                 pc = lt[2].position_content / lt[0].position_content,
+                 pp = lt[2].position_position / lt[0].position_position;
+    const int grows = fabs(cc - 1) < 1e-9 && fabs(cp - 100) < 1e-6 && fabs(pc - 100) < 1e-6 && fabs(pp - 1e4) < 1e-3;
+    const int holds = regimes && grows;
+    static const char *const roman[5] = {"?", "i", "ii", "iii", "iv"};
+    const char *name[4];
+    for (int c = 0; c < 4; c++) name[c] = got[c] >= 1 && got[c] <= 4 ? roman[got[c]] : "?";
+    char say[1024];
+    snprintf(say, sizeof say,
+             "The toy design has four regimes, set by whether Q1 and K1 vanish. With neither zero it is regime %s "
+             "(the m·n term dominates); centring Q's rows (Q1 = 0) gives %s (logits drift with the key's "
+             "position), centring K's rows (K1 = 0) gives %s (the query's position scales the logit), and both "
+             "give %s (positions vanish)%s. Moving both positions 100 times further, from (10, 9) to (1000, 900), "
+             "multiplies the content term by %.0f, the two cross terms by %.0f and %.0f, and the position-position "
+             "term by %.0f: position overtakes content quadratically.",
+             name[0], name[1], name[2], name[3], regimes ? "" : ": NOT the four regimes of the notes", cc, cp, pc,
+             pp);
+    return tour_claim(t, "raw", "toy-regimes", holds, NULL, say,
+                      "D = 8, query at m = 63, keys at n = 0..63: regimes %s, %s, %s, %s (none, Q, K, both centred). "
+                      "Terms at (10, 9): %.3f, %.3f, %.3f, %.3f; at (1000, 900): %.3f, %.1f, %.1f, %.1f",
+                      name[0], name[1], name[2], name[3], lt[0].content_content, lt[0].content_position,
+                      lt[0].position_content, lt[0].position_position, lt[2].content_content,
+                      lt[2].content_position, lt[2].position_content, lt[2].position_position);
+}
+
 static int normalized(tour *t) {
     double in[4] = {3, 5, 10, 100}; /* the input lengths L */
     tour_inputs(t, "normalized", in, 4);
@@ -524,7 +588,7 @@ static int learned(tour *t) {
 }
 
 int tour_additive_claims(tour *t) {
-    int (*const steps[])(tour *) = {bag_of_words,        four_terms,       toy_drift,           normalized,
+    int (*const steps[])(tour *) = {bag_of_words,        four_terms,       toy_drift,           toy_regimes,           normalized,
                                      binary,              sinusoidal_value, sinusoidal_base,     sinusoidal_shift, sine_alone,
                                      sinusoidal_entangle, sinusoidal_symmetry, learned};
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
