@@ -251,6 +251,70 @@ async function flipCountChecks(browser) {
   await page.close();
 }
 
+/* Issue 27: the clock view. With alpha = beta the angle between the hands
+ * is pair i's phase at offset k, the CLI's phase_rad[i]; turning q's hand
+ * by alpha subtracts alpha; moving m turns both hands and leaves the angle
+ * (relativity); the canvas repaints. */
+async function clockChecks(browser) {
+  const file = join(TOUR, 'explorer', 'index.html');
+  if (!existsSync(file)) return;
+  const { page, problems } = await openWatched(browser, pathToFileURL(file).href, 'body[data-ready="1"]');
+  const state = () => page.evaluate(() => ({ clock: window.explorer.last.clock, params: window.explorer.last.params,
+    shown: document.getElementById('num-clock-angle').textContent,
+    cmd: document.getElementById('cmd-pairs').textContent,
+    px: document.getElementById('clock').toDataURL() }));
+  const angleNear = (a, b) => Math.abs(((a - b + 540) % 360) - 180) < 1e-6;
+  let s = await state();
+  const fl = cli(s.cmd);
+  const want = fl.phase_rad[s.clock.pair] * 180 / Math.PI;
+  check('clock_angle_is_cli_phase', s.clock.pair === fl.phase_rad.length - 1 && angleNear(s.clock.between, want) &&
+    s.shown === fmt(s.clock.between), `${s.clock.between} vs ${want}`);
+  const before = s;
+  await page.locator('#clock-alpha').fill('30');
+  s = await state();
+  check('clock_alpha_turns_q', angleNear(s.clock.between, before.clock.between - 30) && s.px !== before.px,
+    `${before.clock.between} -> ${s.clock.between}`);
+  const atM = s;
+  await page.locator('#position').fill('3000');
+  s = await state();
+  check('clock_m_turns_both_hands_only', s.params.position === 3000 && !angleNear(s.clock.qDeg, atM.clock.qDeg) &&
+    angleNear(s.clock.between, atM.clock.between), `q ${atM.clock.qDeg} -> ${s.clock.qDeg}, between ${s.clock.between}`);
+  await page.locator('#clock-pair').fill('0');
+  s = await state();
+  const fl0 = cli(s.cmd);
+  check('clock_pair_0', s.clock.pair === 0 && angleNear(s.clock.between, fl0.phase_rad[0] * 180 / Math.PI - 30),
+    `${s.clock.between}`);
+  check('clock_no_errors', problems.length === 0 &&
+    await page.evaluate(() => document.getElementById('status').textContent === ''), problems.join('; '));
+  await page.close();
+}
+
+/* Issue 27: the log offset axis. Its offsets run from 1, increasing, past
+ * the slowest pair's flip; the q = k = 1 curve there is the library's
+ * sum of cos(k w_i), checked at k = 1, 10, 100 against the CLI's w_i. */
+async function logAxisChecks(browser) {
+  const file = join(TOUR, 'explorer', 'index.html');
+  if (!existsSync(file)) return;
+  const { page, problems } = await openWatched(browser, pathToFileURL(file).href, 'body[data-ready="1"]');
+  const pxLinear = await page.evaluate(() => document.querySelector('#plot-score canvas').toDataURL());
+  await page.locator('#log-offset').check();
+  const s = await page.evaluate(() => ({ last: window.explorer.last,
+    cmd: document.getElementById('cmd-pairs').textContent,
+    px: document.querySelector('#plot-score canvas').toDataURL() }));
+  const ks = s.last.scoreOffsets;
+  const fl = cli(s.cmd);
+  const unitAt = (k) => fl.inv_freq.reduce((a, w) => a + Math.cos(k * w), 0);
+  const ok = [1, 10, 100].every((k) => {
+    const j = ks.indexOf(k);
+    return j >= 0 && Math.abs(s.last.unitScores[j] - unitAt(k)) < 1e-9 * fl.inv_freq.length;
+  });
+  check('log_axis_offsets', ks[0] === 1 && ks.every((k, j) => j === 0 || k > ks[j - 1]) &&
+    ks[ks.length - 1] >= s.last.flipSlowest, `${ks[0]} .. ${ks[ks.length - 1]}, ${ks.length} points`);
+  check('log_axis_unit_scores_equal_cli', ok, '');
+  check('log_axis_redrawn', s.px !== pxLinear && problems.length === 0, problems.join('; '));
+  await page.close();
+}
+
 const browser = await chromium.launch({
   executablePath: CHROMIUM,
   /* Chromium's sandbox refuses to start as root (CI containers). */
@@ -260,6 +324,8 @@ try {
   await tourChecks(browser);
   await explorerChecks(browser);
   await flipCountChecks(browser);
+  await clockChecks(browser);
+  await logAxisChecks(browser);
 } catch (e) {
   check('browser_run_completed', false, e.stack || String(e));
 } finally {
