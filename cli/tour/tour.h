@@ -4,7 +4,8 @@
  * them with a predicate, and says in a sentence what they show; a claim
  * whose predicate fails is reported as failed (the command then exits 1).
  *
- * tour_claims.c and tour_rope.c hold the claims, tour_experiment.c the
+ * tour_claims.c and tour_rope.c hold the claims, tour_compare.c the closing
+ * table of every scheme on the notes' criteria, tour_experiment.c the
  * trained models' section, tour_lesson.c the sections' prose and formulas,
  * cli/figures/inputs.c the fixed inputs a claim and its figure share,
  * tour_report.c records claims and draws their figures, tour_html.c writes
@@ -85,6 +86,7 @@ int tour_run_all(tour *t);
 int tour_additive_claims(tour *t);
 int tour_rope_claims(tour *t);
 int tour_scaling_claims(tour *t);
+int tour_compare_claims(tour *t); /* tour_compare.c: the closing table */
 int tour_experiment_claims(tour *t);
 
 /* DIR/index.html: one static page of every section, claim, number and

@@ -602,6 +602,7 @@ int tour_run_all(tour *t) {
     int st = tour_additive_claims(t);
     if (st == 0) st = tour_rope_claims(t);
     if (st == 0) st = tour_scaling_claims(t);
+    if (st == 0) st = tour_compare_claims(t);
     if (st == 0) st = tour_experiment_claims(t);
     return st;
 }

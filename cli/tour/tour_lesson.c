@@ -96,6 +96,15 @@ const tour_section tour_sections[] = {
               SUB(MI("γ"), MI("i"))), MI("s")) MO("+") SUB(MI("γ"), MI("i"))))
          MATH(SUB(MI("γ"), MI("i")) MO("∈") MO("[") MN("0") MO(",") MN("1") MO("]") MT(" (1: pair kept, 0: pair scaled)")),
      "Peng et al., YaRN (2023)", "https://arxiv.org/abs/2309.00071"},
+    {"compare", "Every scheme on the notes' criteria",
+     "The notes judge position schemes by a handful of properties: a bounded code, one code per position "
+     "whatever the length, neighbours with nearby codes, a code for every position however far, and a "
+     "similarity between two positions that depends on how far apart they are, not where. The table below "
+     "measures each property for each scheme now, with the same code for every row; the claim is that it "
+     "shows the pattern the notes describe.",
+     MATH(MO("⟨") MI("f") P(MI("m")) MO(",") MI("f") P(MI("m") MO("+") MI("k")) MO("⟩") MO("=") MI("g")
+              P(MI("k")) MT(" for every m")),
+     "", ""},
     {"experiment", "Train short, test long",
      "The argument ends in a prediction that can be tested: a scheme built on bounded, relative angles should "
      "keep working past the lengths it was trained on, and a table of absolute positions should not. Here "
