@@ -16,6 +16,8 @@ const SEED = 1; /* the CLI's default --seed for q, k */
 const SCORE_POINTS = 801;
 const SIM_N = 64;
 const SIN_ROWS = 128;
+/* Tick steps of a pair axis: whole pairs only (at D = 8 uPlot chose 0.5). */
+const PAIR_TICKS = [1, 2, 4, 5, 8, 10, 16, 20, 32, 64];
 
 const $ = (id) => document.getElementById(id);
 /* Shown numbers: 6 significant digits, the same rounding the test applies to the CLI's. */
@@ -199,7 +201,7 @@ class Explorer {
       width: w('plot-pairs'), height: 260,
       scales: { x: { time: false }, wl: { distr: 3 }, ph: { range: [0, 2 * Math.PI] } },
       /* size: room for the widest tick label, so the axis title does not print over it */
-      axes: [{ label: 'pair i' },
+      axes: [{ label: 'pair i', incrs: PAIR_TICKS },
         { scale: 'wl', label: 'wavelength (tokens, log)', size: 72 },
         { scale: 'ph', side: 1, label: 'phase at k (rad)', grid: { show: false }, size: 40 }],
       series: [{ label: 'pair' },
@@ -211,7 +213,7 @@ class Explorer {
     this.plots.scaling = new uPlot({
       width: w('plot-scaling'), height: 260,
       scales: { x: { time: false }, y: { distr: 3 } },
-      axes: [{ label: 'pair i' }, { label: 'wavelength 2π/ω (tokens, log)', size: 72 }],
+      axes: [{ label: 'pair i', incrs: PAIR_TICKS }, { label: 'wavelength 2π/ω (tokens, log)', size: 72 }],
       series: [{ label: 'pair' }].concat(SCHEMES.map((s) => ({ label: s, stroke: colours[s], width: 1 }))),
     }, [[0]].concat(SCHEMES.map(() => [1])), $('plot-scaling'));
     window.addEventListener('resize', () => {
@@ -345,6 +347,8 @@ class Explorer {
     last.unitScoreAtOffset = unitK.plus[0];
     $('num-offset').textContent = p.offset;
     $('num-score').textContent = fmt(atK.plus[0]);
+    last.scoreAtMinusOffset = atK.minus[0];
+    $('num-score-minus').textContent = fmt(atK.minus[0]);
     $('num-unit-score').textContent = fmt(unitK.plus[0]);
     $('num-flip').textContent = fmt(flipSlowest);
     $('cmd-score').textContent = `posenc analyze relativity ${opts} --layout ${layoutName} ` +

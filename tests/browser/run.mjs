@@ -311,6 +311,12 @@ async function logAxisChecks(browser) {
   check('log_axis_offsets', ks[0] === 1 && ks.every((k, j) => j === 0 || k > ks[j - 1]) &&
     ks[ks.length - 1] >= s.last.flipSlowest, `${ks[0]} .. ${ks[ks.length - 1]}, ${ks.length} points`);
   check('log_axis_unit_scores_equal_cli', ok, '');
+  /* the score at -k, against the CLI's rope_score_negated_offset */
+  const rel = cli(await page.evaluate(() => document.getElementById('cmd-score').textContent));
+  const minusShown = await page.evaluate(() => document.getElementById('num-score-minus').textContent);
+  check('score_at_minus_k_equals_cli', minusShown === fmt(rel.rope_score_negated_offset[0]) &&
+    near(s.last.scoreAtMinusOffset, rel.rope_score_negated_offset[0], 1e-13 * s.last.params.headDim * (1 + s.last.params.offset + s.last.params.position)) &&
+    minusShown !== fmt(rel.rope_score[0]), `${minusShown} vs ${rel.rope_score_negated_offset[0]}`);
   check('log_axis_redrawn', s.px !== pxLinear && problems.length === 0, problems.join('; '));
   await page.close();
 }
