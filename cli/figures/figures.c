@@ -6,7 +6,7 @@
 #include <string.h>
 
 const figure_entry figure_table[] = {
-    {"bag-of-words", "attention without positions: reversed tokens give reversed outputs", fig_bag_of_words},
+    {"bag-of-words", "attention without positions: reversed tokens give reversed outputs, unless masked causally", fig_bag_of_words},
     {"toy-terms", "the four logit terms of raw positions p_m = m*1 at m = 100, n = 90, as bars", fig_toy_terms},
     {"toy-drift", "the toy design in regime ii: the logit drifts with the key position", fig_toy_drift},
     {"normalized", "normalized positions: position 2 lands elsewhere at L = 3, 5, 10, 100", fig_normalized},

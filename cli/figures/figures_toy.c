@@ -10,6 +10,9 @@
 #include <string.h>
 
 int fig_bag_of_words(const figure_opts *o, const char *path, char *err, size_t errlen) {
+    /* Top row without a mask, bottom row with a causal mask (the claim's
+     * exception): attn(x), attn(reversed x), and attn(x) with its rows
+     * reversed. Without a mask the last two agree; with one they do not. */
     enum { T = TOUR_BAG_T, D = TOUR_BAG_D };
     float x[T * D], xr[T * D], of[T * D], orf[T * D];
     int64_t rev[T];
@@ -18,37 +21,44 @@ int fig_bag_of_words(const figure_opts *o, const char *path, char *err, size_t e
         rev[i] = T - 1 - i;
         memcpy(xr + i * D, x + rev[i] * D, sizeof(float) * D);
     }
-    pe_attention_params p = pe_attention_params_default(T, T, D, D);
-    double worst = 0;
-    int st = pe_attention(&p, x, x, x, of);
-    if (st == PE_OK) st = pe_attention(&p, xr, xr, xr, orf);
-    if (st == PE_OK) st = pe_permutation_gap(of, orf, rev, T, D, &worst);
-    if (st != PE_OK) return fig_lib_error(st, err, errlen);
-    double a[T * D], b[T * D], ra[T * D];
-    for (int i = 0; i < T; i++)
-        for (int e = 0; e < D; e++) {
-            a[i * D + e] = of[i * D + e];
-            b[i * D + e] = orf[i * D + e];
-            ra[i * D + e] = of[rev[i] * D + e]; /* the plain run's rows, last first */
-        }
+    double z[2][3][T * D], worst[2] = {0, 0};
+    for (int causal = 0; causal < 2; causal++) {
+        pe_attention_params p = pe_attention_params_default(T, T, D, D);
+        p.causal = causal;
+        int st = pe_attention(&p, x, x, x, of);
+        if (st == PE_OK) st = pe_attention(&p, xr, xr, xr, orf);
+        if (st == PE_OK) st = pe_permutation_gap(of, orf, rev, T, D, &worst[causal]);
+        if (st != PE_OK) return fig_lib_error(st, err, errlen);
+        for (int i = 0; i < T; i++)
+            for (int e = 0; e < D; e++) {
+                z[causal][0][i * D + e] = of[i * D + e];
+                z[causal][1][i * D + e] = orf[i * D + e];
+                z[causal][2][i * D + e] = of[rev[i] * D + e]; /* the plain run's rows, last first */
+            }
+    }
     figure_opts wide = *o;
     if (wide.width == 0 && wide.height == 0) {
         wide.width = 1500;
-        wide.height = 500;
+        wide.height = 950;
     }
     char title[256];
-    snprintf(title, sizeof title, "Attention without positions: the middle and right panels agree to %.1g", worst);
+    snprintf(title, sizeof title,
+             "Attention without positions: the right two panels agree to %.1g without a mask, differ by %.2f with a "
+             "causal mask", worst[0], worst[1]);
     plot_figure *fig;
-    if ((st = fig_begin(&wide, 1, 3, title, &fig, err, errlen))) return st;
-    const char *titles[3] = {"attn(x), tokens 0 to 5", "attn(reversed x)", "attn(x) with its rows reversed"};
-    const double *z[3] = {a, b, ra};
-    for (int c = 0; c < 3; c++) {
-        plot_axes *ax = plot_figure_axes(fig, 0, c);
-        plot_axes_labels(ax, titles[c], "feature", c == 0 ? "output row (token)" : NULL);
-        plot_axes_options(ax, PLOT_INVERT_Y | PLOT_INT_X | PLOT_INT_Y);
-        plot_heatmap(ax, z[c], T, D,
-                     &(plot_heatmap_opts){.cmap = PLOT_DIVERGING, .vmin = -1, .vmax = 1, .cbar_label = "value"});
-    }
+    int st;
+    if ((st = fig_begin(&wide, 2, 3, title, &fig, err, errlen))) return st;
+    const char *titles[2][3] = {{"no mask: attn(x), tokens 0 to 5", "no mask: attn(reversed x)",
+                                 "no mask: attn(x), rows reversed"},
+                                {"causal: attn(x)", "causal: attn(reversed x)", "causal: attn(x), rows reversed"}};
+    for (int r = 0; r < 2; r++)
+        for (int c = 0; c < 3; c++) {
+            plot_axes *ax = plot_figure_axes(fig, r, c);
+            plot_axes_labels(ax, titles[r][c], r == 1 ? "feature" : NULL, c == 0 ? "output row (token)" : NULL);
+            plot_axes_options(ax, PLOT_INVERT_Y | PLOT_INT_X | PLOT_INT_Y);
+            plot_heatmap(ax, z[r][c], T, D,
+                         &(plot_heatmap_opts){.cmap = PLOT_DIVERGING, .vmin = -1, .vmax = 1, .cbar_label = "value"});
+        }
     return fig_finish(fig, path, err, errlen);
 }
 
