@@ -180,7 +180,8 @@ static int toy_regimes(tour *t) {
         }
         TRY(pe_logit_terms_compute(D, Q0, K0, em, en, pm, pn, &lt[k]));
     }
-    const double cc = lt[2].content_content / lt[0].content_content, cp = lt[2].content_position / lt[0].content_position,
+    const double cc = lt[2].content_content / lt[0].content_content,
+                 cp = lt[2].content_position / lt[0].content_position,
                  pc = lt[2].position_content / lt[0].position_content,
                  pp = lt[2].position_position / lt[0].position_position;
     const int grows = fabs(cc - 1) < 1e-9 && fabs(cp - 100) < 1e-6 && fabs(pc - 100) < 1e-6 && fabs(pp - 1e4) < 1e-3;
@@ -428,7 +429,8 @@ static int sine_alone(tour *t) {
         b1 += x1 * y;
     }
     const double det = g00 * g11 - g01 * g01;
-    const double m0 = det != 0 ? (b0 * g11 - b1 * g01) / det : b0 / g00, m1 = det != 0 ? (g00 * b1 - g01 * b0) / det : 0;
+    const double m0 = det != 0 ? (b0 * g11 - b1 * g01) / det : b0 / g00;
+    const double m1 = det != 0 ? (g00 * b1 - g01 * b0) / det : 0;
     double err2 = 0;
     for (int i = 0; i < N; i++) {
         const double r = rows[2 * (i + K)] - m0 * rows[2 * i] - m1 * use_cos * rows[2 * i + 1];
@@ -588,9 +590,10 @@ static int learned(tour *t) {
 }
 
 int tour_additive_claims(tour *t) {
-    int (*const steps[])(tour *) = {bag_of_words,        four_terms,       toy_drift,           toy_regimes,           normalized,
-                                     binary,              sinusoidal_value, sinusoidal_base,     sinusoidal_shift, sine_alone,
-                                     sinusoidal_entangle, sinusoidal_symmetry, learned};
+    int (*const steps[])(tour *) = {bag_of_words,     four_terms,      toy_drift,        toy_regimes,
+                                     normalized,       binary,          sinusoidal_value, sinusoidal_base,
+                                     sinusoidal_shift, sine_alone,      sinusoidal_entangle, sinusoidal_symmetry,
+                                     learned};
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
         int st = steps[i](t);
         if (st != 0) return st;

@@ -98,7 +98,9 @@ static int draw(tour *t, const ex_results *r, ex_metric_kind k, int mark_row, in
         snprintf(note, sizeof note, "%s: %.1f%% at n = %d", label_of(c, mark_row), v, c->lengths[past]);
         plot_scatter(ax, &x[past], &v, 1,
                      &(plot_style){.color = PLOT_BLACK, .marker = PLOT_CIRCLE, .marker_size = 16, .alpha = 0.35});
-        plot_text(ax, x[past], v, note, v > 50 ? PLOT_AT_SW : PLOT_AT_NE, PLOT_BLACK);
+        /* at the last length the note goes left of its point, inside the axes */
+        const int at_end = past == c->n_lengths - 1;
+        plot_text(ax, x[past], v, note, v > 50 ? PLOT_AT_SW : at_end ? PLOT_AT_NW : PLOT_AT_NE, PLOT_BLACK);
     }
     int st = plot_figure_save(fig, path);
     if (st != PLOT_OK) snprintf(t->err, sizeof t->err, "%s", plot_figure_error(fig));
@@ -218,7 +220,8 @@ int tour_experiment_judge(tour *t, const ex_results *r) {
     tour_inputs(t, "ex-press", ls, 6);
     const int press = ls[0] < ls[1] && ls[1] < ls[2];
     const int press_far = ls[3] < ls[4] && ls[4] < ls[5];
-    const double ratio = (double)c->lengths[twice] / c->train_max, ratio_far = (double)c->lengths[longest] / c->train_max;
+    const double ratio = (double)c->lengths[twice] / c->train_max;
+    const double ratio_far = (double)c->lengths[longest] / c->train_max;
     snprintf(say, sizeof say,
              "Per answer token, the loss at %g× the training length %s ALiBi (%.2f) < RoPE (%.2f) < sinusoidal (%.2f "
              "nats), the order Press et al. found in perplexity when testing language models longer than trained. "
@@ -271,7 +274,7 @@ int tour_experiment_judge(tour *t, const ex_results *r) {
     snprintf(say, sizeof say,
              "Rescaling RoPE's frequencies at inference, without retraining, %s whole answers past training (n = %s; "
              "no rescaling gains more than %.1f points of exact match over plain RoPE). It does move single "
-             "tokens, and more the longer the input: %s.",
+             "tokens: %s.",
              rescued ? "DOES rescue" : "does not rescue", lens, worst_gain, detail);
     if ((st = tour_claim(t, "experiment", "ex-rescaled", !rescued, NULL, say,
                          "exact / tokens right (%%) at each n past training: rope, rope-linear, rope-ntk, rope-yarn "

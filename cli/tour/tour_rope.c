@@ -441,7 +441,8 @@ static int scaling_schemes(tour *t) {
                       "YaRN (D = 128, base 10^4, f = %g, L0 = 2048) correction range [%g, %g], magnitude A = %.4f "
                       "(logits × A² = %.4f); dynamic NTK (factor 4, L = 4096) at s = %g: %s the default; at s = 4L: "
                       "slowest pair ÷ %.4f, pair 1 ÷ %.4f",
-                      in[0], v[0], v[1], llama_slow, llama_fast_same ? "as before" : "CHANGED", v[2], in[1], v[3], v[4], v[5], v[5] * v[5], in[2],
+                      in[0], v[0], v[1], llama_slow, llama_fast_same ? "as before" : "CHANGED", v[2], in[1], v[3],
+                      v[4], v[5], v[5] * v[5], in[2],
                       v[6] == 1 ? "bit-identical to" : "DIFFERENT FROM", v[7], v[8]);
 }
 
