@@ -102,6 +102,12 @@ class Lib {
       'sinusoidal similarity');
     return this.read(o, n * n);
   }
+  /* the four terms and the logit (posenc analyze logit-terms) */
+  logitTerms(sinusoidal, m, n) {
+    const o = this.buf('terms', 5);
+    this.check(this.M._px_logit_terms(sinusoidal ? 1 : 0, 8, m, n, SEED, o), 'logit terms');
+    return this.read(o, 5);
+  }
   sinRows(p, n) {
     const o = this.buf('sin', n * p.headDim);
     this.check(this.M._px_sinusoidal_rows(p.headDim, p.base, 0, p.position, n, o),
@@ -180,6 +186,25 @@ function drawClock(canvas, qDeg, kDeg) {
     ctx.fillStyle = colour; ctx.font = '14px system-ui, sans-serif';
     ctx.fillText(name, c + 1.12 * r * Math.cos(rad(d)) - 4, c - 1.12 * r * Math.sin(rad(d)) + 5);
   }
+}
+
+/* Bars of the given values around a zero line, each labelled below. */
+function drawBars(canvas, values, labels) {
+  const ctx = canvas.getContext('2d'), w = canvas.width, h = canvas.height;
+  ctx.clearRect(0, 0, w, h);
+  const top = Math.max(...values.map(Math.abs), 1e-12), mid = h / 2 - 8, half = mid - 12;
+  const colours = ['#0072b2', '#d55e00', '#009e73', '#e69f00'];
+  ctx.strokeStyle = '#888';
+  ctx.beginPath(); ctx.moveTo(0, mid); ctx.lineTo(w, mid); ctx.stroke();
+  const bw = w / values.length;
+  values.forEach((v, i) => {
+    const y = v / top * half;
+    ctx.fillStyle = colours[i % colours.length];
+    ctx.fillRect(i * bw + 0.2 * bw, Math.min(mid, mid - y), 0.6 * bw, Math.abs(y));
+    ctx.fillStyle = '#1d2330';
+    ctx.font = '12px system-ui, sans-serif';
+    ctx.fillText(labels[i], i * bw + 0.3 * bw, h - 4);
+  });
 }
 
 const maxAbs = (a) => a.reduce((m, v) => Math.max(m, Math.abs(v)), 0) || 1;
@@ -316,6 +341,18 @@ class Explorer {
     $('cmd-clock').textContent = `posenc analyze flip ${opts} --offset ${p.offset} --format json ` +
       `(phase_rad[${ci}] is the angle between the hands when α = β)`;
 
+    /* The four terms with added positions (their own m, n: raw positions
+     * make sense near the start, where the page's m does not sit). */
+    const tsin = +$('terms-scheme').value === 1, tm = +$('terms-m').value, tn = +$('terms-n').value;
+    const terms = lib.logitTerms(tsin, tm, tn);
+    last.terms = { sinusoidal: tsin, m: tm, n: tn, values: terms };
+    drawBars($('terms'), terms.slice(0, 4), ['c-c', 'c-p', 'p-c', 'p-p']);
+    $('terms-m-out').textContent = tm;
+    $('terms-n-out').textContent = tn;
+    ['num-cc', 'num-cp', 'num-pc', 'num-pp', 'num-logit'].forEach((id, i) => { $(id).textContent = fmt(terms[i]); });
+    $('cmd-terms').textContent = `posenc analyze logit-terms --scheme ${tsin ? 'sinusoidal' : 'raw'} --dim 8 ` +
+      `--m ${tm} --n ${tn} --format json`;
+
     /* Score vs offset: 0 .. past the slowest pair's flip (and past k). */
     const flipSlowest = per.flip[pairs - 1];
     last.flipSlowest = flipSlowest;
@@ -392,7 +429,8 @@ createPosenc().then((M) => {
     if (Number.isFinite(v) && v >= 0 && v <= 200000) $('offset').value = v;
   });
   $('offset').addEventListener('input', () => { $('offset-num').value = $('offset').value; });
-  for (const el of document.querySelectorAll('#controls input, #controls select, #panel-clock input'))
+  for (const el of document.querySelectorAll('#controls input, #controls select, #panel-clock input, ' +
+    '#panel-terms input, #panel-terms select'))
     el.addEventListener('input', () => app.update());
   app.update();
   document.body.dataset.ready = '1';

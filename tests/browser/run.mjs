@@ -321,6 +321,35 @@ async function logAxisChecks(browser) {
   await page.close();
 }
 
+/* Issue 27: the four-terms view against `posenc analyze logit-terms`, at
+ * the start, far out with raw positions (position-position dominates) and
+ * with sinusoidal codes. */
+async function termsChecks(browser) {
+  const file = join(TOUR, 'explorer', 'index.html');
+  if (!existsSync(file)) return;
+  const { page, problems } = await openWatched(browser, pathToFileURL(file).href, 'body[data-ready="1"]');
+  const names = ['content_content', 'content_position', 'position_content', 'position_position', 'logit'];
+  const same = async (label) => {
+    const s = await page.evaluate(() => ({ terms: window.explorer.last.terms,
+      cmd: document.getElementById('cmd-terms').textContent,
+      shown: ['num-cc', 'num-cp', 'num-pc', 'num-pp', 'num-logit'].map((id) => document.getElementById(id).textContent) }));
+    const c = cli(s.cmd);
+    check(`terms_${label}_equal_cli`, names.every((k, i) => near(s.terms.values[i], c[k], 1e-12 * (1 + Math.abs(c[k]))) &&
+      s.shown[i] === fmt(c[k])), `${s.shown.join(' ')} vs ${names.map((k) => c[k]).join(' ')}`);
+    return s;
+  };
+  await same('start');
+  await page.locator('#terms-m').fill('1000');
+  await page.locator('#terms-n').fill('900');
+  const far = await same('raw_far');
+  const v = far.terms.values;
+  check('terms_raw_far_position_dominates', Math.abs(v[3]) > Math.abs(v[0]) + Math.abs(v[1]) + Math.abs(v[2]), v.join(' '));
+  await page.selectOption('#terms-scheme', '1');
+  await same('sinusoidal');
+  check('terms_no_errors', problems.length === 0, problems.join('; '));
+  await page.close();
+}
+
 const browser = await chromium.launch({
   executablePath: CHROMIUM,
   /* Chromium's sandbox refuses to start as root (CI containers). */
@@ -332,6 +361,7 @@ try {
   await flipCountChecks(browser);
   await clockChecks(browser);
   await logAxisChecks(browser);
+  await termsChecks(browser);
 } catch (e) {
   check('browser_run_completed', false, e.stack || String(e));
 } finally {
