@@ -20,7 +20,7 @@ expect tour_locality 0 'octave averages for j = 0\.\.15: 30\.92 26\.95 .* rises 
 expect tour_note_dim127 0 'dim 127 in \[0\.99999999991[0-9], 1\]' -- tour --no-figures --no-experiment
 expect tour_note_90deg 0 'it is negative already past 90°' -- tour --no-figures --no-experiment
 expect tour_causal 0 '0 without a mask .*; 0\.870 with a causal mask' -- tour --no-figures --no-experiment
-expect tour_all_hold 0 '^25 claims checked\.$' -- tour --no-figures --no-experiment
+expect tour_all_hold 0 '^26 claims checked\.$' -- tour --no-figures --no-experiment
 
 expect tour_html 0 'claims checked; open .*/index\.html' -- tour --no-experiment --out "$TMP/tour"
 # a page that cannot be written says why, naming the file
@@ -35,14 +35,14 @@ done
 nclaims=$("$POSENC" tour --no-figures --no-experiment | grep -c '^\[[0-9]*\] ')
 nhtml=$(grep -c 'class="claim ok"' "$TMP/tour/index.html")
 nimg=$(grep -c '<img src=' "$TMP/tour/index.html")
-# six claims carry no figure: toy-regimes, sine-alone, layout, gap34, ntk, compare (a table)
-nbare=$(grep -cE 'data-key="(toy-regimes|sine-alone|layout|gap34|ntk|compare)"' "$TMP/tour/index.html")
+# seven claims carry no figure: toy-regimes, sine-alone, layout, gap34, every-layer, ntk, compare (a table)
+nbare=$(grep -cE 'data-key="(toy-regimes|sine-alone|layout|gap34|every-layer|ntk|compare)"' "$TMP/tour/index.html")
 order=$(grep -o '<section id="[a-z]*"' "$TMP/tour/index.html" | sed 's/.*id="//; s/"//' | tr '\n' ' ')
 nmath=$(grep -c '<math display="block">' "$TMP/tour/index.html")
-if [ -z "$missing" ] && [ "$nclaims" -eq 25 ] && [ "$nclaims" -eq "$nhtml" ] && [ "$nbare" -eq 6 ] && [ "$nimg" -eq $((nclaims - 6)) ] &&
+if [ -z "$missing" ] && [ "$nclaims" -eq 26 ] && [ "$nclaims" -eq "$nhtml" ] && [ "$nbare" -eq 7 ] && [ "$nimg" -eq $((nclaims - 7)) ] &&
    [ "$order" = "bag raw normalized binary sinusoidal learned rope scaling compare " ] && [ "$nmath" -eq 9 ] &&
    grep -q '<td>binary</td><td>1.41 ✓</td><td>0 ✓</td><td>3.16 ✗</td>' "$TMP/tour/index.html" &&
-   ! grep -q '<script' "$TMP/tour/index.html" && grep -q '>25 claims checked\.<' "$TMP/tour/index.html"; then
+   ! grep -q '<script' "$TMP/tour/index.html" && grep -q '>26 claims checked\.<' "$TMP/tour/index.html"; then
     ok tour_html_complete
 else
     bad tour_html_complete "missing:$missing; claims $nclaims, ok in html $nhtml, images $nimg, math $nmath, order $order"
@@ -68,12 +68,12 @@ expect tour_bad_out 1 'cannot create' -- tour --no-experiment --out /nonexistent
 faults="bag:0=1 toy-terms:0=0 toy-drift:0=0 normalized:1=3 binary:0=1 pe7:1=100 base:2=1e4 shift:0=16
 entangle:0=0 symmetry:1=8 learned:0=513 learned:1=300 rotation:0=1.23 relativity:2=6 direction:1=7 locality:0=10
 flip:1=16000 aliasing:1=40 collisions:1=20000 scaling:2=8192 scaling:0=1 sine-alone:0=0 layout:0=1 layout:1=0
-gap34:0=3400 ntk:0=4 toy-regimes:0=0 compare:1=10"
+gap34:0=3400 ntk:0=4 toy-regimes:0=0 compare:1=10 every-layer:0=0"
 for f in $faults; do
     key=${f%%:*}
     out=$(POSENC_TOUR_FAULT="$f" "$POSENC" tour --no-figures --no-experiment 2>&1)
     rc=$?
-    if [ "$rc" -eq 1 ] && grep -q '^\[[0-9]*\] FAILED: ' <<<"$out" && grep -q '^24 claims checked, some FAILED\.$' <<<"$out" &&
+    if [ "$rc" -eq 1 ] && grep -q '^\[[0-9]*\] FAILED: ' <<<"$out" && grep -q '^25 claims checked, some FAILED\.$' <<<"$out" &&
        grep -q "1 claim FAILED: \[[0-9]*\] $key\$" <<<"$out"; then
         ok "tour_fault_$f"
     else
@@ -85,7 +85,7 @@ POSENC_TOUR_FAULT=relativity:2=6 "$POSENC" tour --no-experiment --out "$TMP/tour
 rc=$?
 if [ "$rc" -eq 1 ] && [ "$(grep -c 'class="claim failed"' "$TMP/tourf/index.html")" -eq 1 ] &&
    grep -q 'data-key="relativity"' "$TMP/tourf/index.html" &&
-   grep -q '24 claims checked; 1 FAILED' "$TMP/tourf/index.html" &&
+   grep -q '25 claims checked; 1 FAILED' "$TMP/tourf/index.html" &&
    grep -q 'do NOT score the same for m = 0, 1000 and 10\^6' "$TMP/tourf/index.html"; then
     ok tour_fault_page
 else
