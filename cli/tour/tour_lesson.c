@@ -103,7 +103,7 @@ const tour_section tour_sections[] = {
      "measures each property for each scheme now, with the same code for every row; the claim is that it "
      "shows the pattern the notes describe.",
      MATH(MO("⟨") MI("f") P(MI("m")) MO(",") MI("f") P(MI("m") MO("+") MI("k")) MO("⟩") MO("=") MI("g")
-              P(MI("k")) MT(" for every m")),
+              P(MI("k")) GAP MT("for every m")),
      "", ""},
     {"experiment", "Train short, test long",
      "The argument ends in a prediction that can be tested: a scheme built on bounded, relative angles should "
