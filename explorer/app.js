@@ -108,6 +108,12 @@ class Lib {
     this.check(this.M._px_logit_terms(sinusoidal ? 1 : 0, 8, m, n, SEED, o), 'logit terms');
     return this.read(o, 5);
   }
+  /* PE(m), M_k PE(m), PE(m + k): (3, D) */
+  shift(p) {
+    const o = this.buf('shift', 3 * p.headDim);
+    this.check(this.M._px_shift(p.headDim, p.base, p.position, p.offset, o), 'shift matrix');
+    return this.read(o, 3 * p.headDim);
+  }
   sinRows(p, n) {
     const o = this.buf('sin', n * p.headDim);
     this.check(this.M._px_sinusoidal_rows(p.headDim, p.base, 0, p.position, n, o),
@@ -404,6 +410,18 @@ class Explorer {
       `--layout ${layoutName} --range ${p.position}:${p.position + SIM_N} --format json; ` +
       `posenc analyze similarity --scheme sinusoidal --dim ${p.headDim} --base ${p.base} ` +
       `--range ${p.position}:${p.position + SIM_N} --format json`;
+
+    /* The shift matrix: PE(m), M_k PE(m), PE(m + k). */
+    const sh = lib.shift(p);
+    const D = p.headDim;
+    let gap = 0;
+    for (let j = 0; j < D; j++) gap = Math.max(gap, Math.abs(sh[D + j] - sh[2 * D + j]));
+    last.shift = { rows: sh, gap };
+    heatmap($('shift'), sh, 3, D, 1);
+    $('num-shift-gap').textContent = gap.toExponential(1);
+    $('num-shift-pe').textContent = `(${fmt(sh[2 * D])}, ${fmt(sh[2 * D + 1])})`;
+    $('cmd-shift').textContent = `posenc encode sinusoidal --dim ${D} --base ${p.base} ` +
+      `--range ${p.position + p.offset}:${p.position + p.offset + 1} --format json`;
 
     /* Sinusoidal rows m .. m+127. */
     const rows = lib.sinRows(p, SIN_ROWS);

@@ -149,3 +149,16 @@ EMSCRIPTEN_KEEPALIVE int px_logit_terms(int sinusoidal, int dim, int m, int n, i
     out[4] = t.logit;
     return PE_OK;
 }
+
+/* The shift matrix M_k on a sinusoidal code: out (3, D) holds PE(p), M_k·PE(p)
+ * (pe_shift_apply, built from k alone) and PE(p + k) (`posenc encode
+ * sinusoidal --range p+k:p+k+1`), so the page can show the last two agree. */
+EMSCRIPTEN_KEEPALIVE int px_shift(int dim, double base, int p, int k, double *out) {
+    pe_additive_params a = pe_additive_defaults(PE_ADD_SINUSOIDAL, dim);
+    a.base = base;
+    const pe_positions at = pe_positions_range(p), later = pe_positions_range((int64_t)p + k);
+    int st = pe_additive_encode(&a, &at, 1, out, PE_F64);
+    if (st == PE_OK) st = pe_shift_apply(&a, k, out, out + dim);
+    if (st == PE_OK) st = pe_additive_encode(&a, &later, 1, out + 2 * dim, PE_F64);
+    return st;
+}

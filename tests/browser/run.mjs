@@ -350,6 +350,29 @@ async function termsChecks(browser) {
   await page.close();
 }
 
+/* Issue 27: the shift view. M_k·PE(m) equals PE(m + k) from the CLI's
+ * `encode sinusoidal`, at the start and after D, base, m and k move. */
+async function shiftChecks(browser) {
+  const file = join(TOUR, 'explorer', 'index.html');
+  if (!existsSync(file)) return;
+  const { page, problems } = await openWatched(browser, pathToFileURL(file).href, 'body[data-ready="1"]');
+  const same = async (label) => {
+    const s = await page.evaluate(() => ({ shift: window.explorer.last.shift, p: window.explorer.last.params,
+      cmd: document.getElementById('cmd-shift').textContent }));
+    const enc = cli(s.cmd);
+    const row = enc.values[0];
+    const D = s.p.headDim, moved = s.shift.rows.slice(D, 2 * D);
+    check(`shift_${label}_equals_cli`, row.length === D && moved.every((v, j) => Math.abs(v - row[j]) < 1e-9) &&
+      s.shift.gap < 1e-9, `gap ${s.shift.gap}, ${row.length} values`);
+  };
+  await same('initial');
+  await page.locator('#offset-num').fill('17');
+  await page.locator('#position').fill('1000');
+  await same('k17_m1000');
+  check('shift_no_errors', problems.length === 0, problems.join('; '));
+  await page.close();
+}
+
 const browser = await chromium.launch({
   executablePath: CHROMIUM,
   /* Chromium's sandbox refuses to start as root (CI containers). */
@@ -362,6 +385,7 @@ try {
   await clockChecks(browser);
   await logAxisChecks(browser);
   await termsChecks(browser);
+  await shiftChecks(browser);
 } catch (e) {
   check('browser_run_completed', false, e.stack || String(e));
 } finally {
