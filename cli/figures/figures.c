@@ -25,7 +25,7 @@ const figure_entry figure_table[] = {
     {"locality", "the score of aligned q and k falling with the offset", fig_locality},
     {"flip", "a slow pair (w = 1e-4) past a half turn at offset 32000", fig_flip},
     {"aliasing", "every pair's angle and turns at offset 44: pair 0 is back near 0", fig_aliasing},
-    {"collisions", "how close the code comes back to offset 0, D = 8 and D = 128", fig_collisions},
+    {"collisions", "how close the code comes back to offset 0, D = 8 against 10, 12, 16", fig_collisions},
     {"scaling", "Llama 3, YaRN and dynamic NTK frequencies, one panel each", fig_scaling},
 };
 const size_t figure_count = sizeof figure_table / sizeof figure_table[0];

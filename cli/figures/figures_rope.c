@@ -421,57 +421,55 @@ int fig_aliasing(const figure_opts *o, const char *path, char *err, size_t errle
 }
 
 int fig_collisions(const figure_opts *o, const char *path, char *err, size_t errlen) {
-    /* The claim: D = 8 and D = 128, base 10^4, offsets up to 10^5. Per
-     * log-spaced bin of offsets, the closest approach in it. */
-    enum { BINS = 240 };
-    const int64_t dims[2] = {TOUR_COLL_SMALL_D, TOUR_COLL_LARGE_D};
-    const int64_t from[2] = {2, TOUR_COLL_LARGE_FROM};
-    double x[BINS], y[2][BINS], best_k[2], best_d[2], ref[2];
-    size_t nb = 0;
+    /* The claim: D = 8 against D = 10, 12, 16, base 10^4, offsets up to
+     * 10^5. Per log-spaced bin of offsets, the closest approach in it; each
+     * D's closest offset in [2, 10^5] marked. D = 8's frequencies are 1,
+     * 1/10, 1/100, 1/1000, so 2π·11000 is whole turns of every pair. */
+    enum { BINS = 240, ND = 4 };
+    const int64_t dims[ND] = {TOUR_COLL_SMALL_D, 10, 12, 16};
+    static double y[ND][BINS];
+    double x[ND][BINS], best_k[ND], best_d[ND], ref = 0;
+    size_t nb[ND] = {0};
     pe_freqs fbuf, *f = &fbuf;
     int st = PE_OK;
-    for (int s = 0; s < 2 && st == PE_OK; s++) {
+    for (int s = 0; s < ND && st == PE_OK; s++) {
         st = pe_freqs_default(dims[s], 10000.0, f);
-        int64_t lo = 1, off = 0, found = 0, one = s == 0 ? 1 : 10;
-        nb = 0;
+        int64_t lo = 1, off = 0, found = 0;
         for (int b = 0; b < BINS && st == PE_OK; b++) {
             int64_t hi = (int64_t)floor(pow(10.0, 5.0 * (b + 1) / BINS));
             if (hi > TOUR_COLL_MAX) hi = TOUR_COLL_MAX;
             if (hi < lo) continue;
             double d;
             st = pe_near_collisions(f, lo, hi, 1, &off, &d, &found);
-            x[nb] = (double)off;
-            y[s][nb++] = d;
+            x[s][nb[s]] = (double)off;
+            y[s][nb[s]++] = d;
             lo = hi + 1;
         }
-        if (st == PE_OK) st = pe_near_collisions(f, from[s], TOUR_COLL_MAX, 1, &off, &best_d[s], &found);
+        if (st == PE_OK) st = pe_near_collisions(f, 2, TOUR_COLL_MAX, 1, &off, &best_d[s], &found);
         best_k[s] = (double)off;
-        if (st == PE_OK) st = pe_near_collisions(f, one, one, 1, &off, &ref[s], &found);
+        if (st == PE_OK && s == 0) st = pe_near_collisions(f, 1, 1, 1, &off, &ref, &found);
     }
     if (st != PE_OK) return fig_lib_error(st, err, errlen);
     plot_figure *fig;
-    if ((st = fig_begin(o, 1, 1, "Near-collisions: how close the code comes back to offset 0, up to 10^{5}", &fig, err,
-                        errlen)))
+    if ((st = fig_begin(o, 1, 1,
+                        "Near-collisions up to 10^{5}: at D = 8 the base's powers of ten line the pairs up", &fig,
+                        err, errlen)))
         return st;
     plot_axes *a = plot_figure_axes(fig, 0, 0);
     plot_axes_labels(a, "|PE(p+k) - PE(p)| at the closest k of each log-spaced bin (unit pairs, base 10^{4})",
                      "offset k", "distance");
     plot_axes_options(a, PLOT_LOG_X | PLOT_LOG_Y);
     plot_axes_legend(a, PLOT_LEGEND_SW);
-    char l[2][96], note[96];
-    for (int s = 0; s < 2; s++) {
-        snprintf(l[s], sizeof l[s], "D = %lld", (long long)dims[s]);
-        plot_line(a, x, y[s], nb, &(plot_style){.label = l[s], .color = PLOT_PALETTE(s), .marker = PLOT_CIRCLE,
-                                                .marker_size = 3});
+    char l[ND][96], note[128];
+    for (int s = 0; s < ND; s++) {
+        snprintf(l[s], sizeof l[s], "D = %lld (closest: k = %.0f, %.3f)", (long long)dims[s], best_k[s], best_d[s]);
+        plot_line(a, x[s], y[s], nb[s], &(plot_style){.label = l[s], .color = PLOT_PALETTE(s), .marker = PLOT_CIRCLE,
+                                                      .marker_size = 3, .width = s == 0 ? 2.0 : 1.2});
     }
-    snprintf(note, sizeof note, "D = %lld, k = 1: %.3f", (long long)dims[0], ref[0]);
-    plot_hline(a, ref[0], &(plot_style){.label = note, .color = PLOT_PALETTE(0)});
-    snprintf(note, sizeof note, "D = %lld, k = 10: %.2f", (long long)dims[1], ref[1]);
-    plot_hline(a, ref[1], &(plot_style){.label = note, .color = PLOT_PALETTE(1)});
-    snprintf(note, sizeof note, "k = %.0f: %.3f", best_k[0], best_d[0]);
+    snprintf(note, sizeof note, "D = 8, k = 1: %.3f", ref);
+    plot_hline(a, ref, &(plot_style){.label = note, .color = PLOT_PALETTE(0)});
+    snprintf(note, sizeof note, "k = %.0f ≈ 2π·11000: %.3f", best_k[0], best_d[0]);
     mark(a, best_k[0], best_d[0], note, PLOT_AT_W);
-    snprintf(note, sizeof note, "closest in [10^{4}, 10^{5}]: k = %.0f, %.2f", best_k[1], best_d[1]);
-    mark(a, best_k[1], best_d[1], note, PLOT_AT_SW);
     return fig_finish(fig, path, err, errlen);
 }
 

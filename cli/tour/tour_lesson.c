@@ -62,7 +62,9 @@ const tour_section tour_sections[] = {
      "position times its own frequency, fast in the first pairs and slow in the last, with a base that sets "
      "the spread. Every position has a bounded code, and moving by k is the same linear map wherever you "
      "start. The catch: the code is added to the token, so position and content mix in the logit, and the "
-     "codes' own dot product cannot tell before from after.",
+     "codes' own dot product cannot tell before from after. Whether such codes extrapolate to longer inputs "
+     "the notes do not agree (one says naturally, another that additive codes are limited); the experiment "
+     "at the end measures it.",
      MATH(SUB(MT("PE"), ROW(MN("2") MI("i"))) P(MI("m")) MO("=") MI("sin") P(MI("m") SUB(MI("ω"), MI("i"))))
      MATH(SUB(MT("PE"), ROW(MN("2") MI("i") MO("+") MN("1"))) P(MI("m")) MO("=") MI("cos")
               P(MI("m") SUB(MI("ω"), MI("i"))))
