@@ -59,8 +59,11 @@ typedef struct {
 /* Parse a POSENC_TOUR_FAULT value into t; -1 if it is malformed. */
 int tour_set_fault(tour *t, const char *spec);
 
-/* A claim's numbers as its predicate will see them: if the test fault names
- * this claim, inputs[index] is replaced. Call before judging. */
+/* A claim's inputs (the setup its sentence is about: a base, a shift, a
+ * length, a mask; for the experiment's claims, the measured table's cells):
+ * if the test fault names this claim, inputs[index] is replaced. Call before
+ * computing from them, so a perturbed input is a different experiment and
+ * the predicate can fail on it. */
 void tour_inputs(tour *t, const char *key, double *inputs, size_t n);
 
 /* Record and print one judged claim: "[n] sentence" (or "[n] FAILED:
