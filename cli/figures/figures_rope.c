@@ -443,8 +443,8 @@ int fig_collisions(const figure_opts *o, const char *path, char *err, size_t err
      * 1/10, 1/100, 1/1000, so 2π·11000 is whole turns of every pair. */
     enum { BINS = 240, ND = 4 };
     const int64_t dims[ND] = {TOUR_COLL_SMALL_D, 10, 12, 16};
-    static double y[ND][BINS];
-    double x[ND][BINS], best_k[ND], best_d[ND], ref = 0;
+    double y[ND][BINS];
+    double x[ND][BINS], best_k[ND], best_d[ND], ref = 0; /* about 15 kB on the stack */
     size_t nb[ND] = {0};
     pe_freqs fbuf, *f = &fbuf;
     int st = PE_OK;
