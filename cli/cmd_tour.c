@@ -20,8 +20,9 @@ const cli_spec cmd_tour_spec = {
     "the design notes' story as a lesson of checked claims, with figures",
     "Walks the design notes in order - bag of words, raw integers and the four terms,\n"
     "normalized, binary, sinusoidal (base, sin and cos, the shift matrix M_k,\n"
-    "entanglement, symmetry), learned, RoPE (rotation, relativity, direction, locality,\n"
-    "the flip past 180 degrees, aliasing, near-collisions), the scaling schemes, and\n"
+    "sine alone, entanglement, symmetry), learned, RoPE (rotation, relativity, direction,\n"
+    "locality, the flip, aliasing, near-collisions, pair layouts, the 34-token gap, added\n"
+    "once or rotated in every layer), the scaling schemes and NTK-aware scaling, and\n"
     "train short, test long: tiny models trained in C (posenc experiment --quick).\n"
     "Each claim computes its numbers now, tests them with a predicate and says what\n"
     "they show; a claim whose test fails is printed as FAILED. The figures go into DIR\n"

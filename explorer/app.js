@@ -16,6 +16,8 @@ const SEED = 1; /* the CLI's default --seed for q, k */
 const SCORE_POINTS = 801;
 const SIM_N = 64;
 const SIN_ROWS = 128;
+/* Tick steps of a pair axis: whole pairs only (at D = 8 uPlot chose 0.5). */
+const PAIR_TICKS = [1, 2, 4, 5, 8, 10, 16, 20, 32, 64];
 
 const $ = (id) => document.getElementById(id);
 /* Shown numbers: 6 significant digits, the same rounding the test applies to the CLI's. */
@@ -31,6 +33,7 @@ function params() {
     factor: +$('factor').value,
     l0: +$('l0').value,
     layout: +$('layout').value,
+    logOffset: $('log-offset').checked,
   };
 }
 
@@ -99,6 +102,18 @@ class Lib {
       'sinusoidal similarity');
     return this.read(o, n * n);
   }
+  /* the four terms and the logit (posenc analyze logit-terms) */
+  logitTerms(sinusoidal, m, n) {
+    const o = this.buf('terms', 5);
+    this.check(this.M._px_logit_terms(sinusoidal ? 1 : 0, 8, m, n, SEED, o), 'logit terms');
+    return this.read(o, 5);
+  }
+  /* PE(m), M_k PE(m), PE(m + k): (3, D) */
+  shift(p) {
+    const o = this.buf('shift', 3 * p.headDim);
+    this.check(this.M._px_shift(p.headDim, p.base, p.position, p.offset, o), 'shift matrix');
+    return this.read(o, 3 * p.headDim);
+  }
   sinRows(p, n) {
     const o = this.buf('sin', n * p.headDim);
     this.check(this.M._px_sinusoidal_rows(p.headDim, p.base, 0, p.position, n, o),
@@ -159,6 +174,45 @@ function heatmap(canvas, values, rows, cols, scale) {
   ctx.putImageData(img, 0, 0);
 }
 
+/* A unit circle with q's hand (blue) and k's hand (red) at the given angles
+ * in degrees, counter-clockwise from the right; the arc between them. */
+function drawClock(canvas, qDeg, kDeg) {
+  const ctx = canvas.getContext('2d'), w = canvas.width, h = canvas.height, c = w / 2, r = 0.4 * w;
+  ctx.clearRect(0, 0, w, h);
+  ctx.strokeStyle = '#c8c8c0';
+  ctx.lineWidth = 1;
+  ctx.beginPath(); ctx.arc(c, c, r, 0, 2 * Math.PI); ctx.stroke();
+  const rad = (d) => d * Math.PI / 180;
+  ctx.strokeStyle = '#999';
+  ctx.beginPath(); ctx.arc(c, c, 0.3 * r, -rad(qDeg), -rad(kDeg), true); ctx.stroke();
+  for (const [d, colour, name] of [[qDeg, '#1f5fbf', 'q'], [kDeg, '#b3261e', 'k']]) {
+    const x = c + r * Math.cos(rad(d)), y = c - r * Math.sin(rad(d));
+    ctx.strokeStyle = colour; ctx.lineWidth = 3;
+    ctx.beginPath(); ctx.moveTo(c, c); ctx.lineTo(x, y); ctx.stroke();
+    ctx.fillStyle = colour; ctx.font = '14px system-ui, sans-serif';
+    ctx.fillText(name, c + 1.12 * r * Math.cos(rad(d)) - 4, c - 1.12 * r * Math.sin(rad(d)) + 5);
+  }
+}
+
+/* Bars of the given values around a zero line, each labelled below. */
+function drawBars(canvas, values, labels) {
+  const ctx = canvas.getContext('2d'), w = canvas.width, h = canvas.height;
+  ctx.clearRect(0, 0, w, h);
+  const top = Math.max(...values.map(Math.abs), 1e-12), mid = h / 2 - 8, half = mid - 12;
+  const colours = ['#0072b2', '#d55e00', '#009e73', '#e69f00'];
+  ctx.strokeStyle = '#888';
+  ctx.beginPath(); ctx.moveTo(0, mid); ctx.lineTo(w, mid); ctx.stroke();
+  const bw = w / values.length;
+  values.forEach((v, i) => {
+    const y = v / top * half;
+    ctx.fillStyle = colours[i % colours.length];
+    ctx.fillRect(i * bw + 0.2 * bw, Math.min(mid, mid - y), 0.6 * bw, Math.abs(y));
+    ctx.fillStyle = '#1d2330';
+    ctx.font = '12px system-ui, sans-serif';
+    ctx.fillText(labels[i], i * bw + 0.3 * bw, h - 4);
+  });
+}
+
 const maxAbs = (a) => a.reduce((m, v) => Math.max(m, Math.abs(v)), 0) || 1;
 
 /* ------------------------------------------------------------ the app */
@@ -173,21 +227,14 @@ class Explorer {
 
   makePlots() {
     const w = (id) => plotWidth(id);
-    this.plots.score = new uPlot({
-      width: w('plot-score'), height: 260,
-      scales: { x: { time: false } },
-      axes: [{ label: 'offset k (tokens)' }, { label: 'score' }],
-      series: [{ label: 'k' },
-        { label: 'random q, k', stroke: '#9db4d8', width: 1 },
-        { label: 'q = k = 1 per pair: Σ cos(k ωᵢ)', stroke: '#1d2330', width: 2 }],
-      plugins: [markersPlugin(() => this.markers)],
-    }, [[0], [0], [0]], $('plot-score'));
+    this.makeScorePlot(false);
     this.plots.pairs = new uPlot({
       width: w('plot-pairs'), height: 260,
       scales: { x: { time: false }, wl: { distr: 3 }, ph: { range: [0, 2 * Math.PI] } },
-      axes: [{ label: 'pair i' },
-        { scale: 'wl', label: 'wavelength (tokens, log)' },
-        { scale: 'ph', side: 1, label: 'phase at k (rad)', grid: { show: false } }],
+      /* size: room for the widest tick label, so the axis title does not print over it */
+      axes: [{ label: 'pair i', incrs: PAIR_TICKS },
+        { scale: 'wl', label: 'wavelength (tokens, log)', size: 72 },
+        { scale: 'ph', side: 1, label: 'phase at k (rad)', grid: { show: false }, size: 40 }],
       series: [{ label: 'pair' },
         { label: 'wavelength', scale: 'wl', stroke: '#1f5fbf', width: 2 },
         { label: 'phase k·ω mod 2π', scale: 'ph', stroke: '#b3261e', width: 0,
@@ -197,12 +244,30 @@ class Explorer {
     this.plots.scaling = new uPlot({
       width: w('plot-scaling'), height: 260,
       scales: { x: { time: false }, y: { distr: 3 } },
-      axes: [{ label: 'pair i' }, { label: 'wavelength 2π/ω (tokens, log)' }],
+      axes: [{ label: 'pair i', incrs: PAIR_TICKS }, { label: 'wavelength 2π/ω (tokens, log)', size: 72 }],
       series: [{ label: 'pair' }].concat(SCHEMES.map((s) => ({ label: s, stroke: colours[s], width: 1 }))),
     }, [[0]].concat(SCHEMES.map(() => [1])), $('plot-scaling'));
     window.addEventListener('resize', () => {
       for (const [id, p] of Object.entries(this.plots)) p.setSize({ width: plotWidth(`plot-${id}`), height: 260 });
     });
+  }
+
+  /* The score plot, on a linear or a logarithmic offset axis (rebuilt when
+   * the learner switches: uPlot fixes a scale's distribution at creation).
+   * On the log axis the offsets start at 1 and the first tokens' fall is
+   * spread out instead of squeezed into the left edge. */
+  makeScorePlot(log) {
+    if (this.plots.score) this.plots.score.destroy();
+    this.scoreLog = log;
+    this.plots.score = new uPlot({
+      width: plotWidth('plot-score'), height: 260,
+      scales: { x: log ? { time: false, distr: 3 } : { time: false } },
+      axes: [{ label: log ? 'offset k (tokens, log)' : 'offset k (tokens)', space: 60 }, { label: 'score', size: 50 }],
+      series: [{ label: 'k' },
+        { label: 'random q, k', stroke: '#9db4d8', width: 1 },
+        { label: 'q = k = 1 per pair: Σ cos(k ωᵢ)', stroke: '#1d2330', width: 2 }],
+      plugins: [markersPlugin(() => this.markers)],
+    }, [[1], [0], [0]], $('plot-score'));
   }
 
   update() {
@@ -247,21 +312,73 @@ class Explorer {
     /* Pairs at offset k. */
     const per = lib.periods(p.offset, pairs);
     last.periods = per;
+    /* Two different counts: pairs whose cosine is negative at k (pointing
+     * backwards now; `posenc analyze flip` calls it past_flip), and pairs
+     * that have passed their flip distance pi/w_i at least once (past the
+     * slowest pair's flip, every one has: 64 of 64 at k = 32000, D = 128). */
     last.pastFlip = per.phase.filter((ph) => Math.cos(ph) < 0).length;
+    last.flippedOnce = per.flip.filter((f) => p.offset >= f).length;
     this.plots.pairs.setData([idx, per.wavelength, per.phase]);
     $('num-wavelength').textContent = fmt(per.wavelength[pairs - 1]);
     $('num-phase').textContent = fmt(per.phase[pairs - 1]);
     $('num-past').textContent = `${last.pastFlip} of ${pairs}`;
+    $('num-flipped').textContent = `${last.flippedOnce} of ${pairs}`;
     $('cmd-pairs').textContent = `posenc analyze flip ${opts} --offset ${p.offset} --format json`;
+
+    /* One pair as a clock: q's hand at alpha + m w_i, k's at beta + n w_i,
+     * n = m + k; the phases come from the library (m w_i and n w_i mod 2 pi). */
+    const ci = Math.min(+$('clock-pair').value, pairs - 1);
+    $('clock-pair').max = pairs - 1;
+    const alpha = +$('clock-alpha').value, beta = +$('clock-beta').value;
+    const phM = lib.periods(p.position, pairs).phase[ci], phN = lib.periods(p.position + p.offset, pairs).phase[ci];
+    const deg = (r) => r * 180 / Math.PI, wrap = (d) => ((d % 360) + 360) % 360;
+    const qDeg = wrap(alpha + deg(phM)), kDeg = wrap(beta + deg(phN)), between = wrap(kDeg - qDeg);
+    last.clock = { pair: ci, alpha, beta, qDeg, kDeg, between, cos: Math.cos(between * Math.PI / 180),
+      invFreq: sel.invFreq[ci] };
+    drawClock($('clock'), qDeg, kDeg);
+    $('clock-pair-out').textContent = ci;
+    $('clock-alpha-out').textContent = alpha;
+    $('clock-beta-out').textContent = beta;
+    $('num-clock-freq').textContent = fmt(sel.invFreq[ci]);
+    $('num-clock-q').textContent = fmt(qDeg);
+    $('num-clock-k').textContent = fmt(kDeg);
+    $('num-clock-angle').textContent = fmt(between);
+    $('num-clock-cos').textContent = fmt(last.clock.cos);
+    $('cmd-clock').textContent = `posenc analyze flip ${opts} --offset ${p.offset} --format json ` +
+      `(phase_rad[${ci}] is the angle between the hands when α = β)`;
+
+    /* The four terms with added positions (their own m, n: raw positions
+     * make sense near the start, where the page's m does not sit). */
+    const tsin = +$('terms-scheme').value === 1, tm = +$('terms-m').value, tn = +$('terms-n').value;
+    const terms = lib.logitTerms(tsin, tm, tn);
+    last.terms = { sinusoidal: tsin, m: tm, n: tn, values: terms };
+    drawBars($('terms'), terms.slice(0, 4), ['c-c', 'c-p', 'p-c', 'p-p']);
+    $('terms-m-out').textContent = tm;
+    $('terms-n-out').textContent = tn;
+    ['num-cc', 'num-cp', 'num-pc', 'num-pp', 'num-logit'].forEach((id, i) => { $(id).textContent = fmt(terms[i]); });
+    $('cmd-terms').textContent = `posenc analyze logit-terms --scheme ${tsin ? 'sinusoidal' : 'raw'} --dim 8 ` +
+      `--m ${tm} --n ${tn} --format json`;
 
     /* Score vs offset: 0 .. past the slowest pair's flip (and past k). */
     const flipSlowest = per.flip[pairs - 1];
     last.flipSlowest = flipSlowest;
     const span = Math.min(2e9, Math.max(2.2 * flipSlowest, 1.2 * p.offset, 64));
     const step = Math.max(1, Math.ceil(span / (SCORE_POINTS - 1)));
-    const sc = lib.scores(p, 0, step, SCORE_POINTS, false);
-    const su = lib.scores(p, 0, step, SCORE_POINTS, true);
-    const ks = sc.plus.map((_, j) => j * step);
+    if (p.logOffset !== this.scoreLog) this.makeScorePlot(p.logOffset);
+    let sc, su, ks;
+    if (p.logOffset) {
+      /* offsets 1 .. span spaced evenly in log k, each asked of the library */
+      const top = Math.log(span);
+      ks = [...new Set(Array.from({ length: SCORE_POINTS }, (_, j) => Math.round(Math.exp(top * j / (SCORE_POINTS - 1)))))];
+      sc = { plus: ks.map((k) => lib.scores(p, k, 1, 1, false).plus[0]) };
+      su = { plus: ks.map((k) => lib.scores(p, k, 1, 1, true).plus[0]) };
+    } else {
+      sc = lib.scores(p, 0, step, SCORE_POINTS, false);
+      su = lib.scores(p, 0, step, SCORE_POINTS, true);
+      ks = sc.plus.map((_, j) => j * step);
+    }
+    last.scoreOffsets = ks;
+    last.unitScores = su.plus;
     this.markers = [
       { x: flipSlowest, color: '#b3261e', dash: true, label: `flip ${fmt(flipSlowest)}` },
       { x: p.offset, color: '#2e8b57', dash: false, label: `k = ${p.offset}` },
@@ -273,6 +390,8 @@ class Explorer {
     last.unitScoreAtOffset = unitK.plus[0];
     $('num-offset').textContent = p.offset;
     $('num-score').textContent = fmt(atK.plus[0]);
+    last.scoreAtMinusOffset = atK.minus[0];
+    $('num-score-minus').textContent = fmt(atK.minus[0]);
     $('num-unit-score').textContent = fmt(unitK.plus[0]);
     $('num-flip').textContent = fmt(flipSlowest);
     $('cmd-score').textContent = `posenc analyze relativity ${opts} --layout ${layoutName} ` +
@@ -292,6 +411,18 @@ class Explorer {
       `posenc analyze similarity --scheme sinusoidal --dim ${p.headDim} --base ${p.base} ` +
       `--range ${p.position}:${p.position + SIM_N} --format json`;
 
+    /* The shift matrix: PE(m), M_k PE(m), PE(m + k). */
+    const sh = lib.shift(p);
+    const D = p.headDim;
+    let gap = 0;
+    for (let j = 0; j < D; j++) gap = Math.max(gap, Math.abs(sh[D + j] - sh[2 * D + j]));
+    last.shift = { rows: sh, gap };
+    heatmap($('shift'), sh, 3, D, 1);
+    $('num-shift-gap').textContent = gap.toExponential(1);
+    $('num-shift-pe').textContent = `(${fmt(sh[2 * D])}, ${fmt(sh[2 * D + 1])})`;
+    $('cmd-shift').textContent = `posenc encode sinusoidal --dim ${D} --base ${p.base} ` +
+      `--range ${p.position + p.offset}:${p.position + p.offset + 1} --format json`;
+
     /* Sinusoidal rows m .. m+127. */
     const rows = lib.sinRows(p, SIN_ROWS);
     heatmap($('heat-sin'), rows, SIN_ROWS, p.headDim, 1);
@@ -310,7 +441,14 @@ createPosenc().then((M) => {
   window.explorer = app;
   $('version').textContent = `libposenc ${M.UTF8ToString(M._px_version())} (WebAssembly).`;
   app.makePlots();
-  for (const el of document.querySelectorAll('#controls input, #controls select'))
+  /* the exact offset box and the offset slider move together */
+  $('offset-num').addEventListener('input', () => {
+    const v = Math.round(+$('offset-num').value);
+    if (Number.isFinite(v) && v >= 0 && v <= 200000) $('offset').value = v;
+  });
+  $('offset').addEventListener('input', () => { $('offset-num').value = $('offset').value; });
+  for (const el of document.querySelectorAll('#controls input, #controls select, #panel-clock input, ' +
+    '#panel-terms input, #panel-terms select'))
     el.addEventListener('input', () => app.update());
   app.update();
   document.body.dataset.ready = '1';

@@ -14,6 +14,7 @@
 #include "../cli/random.h"
 
 #include <emscripten/emscripten.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,4 +119,46 @@ EMSCRIPTEN_KEEPALIVE int px_sinusoidal_rows(int dim, double base, int layout, in
     p.layout = layout ? PE_SIN_CONCATENATED : PE_SIN_INTERLEAVED;
     const pe_positions pos = pe_positions_range(start);
     return pe_additive_encode(&p, &pos, n, out, PE_F64);
+}
+
+/* `posenc analyze logit-terms --scheme raw|sinusoidal --dim D --m M --n N
+ * --seed S`: the four terms and the logit (out: 5) of a query token at m and
+ * a key token at n with positions added, Q, K and the tokens the CLI's
+ * seeded uniform values (Q, K scaled by 1/sqrt D), as that command builds
+ * them (cli/analyze_additive.c). */
+EMSCRIPTEN_KEEPALIVE int px_logit_terms(int sinusoidal, int dim, int m, int n, int seed, double *out) {
+    if (dim < 1 || dim > 256) return PE_ERR_PARAM; /* the page passes 8 (the CLI's default) */
+    const int64_t D = dim;
+    double *buf = malloc(sizeof(double) * (size_t)(2 * D * D + 6 * D));
+    if (buf == NULL) return PE_ERR_NOMEM;
+    double *Q = buf, *K = Q + D * D, *em = K + D * D, *en = em + D, *rows = en + D;
+    cli_fill_uniform(Q, 2 * D * D + 2 * D, (uint64_t)seed);
+    for (int64_t i = 0; i < 2 * D * D; i++) Q[i] /= sqrt((double)D);
+    pe_additive_params p = pe_additive_defaults(sinusoidal ? PE_ADD_SINUSOIDAL : PE_ADD_RAW, D);
+    const int64_t ids[2] = {m, n};
+    const pe_positions pos = pe_positions_list(ids);
+    pe_logit_terms t;
+    int st = pe_additive_encode(&p, &pos, 2, rows, PE_F64);
+    if (st == PE_OK) st = pe_logit_terms_compute(D, Q, K, em, en, rows, rows + D, &t);
+    free(buf);
+    if (st != PE_OK) return st;
+    out[0] = t.content_content;
+    out[1] = t.content_position;
+    out[2] = t.position_content;
+    out[3] = t.position_position;
+    out[4] = t.logit;
+    return PE_OK;
+}
+
+/* The shift matrix M_k on a sinusoidal code: out (3, D) holds PE(p), M_k·PE(p)
+ * (pe_shift_apply, built from k alone) and PE(p + k) (`posenc encode
+ * sinusoidal --range p+k:p+k+1`), so the page can show the last two agree. */
+EMSCRIPTEN_KEEPALIVE int px_shift(int dim, double base, int p, int k, double *out) {
+    pe_additive_params a = pe_additive_defaults(PE_ADD_SINUSOIDAL, dim);
+    a.base = base;
+    const pe_positions at = pe_positions_range(p), later = pe_positions_range((int64_t)p + k);
+    int st = pe_additive_encode(&a, &at, 1, out, PE_F64);
+    if (st == PE_OK) st = pe_shift_apply(&a, k, out, out + dim);
+    if (st == PE_OK) st = pe_additive_encode(&a, &later, 1, out + 2 * dim, PE_F64);
+    return st;
 }

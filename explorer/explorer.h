@@ -23,5 +23,7 @@ int px_similarity_rope(const pe_freqs *f, int head_dim, int layout, int start, i
                        double *out);
 int px_similarity_sinusoidal(int dim, double base, int start, int n, double *out);
 int px_sinusoidal_rows(int dim, double base, int layout, int start, int n, double *out);
+int px_logit_terms(int sinusoidal, int dim, int m, int n, int seed, double *out);
+int px_shift(int dim, double base, int p, int k, double *out);
 
 #endif

@@ -6,7 +6,7 @@
 #include <string.h>
 
 const figure_entry figure_table[] = {
-    {"bag-of-words", "attention without positions: reversed tokens give reversed outputs", fig_bag_of_words},
+    {"bag-of-words", "attention without positions: reversed tokens give reversed outputs, unless masked causally", fig_bag_of_words},
     {"toy-terms", "the four logit terms of raw positions p_m = m*1 at m = 100, n = 90, as bars", fig_toy_terms},
     {"toy-drift", "the toy design in regime ii: the logit drifts with the key position", fig_toy_drift},
     {"normalized", "normalized positions: position 2 lands elsewhere at L = 3, 5, 10, 100", fig_normalized},
@@ -25,7 +25,7 @@ const figure_entry figure_table[] = {
     {"locality", "the score of aligned q and k falling with the offset", fig_locality},
     {"flip", "a slow pair (w = 1e-4) past a half turn at offset 32000", fig_flip},
     {"aliasing", "every pair's angle and turns at offset 44: pair 0 is back near 0", fig_aliasing},
-    {"collisions", "how close the code comes back to offset 0, D = 8 and D = 128", fig_collisions},
+    {"collisions", "how close the code comes back to offset 0, D = 8 against 10, 12, 16", fig_collisions},
     {"scaling", "Llama 3, YaRN and dynamic NTK frequencies, one panel each", fig_scaling},
 };
 const size_t figure_count = sizeof figure_table / sizeof figure_table[0];

@@ -261,7 +261,9 @@ int fig_locality(const figure_opts *o, const char *path, char *err, size_t errle
     pe_freqs fbuf, *f = &fbuf;
     int fst = fig_freqs_get(o, TOUR_ROPE_D, f, err, errlen);
     if (fst != PE_OK) return fst;
-    const int64_t D = f->rotary_dim, n = 10000;
+    /* every offset 1..65535, as the claim checks; the octave averages over
+     * [2^j, 2^(j+1)) drawn over the raw curve */
+    const int64_t D = f->rotary_dim, n = 65535;
     double *buf = malloc(sizeof(double) * (size_t)(D + 2 * n));
     int64_t *offs = malloc(sizeof(int64_t) * (size_t)n);
     if (buf == NULL || offs == NULL) {
@@ -282,7 +284,9 @@ int fig_locality(const figure_opts *o, const char *path, char *err, size_t errle
     if (st == PE_OK) st = pe_rope_score_curve(f, PE_ROPE_HALF, D, u, u, 0, &zero, 1, &s0);
     plot_figure *fig = NULL;
     if (st != PE_OK) fig_lib_error(st, err, errlen);
-    else st = fig_begin(o, 1, 1, "Locality: aligned q and k score less as the offset grows", &fig, err, errlen);
+    else
+        st = fig_begin(o, 1, 1, "Locality: the octave averages of the aligned score fall; step by step it wiggles",
+                       &fig, err, errlen);
     if (st == PE_OK) {
         plot_axes *a = plot_figure_axes(fig, 0, 0);
         char sub[256];
@@ -290,15 +294,27 @@ int fig_locality(const figure_opts *o, const char *path, char *err, size_t errle
                  (long long)D);
         plot_axes_labels(a, sub, "offset k (log scale)", "score");
         plot_axes_options(a, PLOT_LOG_X);
-        plot_line(a, x, s, (size_t)n, &(plot_style){.color = PLOT_PALETTE(0), .width = 1.5});
+        plot_line(a, x, s, (size_t)n,
+                  &(plot_style){.label = "score at each offset", .color = PLOT_PALETTE(0), .width = 1.0, .alpha = 0.6});
+        /* octave j: [2^j, 2^(j+1)), drawn as a step over its range */
+        double ox[32], oy[32];
+        size_t no = 0;
+        for (int j = 0; j < 16; j++) {
+            const int64_t lo = (int64_t)1 << j, hi = (int64_t)1 << (j + 1);
+            double sum = 0;
+            for (int64_t k = lo; k < hi && k <= n; k++) sum += s[k - 1];
+            const double avg = sum / (double)(hi - lo);
+            ox[no] = (double)lo;
+            oy[no++] = avg;
+            ox[no] = (double)(hi - 1);
+            oy[no++] = avg;
+        }
+        plot_line(a, ox, oy, no,
+                  &(plot_style){.label = "average over each octave [2^{j}, 2^{j+1})", .color = PLOT_BLACK, .width = 2.5});
+        plot_axes_legend(a, PLOT_LEGEND_SW);
         char note[160];
         snprintf(note, sizeof note, "k = 0: %.2f", s0);
         plot_hline(a, s0, &(plot_style){.label = note});
-        const int64_t at[3] = {10, 100, 1000};
-        for (int j = 0; j < 3; j++) {
-            snprintf(note, sizeof note, "k = %lld: %.2f", (long long)at[j], s[at[j] - 1]);
-            mark(a, (double)at[j], s[at[j] - 1], note, PLOT_AT_NE);
-        }
         st = fig_finish(fig, path, err, errlen);
     }
     free(buf);
@@ -421,57 +437,55 @@ int fig_aliasing(const figure_opts *o, const char *path, char *err, size_t errle
 }
 
 int fig_collisions(const figure_opts *o, const char *path, char *err, size_t errlen) {
-    /* The claim: D = 8 and D = 128, base 10^4, offsets up to 10^5. Per
-     * log-spaced bin of offsets, the closest approach in it. */
-    enum { BINS = 240 };
-    const int64_t dims[2] = {TOUR_COLL_SMALL_D, TOUR_COLL_LARGE_D};
-    const int64_t from[2] = {2, TOUR_COLL_LARGE_FROM};
-    double x[BINS], y[2][BINS], best_k[2], best_d[2], ref[2];
-    size_t nb = 0;
+    /* The claim: D = 8 against D = 10, 12, 16, base 10^4, offsets up to
+     * 10^5. Per log-spaced bin of offsets, the closest approach in it; each
+     * D's closest offset in [2, 10^5] marked. D = 8's frequencies are 1,
+     * 1/10, 1/100, 1/1000, so 2π·11000 is whole turns of every pair. */
+    enum { BINS = 240, ND = 4 };
+    const int64_t dims[ND] = {TOUR_COLL_SMALL_D, 10, 12, 16};
+    double y[ND][BINS];
+    double x[ND][BINS], best_k[ND], best_d[ND], ref = 0; /* about 15 kB on the stack */
+    size_t nb[ND] = {0};
     pe_freqs fbuf, *f = &fbuf;
     int st = PE_OK;
-    for (int s = 0; s < 2 && st == PE_OK; s++) {
+    for (int s = 0; s < ND && st == PE_OK; s++) {
         st = pe_freqs_default(dims[s], 10000.0, f);
-        int64_t lo = 1, off = 0, found = 0, one = s == 0 ? 1 : 10;
-        nb = 0;
+        int64_t lo = 1, off = 0, found = 0;
         for (int b = 0; b < BINS && st == PE_OK; b++) {
             int64_t hi = (int64_t)floor(pow(10.0, 5.0 * (b + 1) / BINS));
             if (hi > TOUR_COLL_MAX) hi = TOUR_COLL_MAX;
             if (hi < lo) continue;
             double d;
             st = pe_near_collisions(f, lo, hi, 1, &off, &d, &found);
-            x[nb] = (double)off;
-            y[s][nb++] = d;
+            x[s][nb[s]] = (double)off;
+            y[s][nb[s]++] = d;
             lo = hi + 1;
         }
-        if (st == PE_OK) st = pe_near_collisions(f, from[s], TOUR_COLL_MAX, 1, &off, &best_d[s], &found);
+        if (st == PE_OK) st = pe_near_collisions(f, 2, TOUR_COLL_MAX, 1, &off, &best_d[s], &found);
         best_k[s] = (double)off;
-        if (st == PE_OK) st = pe_near_collisions(f, one, one, 1, &off, &ref[s], &found);
+        if (st == PE_OK && s == 0) st = pe_near_collisions(f, 1, 1, 1, &off, &ref, &found);
     }
     if (st != PE_OK) return fig_lib_error(st, err, errlen);
     plot_figure *fig;
-    if ((st = fig_begin(o, 1, 1, "Near-collisions: how close the code comes back to offset 0, up to 10^{5}", &fig, err,
-                        errlen)))
+    if ((st = fig_begin(o, 1, 1,
+                        "Near-collisions up to 10^{5}: at D = 8 the base's powers of ten line the pairs up", &fig,
+                        err, errlen)))
         return st;
     plot_axes *a = plot_figure_axes(fig, 0, 0);
     plot_axes_labels(a, "|PE(p+k) - PE(p)| at the closest k of each log-spaced bin (unit pairs, base 10^{4})",
                      "offset k", "distance");
     plot_axes_options(a, PLOT_LOG_X | PLOT_LOG_Y);
     plot_axes_legend(a, PLOT_LEGEND_SW);
-    char l[2][96], note[96];
-    for (int s = 0; s < 2; s++) {
-        snprintf(l[s], sizeof l[s], "D = %lld", (long long)dims[s]);
-        plot_line(a, x, y[s], nb, &(plot_style){.label = l[s], .color = PLOT_PALETTE(s), .marker = PLOT_CIRCLE,
-                                                .marker_size = 3});
+    char l[ND][96], note[128];
+    for (int s = 0; s < ND; s++) {
+        snprintf(l[s], sizeof l[s], "D = %lld (closest: k = %.0f, %.3f)", (long long)dims[s], best_k[s], best_d[s]);
+        plot_line(a, x[s], y[s], nb[s], &(plot_style){.label = l[s], .color = PLOT_PALETTE(s), .marker = PLOT_CIRCLE,
+                                                      .marker_size = 3, .width = s == 0 ? 2.0 : 1.2});
     }
-    snprintf(note, sizeof note, "D = %lld, k = 1: %.3f", (long long)dims[0], ref[0]);
-    plot_hline(a, ref[0], &(plot_style){.label = note, .color = PLOT_PALETTE(0)});
-    snprintf(note, sizeof note, "D = %lld, k = 10: %.2f", (long long)dims[1], ref[1]);
-    plot_hline(a, ref[1], &(plot_style){.label = note, .color = PLOT_PALETTE(1)});
-    snprintf(note, sizeof note, "k = %.0f: %.3f", best_k[0], best_d[0]);
+    snprintf(note, sizeof note, "D = 8, k = 1: %.3f", ref);
+    plot_hline(a, ref, &(plot_style){.label = note, .color = PLOT_PALETTE(0)});
+    snprintf(note, sizeof note, "k = %.0f ≈ 2π·11000: %.3f", best_k[0], best_d[0]);
     mark(a, best_k[0], best_d[0], note, PLOT_AT_W);
-    snprintf(note, sizeof note, "closest in [10^{4}, 10^{5}]: k = %.0f, %.2f", best_k[1], best_d[1]);
-    mark(a, best_k[1], best_d[1], note, PLOT_AT_SW);
     return fig_finish(fig, path, err, errlen);
 }
 
@@ -526,9 +540,18 @@ int fig_scaling(const figure_opts *o, const char *path, char *err, size_t errlen
     char sub[3][256];
     snprintf(sub[0], sizeof sub[0], "Llama 3 (D = 128, base 5·10^{5}, factor 8): %d pairs kept, %d scaled by 1/8, %d blended",
              kept, scaled, H - kept - scaled);
-    snprintf(sub[1], sizeof sub[1], "YaRN (D = 128, base 10^{4}, f = 10, L_{0} = 2048): ramp over pairs [%g, %g], logits × %.4f",
-             low, high, att);
-    snprintf(sub[2], sizeof sub[2], "dynamic NTK (factor 4, L_{0} = 4096): untouched at s = L_{0}, stretched at s = 4 L_{0}");
+    /* YaRN scales the rotated q and k by A, so the logits by A² (the
+     * tour's scaling claim says both) */
+    snprintf(sub[1], sizeof sub[1],
+             "YaRN (D = 128, base 10^{4}, f = 10, L_{0} = 2048): ramp over pairs [%g, %g]; q, k × A = %.4f, logits × A^{2} = %.4f",
+             low, high, att, att * att);
+    /* past L0 dynamic NTK raises the base to b·(f·s/L0 − (f − 1))^{d/(d−2)}:
+     * at f = 4, s = 4 L0 that factor is 13, and pair i turns 13^{2i/(d−2)}
+     * times slower, so the slowest (i = 63) by 13 */
+    snprintf(sub[2], sizeof sub[2],
+             "dynamic NTK (factor 4, L_{0} = 4096): untouched at s = L_{0}; at s = 4 L_{0} the base grows by "
+             "(4·4 − 3)^{128/126}, the slowest pair ÷ %.1f",
+             dyn4[H - 1] > 0 ? 1.0 / dyn4[H - 1] : 0.0);
     for (int p = 0; p < 3; p++) {
         plot_axes *ax = plot_figure_axes(fig, p, 0);
         plot_axes_labels(ax, sub[p], p == 2 ? "pair i (fast to slow)" : NULL, "ω'_{i} / ω_{i}");

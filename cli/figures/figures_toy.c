@@ -10,6 +10,9 @@
 #include <string.h>
 
 int fig_bag_of_words(const figure_opts *o, const char *path, char *err, size_t errlen) {
+    /* Top row without a mask, bottom row with a causal mask (the claim's
+     * exception): attn(x), attn(reversed x), and attn(x) with its rows
+     * reversed. Without a mask the last two agree; with one they do not. */
     enum { T = TOUR_BAG_T, D = TOUR_BAG_D };
     float x[T * D], xr[T * D], of[T * D], orf[T * D];
     int64_t rev[T];
@@ -18,37 +21,44 @@ int fig_bag_of_words(const figure_opts *o, const char *path, char *err, size_t e
         rev[i] = T - 1 - i;
         memcpy(xr + i * D, x + rev[i] * D, sizeof(float) * D);
     }
-    pe_attention_params p = pe_attention_params_default(T, T, D, D);
-    double worst = 0;
-    int st = pe_attention(&p, x, x, x, of);
-    if (st == PE_OK) st = pe_attention(&p, xr, xr, xr, orf);
-    if (st == PE_OK) st = pe_permutation_gap(of, orf, rev, T, D, &worst);
-    if (st != PE_OK) return fig_lib_error(st, err, errlen);
-    double a[T * D], b[T * D], ra[T * D];
-    for (int i = 0; i < T; i++)
-        for (int e = 0; e < D; e++) {
-            a[i * D + e] = of[i * D + e];
-            b[i * D + e] = orf[i * D + e];
-            ra[i * D + e] = of[rev[i] * D + e]; /* the plain run's rows, last first */
-        }
+    double z[2][3][T * D], worst[2] = {0, 0};
+    for (int causal = 0; causal < 2; causal++) {
+        pe_attention_params p = pe_attention_params_default(T, T, D, D);
+        p.causal = causal;
+        int st = pe_attention(&p, x, x, x, of);
+        if (st == PE_OK) st = pe_attention(&p, xr, xr, xr, orf);
+        if (st == PE_OK) st = pe_permutation_gap(of, orf, rev, T, D, &worst[causal]);
+        if (st != PE_OK) return fig_lib_error(st, err, errlen);
+        for (int i = 0; i < T; i++)
+            for (int e = 0; e < D; e++) {
+                z[causal][0][i * D + e] = of[i * D + e];
+                z[causal][1][i * D + e] = orf[i * D + e];
+                z[causal][2][i * D + e] = of[rev[i] * D + e]; /* the plain run's rows, last first */
+            }
+    }
     figure_opts wide = *o;
     if (wide.width == 0 && wide.height == 0) {
         wide.width = 1500;
-        wide.height = 500;
+        wide.height = 950;
     }
     char title[256];
-    snprintf(title, sizeof title, "Attention without positions: the middle and right panels agree to %.1g", worst);
+    snprintf(title, sizeof title,
+             "Attention without positions: the right two panels agree to %.1g without a mask, differ by %.2f with a "
+             "causal mask", worst[0], worst[1]);
     plot_figure *fig;
-    if ((st = fig_begin(&wide, 1, 3, title, &fig, err, errlen))) return st;
-    const char *titles[3] = {"attn(x), tokens 0 to 5", "attn(reversed x)", "attn(x) with its rows reversed"};
-    const double *z[3] = {a, b, ra};
-    for (int c = 0; c < 3; c++) {
-        plot_axes *ax = plot_figure_axes(fig, 0, c);
-        plot_axes_labels(ax, titles[c], "feature", c == 0 ? "output row (token)" : NULL);
-        plot_axes_options(ax, PLOT_INVERT_Y | PLOT_INT_X | PLOT_INT_Y);
-        plot_heatmap(ax, z[c], T, D,
-                     &(plot_heatmap_opts){.cmap = PLOT_DIVERGING, .vmin = -1, .vmax = 1, .cbar_label = "value"});
-    }
+    int st;
+    if ((st = fig_begin(&wide, 2, 3, title, &fig, err, errlen))) return st;
+    const char *titles[2][3] = {{"no mask: attn(x), tokens 0 to 5", "no mask: attn(reversed x)",
+                                 "no mask: attn(x), rows reversed"},
+                                {"causal: attn(x)", "causal: attn(reversed x)", "causal: attn(x), rows reversed"}};
+    for (int r = 0; r < 2; r++)
+        for (int c = 0; c < 3; c++) {
+            plot_axes *ax = plot_figure_axes(fig, r, c);
+            plot_axes_labels(ax, titles[r][c], r == 1 ? "feature" : NULL, c == 0 ? "output row (token)" : NULL);
+            plot_axes_options(ax, PLOT_INVERT_Y | PLOT_INT_X | PLOT_INT_Y);
+            plot_heatmap(ax, z[r][c], T, D,
+                         &(plot_heatmap_opts){.cmap = PLOT_DIVERGING, .vmin = -1, .vmax = 1, .cbar_label = "value"});
+        }
     return fig_finish(fig, path, err, errlen);
 }
 
@@ -87,7 +97,11 @@ static int terms_figure(const figure_opts *o, const char *path, const char *titl
         lo = fmin(lo, *shifted);
         hi = fmax(hi, *shifted);
         plot_scatter(ax, &x3, shifted, 1, &(plot_style){.color = PLOT_BLACK, .marker = PLOT_DIAMOND, .marker_size = 12});
-        plot_text(ax, x3 + 0.32, *shifted, shifted_note, PLOT_AT_E, PLOT_AUTO);
+        /* the note goes on the empty side of the zero line above (or below)
+         * its own column, where no bar is: beside the marker it ran over
+         * the next bar */
+        const double zero = 0, above = lt->position_position < 0;
+        plot_text(ax, x3, zero, shifted_note, above ? PLOT_AT_N : PLOT_AT_S, PLOT_AUTO);
     }
     const double pad = 0.15 * (hi - lo);
     plot_axes_ylim(ax, lo - pad, hi + pad);
@@ -145,7 +159,7 @@ int fig_entanglement(const figure_opts *o, const char *path, char *err, size_t e
     snprintf(sub, sizeof sub, "sinusoidal codes, D = %d, m = %d, n = %d, random Q, K, e (the claim's inputs)", D,
              TOUR_ENT_M, TOUR_ENT_N);
     char note[160];
-    snprintf(note, sizeof note, "m = %d, n = %d (same offset): %.3f", TOUR_ENT_M + 100, TOUR_ENT_N + 100,
+    snprintf(note, sizeof note, "diamond: m = %d, n = %d (same offset), %.3f", TOUR_ENT_M + 100, TOUR_ENT_N + 100,
              far.position_position);
     return terms_figure(o, path, "Sinusoidal codes added to tokens: four terms, position weighs as much as content",
                         sub, &lt, &far.position_position, note, err, errlen);
@@ -240,7 +254,8 @@ int fig_normalized(const figure_opts *o, const char *path, char *err, size_t err
                      &(plot_style){.color = PLOT_BLACK, .marker = PLOT_CIRCLE, .marker_size = 20, .alpha = 0.35});
         char note[160];
         snprintf(note, sizeof note, "p = 2 -> %.4f, step %.4f", x[2], sp[2]);
-        plot_text(ax, x[2], y[2], note, PLOT_AT_NE, PLOT_AUTO);
+        /* near the right edge the label goes to the left of its point */
+        plot_text(ax, x[2], y[2], note, x[2] > 0.6 ? PLOT_AT_NW : PLOT_AT_NE, PLOT_AUTO);
     }
     plot_axes_yticks(ax, at, labels, 4);
     return fig_finish(fig, path, err, errlen);

@@ -36,10 +36,9 @@ void tour_entangle_weights(double *Q, double *K, double *e_m, double *e_n);
 enum { TOUR_ROPE_D = 64 };
 void tour_rope_qk(double q[TOUR_ROPE_D], double k[TOUR_ROPE_D]);
 
-/* Near-collisions: offsets up to 10^5, a small and a large head dim. */
-enum { TOUR_COLL_SMALL_D = 8, TOUR_COLL_LARGE_D = 128 };
+/* Near-collisions: offsets up to 10^5; D = 8 (against 10, 12, 16). */
+enum { TOUR_COLL_SMALL_D = 8 };
 #define TOUR_COLL_MAX 100000
-#define TOUR_COLL_LARGE_FROM 10000
 
 /* Scaling: Llama 3 at its defaults (D = 128, base 5·10^5); YaRN with
  * factor 10 from 2048 tokens, base 10^4; dynamic NTK at s = L. */

@@ -4,7 +4,8 @@
  * them with a predicate, and says in a sentence what they show; a claim
  * whose predicate fails is reported as failed (the command then exits 1).
  *
- * tour_claims.c and tour_rope.c hold the claims, tour_experiment.c the
+ * tour_claims.c and tour_rope.c hold the claims, tour_compare.c the closing
+ * table of every scheme on the notes' criteria, tour_experiment.c the
  * trained models' section, tour_lesson.c the sections' prose and formulas,
  * cli/figures/inputs.c the fixed inputs a claim and its figure share,
  * tour_report.c records claims and draws their figures, tour_html.c writes
@@ -31,7 +32,7 @@ typedef struct {
 typedef struct {
     const char *section; /* static: the key of its tour_lesson section */
     const char *key;     /* static: the claim's stable name ("rope-relativity") */
-    char claim[640];     /* what the numbers show, in words */
+    char claim[1024];     /* what the numbers show, in words */
     char number[2048];   /* the numbers themselves */
     char figure[64];     /* file name in the output directory, or "" */
     int holds;           /* the predicate's verdict */
@@ -58,8 +59,11 @@ typedef struct {
 /* Parse a POSENC_TOUR_FAULT value into t; -1 if it is malformed. */
 int tour_set_fault(tour *t, const char *spec);
 
-/* A claim's numbers as its predicate will see them: if the test fault names
- * this claim, inputs[index] is replaced. Call before judging. */
+/* A claim's inputs (the setup its sentence is about: a base, a shift, a
+ * length, a mask; for the experiment's claims, the measured table's cells):
+ * if the test fault names this claim, inputs[index] is replaced. Call before
+ * computing from them, so a perturbed input is a different experiment and
+ * the predicate can fail on it. */
 void tour_inputs(tour *t, const char *key, double *inputs, size_t n);
 
 /* Record and print one judged claim: "[n] sentence" (or "[n] FAILED:
@@ -85,6 +89,7 @@ int tour_run_all(tour *t);
 int tour_additive_claims(tour *t);
 int tour_rope_claims(tour *t);
 int tour_scaling_claims(tour *t);
+int tour_compare_claims(tour *t); /* tour_compare.c: the closing table */
 int tour_experiment_claims(tour *t);
 
 /* DIR/index.html: one static page of every section, claim, number and

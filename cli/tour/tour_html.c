@@ -29,7 +29,9 @@ static const char *const style =
     "border-radius:4px;color:#0072b2;text-decoration:none;font-weight:600}\n"
     ".summary{font-weight:600} .summary.bad{color:#a50026}\n"
     "h2{margin-top:2.4rem;padding-top:.6rem;border-top:1px solid #e5e5e8;font-size:1.3rem}\n"
-    ".intro{margin:.6rem 0} .formula{overflow-x:auto;overflow-y:hidden;margin:.6rem 0 1rem;padding:.3rem 0;font-size:1.15rem}\n"
+    ".intro{margin:.6rem 0} .formula{display:flex;flex-wrap:wrap;align-items:center;column-gap:1.6em;row-gap:.2rem;"
+    "overflow-x:auto;overflow-y:hidden;margin:.6rem 0 1rem;padding:.3rem 0;font-size:1.15rem}\n"
+    ".formula math{margin:0} .formula math.cut{margin-right:-1.3em}\n"
     ".more{font-size:.9rem;color:#555}\n"
     ".claim{margin:1.2rem 0 1.8rem} .say{display:flex;gap:.6rem;align-items:baseline;margin:.3rem 0}\n"
     ".n{flex:none;min-width:1.8rem;color:#0072b2;font-weight:700}\n"
@@ -47,7 +49,12 @@ static const char *const style =
     "nav ol{columns:2;font-size:.95rem;padding-left:1.4rem} footer{margin-top:3rem;color:#666;font-size:.9rem}\n"
     "@media (max-width:600px){body{margin:1rem auto;padding:0 .6rem} nav ol{columns:1}"
     " header h1{font-size:1.45rem} .formula{font-size:1rem} .num{font-size:.8rem} table{font-size:.75rem}"
-    " .say{display:block} .n,.verdict{display:inline-block;margin-right:.4rem}}\n";
+    " .say{display:block} .n,.verdict{display:inline-block;margin-right:.4rem}"
+    /* a figure 1200 px wide shrunk to a phone's 400 is unreadable: show it
+     * at 760 px in a box that scrolls sideways (the image also links to
+     * itself at full size) */
+    " figure{overflow-x:auto} figure img{width:760px;max-width:none}"
+    " figure::after{content:'scroll sideways, or tap for full size';display:block;font-size:.75rem;color:#666}}\n";
 
 static void write_table(FILE *f, const tour_table *tb) {
     fputs("<div class=\"tablewrap\"><table>\n", f);

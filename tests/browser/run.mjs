@@ -260,6 +260,160 @@ async function explorerChecks(browser) {
   await screenshots(browser, url, 'explorer', (pg) => pg.waitForSelector('body[data-ready="1"]'));
 }
 
+/* Issue 27 (kept apart from the checks above): the explorer's flip count
+ * and the exact offset box. "Pairs past their flip" counts pairs with
+ * k >= pi/w_i, recomputed here from the CLI's flip distances: at the
+ * default D = 128, base 1e4, k = 32000 every pair has flipped (the slowest
+ * flips at 27207); at k = 100 the first 25 have. The exact box sets the
+ * notes' small offsets (7, 34, 44) that a slider of 200000 steps cannot. */
+async function flipCountChecks(browser) {
+  const file = join(TOUR, 'explorer', 'index.html');
+  if (!existsSync(file)) return;
+  const { page, problems } = await openWatched(browser, pathToFileURL(file).href, 'body[data-ready="1"]');
+  const state = () => page.evaluate(() => ({ last: window.explorer.last,
+    flipped: document.getElementById('num-flipped').textContent,
+    cmd: document.getElementById('cmd-pairs').textContent,
+    slider: document.getElementById('offset').value }));
+  /* the command the page shows, run, its flip distances counted */
+  const cliFlipped = (st) => {
+    const fl = cli(st.cmd);
+    return fl.flip_distance.filter((f) => fl.offset >= f).length;
+  };
+  let s = await state();
+  check('flip_count_all_pairs_at_32000', s.flipped === '64 of 64' && cliFlipped(s) === 64, s.flipped);
+  for (const [k, want] of [[100, 25], [7, null], [34, null], [44, null]]) {
+    await page.locator('#offset-num').fill(String(k));
+    s = await state();
+    const n = cliFlipped(s);
+    check(`offset_box_sets_k_${k}`, s.last.params.offset === k && s.slider === String(k) &&
+      s.flipped === `${n} of 64` && (want === null || n === want), `${s.last.params.offset}, ${s.flipped}, cli ${n}`);
+  }
+  check('flip_checks_no_errors', problems.length === 0, problems.join('; '));
+  await page.close();
+}
+
+/* Issue 27: the clock view. With alpha = beta the angle between the hands
+ * is pair i's phase at offset k, the CLI's phase_rad[i]; turning q's hand
+ * by alpha subtracts alpha; moving m turns both hands and leaves the angle
+ * (relativity); the canvas repaints. */
+async function clockChecks(browser) {
+  const file = join(TOUR, 'explorer', 'index.html');
+  if (!existsSync(file)) return;
+  const { page, problems } = await openWatched(browser, pathToFileURL(file).href, 'body[data-ready="1"]');
+  const state = () => page.evaluate(() => ({ clock: window.explorer.last.clock, params: window.explorer.last.params,
+    shown: document.getElementById('num-clock-angle').textContent,
+    cmd: document.getElementById('cmd-pairs').textContent,
+    px: document.getElementById('clock').toDataURL() }));
+  const angleNear = (a, b) => Math.abs(((a - b + 540) % 360) - 180) < 1e-6;
+  let s = await state();
+  const fl = cli(s.cmd);
+  const want = fl.phase_rad[s.clock.pair] * 180 / Math.PI;
+  check('clock_angle_is_cli_phase', s.clock.pair === fl.phase_rad.length - 1 && angleNear(s.clock.between, want) &&
+    s.shown === fmt(s.clock.between), `${s.clock.between} vs ${want}`);
+  const before = s;
+  await page.locator('#clock-alpha').fill('30');
+  s = await state();
+  check('clock_alpha_turns_q', angleNear(s.clock.between, before.clock.between - 30) && s.px !== before.px,
+    `${before.clock.between} -> ${s.clock.between}`);
+  const atM = s;
+  await page.locator('#position').fill('3000');
+  s = await state();
+  check('clock_m_turns_both_hands_only', s.params.position === 3000 && !angleNear(s.clock.qDeg, atM.clock.qDeg) &&
+    angleNear(s.clock.between, atM.clock.between), `q ${atM.clock.qDeg} -> ${s.clock.qDeg}, between ${s.clock.between}`);
+  await page.locator('#clock-pair').fill('0');
+  s = await state();
+  const fl0 = cli(s.cmd);
+  check('clock_pair_0', s.clock.pair === 0 && angleNear(s.clock.between, fl0.phase_rad[0] * 180 / Math.PI - 30),
+    `${s.clock.between}`);
+  check('clock_no_errors', problems.length === 0 &&
+    await page.evaluate(() => document.getElementById('status').textContent === ''), problems.join('; '));
+  await page.close();
+}
+
+/* Issue 27: the log offset axis. Its offsets run from 1, increasing, past
+ * the slowest pair's flip; the q = k = 1 curve there is the library's
+ * sum of cos(k w_i), checked at k = 1, 10, 100 against the CLI's w_i. */
+async function logAxisChecks(browser) {
+  const file = join(TOUR, 'explorer', 'index.html');
+  if (!existsSync(file)) return;
+  const { page, problems } = await openWatched(browser, pathToFileURL(file).href, 'body[data-ready="1"]');
+  const pxLinear = await page.evaluate(() => document.querySelector('#plot-score canvas').toDataURL());
+  await page.locator('#log-offset').check();
+  const s = await page.evaluate(() => ({ last: window.explorer.last,
+    cmd: document.getElementById('cmd-pairs').textContent,
+    px: document.querySelector('#plot-score canvas').toDataURL() }));
+  const ks = s.last.scoreOffsets;
+  const fl = cli(s.cmd);
+  const unitAt = (k) => fl.inv_freq.reduce((a, w) => a + Math.cos(k * w), 0);
+  const ok = [1, 10, 100].every((k) => {
+    const j = ks.indexOf(k);
+    return j >= 0 && Math.abs(s.last.unitScores[j] - unitAt(k)) < 1e-9 * fl.inv_freq.length;
+  });
+  check('log_axis_offsets', ks[0] === 1 && ks.every((k, j) => j === 0 || k > ks[j - 1]) &&
+    ks[ks.length - 1] >= s.last.flipSlowest, `${ks[0]} .. ${ks[ks.length - 1]}, ${ks.length} points`);
+  check('log_axis_unit_scores_equal_cli', ok, '');
+  /* the score at -k, against the CLI's rope_score_negated_offset */
+  const rel = cli(await page.evaluate(() => document.getElementById('cmd-score').textContent));
+  const minusShown = await page.evaluate(() => document.getElementById('num-score-minus').textContent);
+  check('score_at_minus_k_equals_cli', minusShown === fmt(rel.rope_score_negated_offset[0]) &&
+    near(s.last.scoreAtMinusOffset, rel.rope_score_negated_offset[0], 1e-13 * s.last.params.headDim * (1 + s.last.params.offset + s.last.params.position)) &&
+    minusShown !== fmt(rel.rope_score[0]), `${minusShown} vs ${rel.rope_score_negated_offset[0]}`);
+  check('log_axis_redrawn', s.px !== pxLinear && problems.length === 0, problems.join('; '));
+  await page.close();
+}
+
+/* Issue 27: the four-terms view against `posenc analyze logit-terms`, at
+ * the start, far out with raw positions (position-position dominates) and
+ * with sinusoidal codes. */
+async function termsChecks(browser) {
+  const file = join(TOUR, 'explorer', 'index.html');
+  if (!existsSync(file)) return;
+  const { page, problems } = await openWatched(browser, pathToFileURL(file).href, 'body[data-ready="1"]');
+  const names = ['content_content', 'content_position', 'position_content', 'position_position', 'logit'];
+  const same = async (label) => {
+    const s = await page.evaluate(() => ({ terms: window.explorer.last.terms,
+      cmd: document.getElementById('cmd-terms').textContent,
+      shown: ['num-cc', 'num-cp', 'num-pc', 'num-pp', 'num-logit'].map((id) => document.getElementById(id).textContent) }));
+    const c = cli(s.cmd);
+    check(`terms_${label}_equal_cli`, names.every((k, i) => near(s.terms.values[i], c[k], 1e-12 * (1 + Math.abs(c[k]))) &&
+      s.shown[i] === fmt(c[k])), `${s.shown.join(' ')} vs ${names.map((k) => c[k]).join(' ')}`);
+    return s;
+  };
+  await same('start');
+  await page.locator('#terms-m').fill('1000');
+  await page.locator('#terms-n').fill('900');
+  const far = await same('raw_far');
+  const v = far.terms.values;
+  check('terms_raw_far_position_dominates', Math.abs(v[3]) > Math.abs(v[0]) + Math.abs(v[1]) + Math.abs(v[2]), v.join(' '));
+  await page.selectOption('#terms-scheme', '1');
+  await same('sinusoidal');
+  check('terms_no_errors', problems.length === 0, problems.join('; '));
+  await page.close();
+}
+
+/* Issue 27: the shift view. M_k·PE(m) equals PE(m + k) from the CLI's
+ * `encode sinusoidal`, at the start and after D, base, m and k move. */
+async function shiftChecks(browser) {
+  const file = join(TOUR, 'explorer', 'index.html');
+  if (!existsSync(file)) return;
+  const { page, problems } = await openWatched(browser, pathToFileURL(file).href, 'body[data-ready="1"]');
+  const same = async (label) => {
+    const s = await page.evaluate(() => ({ shift: window.explorer.last.shift, p: window.explorer.last.params,
+      cmd: document.getElementById('cmd-shift').textContent }));
+    const enc = cli(s.cmd);
+    const row = enc.values[0];
+    const D = s.p.headDim, moved = s.shift.rows.slice(D, 2 * D);
+    check(`shift_${label}_equals_cli`, row.length === D && moved.every((v, j) => Math.abs(v - row[j]) < 1e-9) &&
+      s.shift.gap < 1e-9, `gap ${s.shift.gap}, ${row.length} values`);
+  };
+  await same('initial');
+  await page.locator('#offset-num').fill('17');
+  await page.locator('#position').fill('1000');
+  await same('k17_m1000');
+  check('shift_no_errors', problems.length === 0, problems.join('; '));
+  await page.close();
+}
+
 const browser = await chromium.launch({
   executablePath: CHROMIUM,
   /* Chromium's sandbox refuses to start as root (CI containers). */
@@ -268,6 +422,11 @@ const browser = await chromium.launch({
 try {
   await tourChecks(browser);
   await explorerChecks(browser);
+  await flipCountChecks(browser);
+  await clockChecks(browser);
+  await logAxisChecks(browser);
+  await termsChecks(browser);
+  await shiftChecks(browser);
 } catch (e) {
   check('browser_run_completed', false, e.stack || String(e));
 } finally {

@@ -13,8 +13,14 @@ expect tour_learned 0 'position 512 -> refused' -- tour --no-figures --no-experi
 # the toy drift's sentence follows the sign of its slope (positive here)
 expect tour_drift_sign 0 'slope \(Q e_m\)ᵀK1 = \+0\.1094 is positive, so later keys .*the last keys win' -- tour --no-figures --no-experiment
 # near-collisions: the closest offsets are inside their ranges, not at an edge
-expect tour_collisions 0 'D = 8: closest k in \[2, 10\^5\] is 69115 at 0\.0386' -- tour --no-figures --no-experiment
-expect tour_all_hold 0 '^19 claims checked\.$' -- tour --no-figures --no-experiment
+expect tour_collisions 0 'D = 8: closest k = 69115 at 0\.0386 \(k = 1 at 0\.9641; 2π·11·1000 = 69115\.038\)' -- tour --no-figures --no-experiment
+# locality is said of octave averages, checked over every offset up to 65535
+expect tour_locality 0 'octave averages for j = 0\.\.15: 30\.92 26\.95 .* rises on 989 of the steps' -- tour --no-figures --no-experiment
+# the notes' own slips are said where they happen
+expect tour_note_dim127 0 'dim 127 in \[0\.99999999991[0-9], 1\]' -- tour --no-figures --no-experiment
+expect tour_note_90deg 0 'it is negative already past 90°' -- tour --no-figures --no-experiment
+expect tour_causal 0 '0 without a mask .*; 0\.870 with a causal mask' -- tour --no-figures --no-experiment
+expect tour_all_hold 0 '^26 claims checked\.$' -- tour --no-figures --no-experiment
 
 expect tour_html 0 'claims checked; open .*/index\.html' -- tour --no-experiment --out "$TMP/tour"
 # a page that cannot be written says why, naming the file
@@ -29,11 +35,14 @@ done
 nclaims=$("$POSENC" tour --no-figures --no-experiment | grep -c '^\[[0-9]*\] ')
 nhtml=$(grep -c 'class="claim ok"' "$TMP/tour/index.html")
 nimg=$(grep -c '<img src=' "$TMP/tour/index.html")
+# seven claims carry no figure: toy-regimes, sine-alone, layout, gap34, every-layer, ntk, compare (a table)
+nbare=$(grep -cE 'data-key="(toy-regimes|sine-alone|layout|gap34|every-layer|ntk|compare)"' "$TMP/tour/index.html")
 order=$(grep -o '<section id="[a-z]*"' "$TMP/tour/index.html" | sed 's/.*id="//; s/"//' | tr '\n' ' ')
 nmath=$(grep -c '<math display="block">' "$TMP/tour/index.html")
-if [ -z "$missing" ] && [ "$nclaims" -eq 19 ] && [ "$nclaims" -eq "$nhtml" ] && [ "$nimg" -eq "$nclaims" ] &&
-   [ "$order" = "bag raw normalized binary sinusoidal learned rope scaling " ] && [ "$nmath" -eq 8 ] &&
-   ! grep -q '<script' "$TMP/tour/index.html" && grep -q '>19 claims checked\.<' "$TMP/tour/index.html"; then
+if [ -z "$missing" ] && [ "$nclaims" -eq 26 ] && [ "$nclaims" -eq "$nhtml" ] && [ "$nbare" -eq 7 ] && [ "$nimg" -eq $((nclaims - 7)) ] &&
+   [ "$order" = "bag raw normalized binary sinusoidal learned rope scaling compare " ] && [ "$nmath" -eq 9 ] &&
+   grep -q '<td>binary</td><td>1.41 ✓</td><td>0 ✓</td><td>3.16 ✗</td>' "$TMP/tour/index.html" &&
+   ! grep -q '<script' "$TMP/tour/index.html" && grep -q '>26 claims checked\.<' "$TMP/tour/index.html"; then
     ok tour_html_complete
 else
     bad tour_html_complete "missing:$missing; claims $nclaims, ok in html $nhtml, images $nimg, math $nmath, order $order"
@@ -50,29 +59,33 @@ if grep -q 'href="explorer/index.html">Explore interactively' "$TMP/tourx/index.
     bad tour_explorer_link "no link to explorer/index.html"; fi
 expect tour_bad_out 1 'cannot create' -- tour --no-experiment --out /nonexistent/dir/tour
 
-# Every claim's predicate can fail: one input changed so the claim no longer
-# holds must turn into "FAILED", exit 1, and be left out of the count.
-# key:index=value per claim.
-faults="bag:0=1 toy-terms:3=0 toy-drift:0=0 normalized:1=1 binary:0=1 pe7:2=0.0698 base:0=63 shift:0=1e-3
-entangle:4=-3.176 symmetry:1=0 learned:1=0 rotation:1=5 relativity:2=0.5 direction:3=0 locality:3=40 flip:0=3
-aliasing:1=0.5 collisions:1=2 scaling:6=0"
+# Every claim's predicate can fail under a perturbation of its INPUTS (not
+# of its computed numbers): one input of the experiment the sentence is
+# about is changed (a causal mask, a base, a shift, the number of table rows,
+# YaRN's magnitude on a rotation, ...), the library recomputes, and the claim
+# must turn into "FAILED", exit 1, and be left out of the count.
+# key:index=value per claim; a claim may appear more than once.
+faults="bag:0=1 toy-terms:0=0 toy-drift:0=0 normalized:1=3 binary:0=1 pe7:1=100 base:2=1e4 shift:0=16
+entangle:0=0 symmetry:1=8 learned:0=513 learned:1=300 rotation:0=1.23 relativity:2=6 direction:1=7 locality:0=10
+flip:1=16000 aliasing:1=40 collisions:1=20000 scaling:2=8192 scaling:0=1 sine-alone:0=0 layout:0=1 layout:1=0
+gap34:0=3400 ntk:0=4 toy-regimes:0=0 compare:1=10 every-layer:0=0"
 for f in $faults; do
     key=${f%%:*}
     out=$(POSENC_TOUR_FAULT="$f" "$POSENC" tour --no-figures --no-experiment 2>&1)
     rc=$?
-    if [ "$rc" -eq 1 ] && grep -q '^\[[0-9]*\] FAILED: ' <<<"$out" && grep -q '^18 claims checked, some FAILED\.$' <<<"$out" &&
+    if [ "$rc" -eq 1 ] && grep -q '^\[[0-9]*\] FAILED: ' <<<"$out" && grep -q '^25 claims checked, some FAILED\.$' <<<"$out" &&
        grep -q "1 claim FAILED: \[[0-9]*\] $key\$" <<<"$out"; then
-        ok "tour_fault_$key"
+        ok "tour_fault_$f"
     else
-        bad "tour_fault_$key" "exit $rc; $(grep -E 'FAILED|checked|error' <<<"$out" | head -3)"
+        bad "tour_fault_$f" "exit $rc; $(grep -E 'FAILED|checked|error' <<<"$out" | head -3)"
     fi
 done
 # ... and the page marks it, with the count of the claims that held
-POSENC_TOUR_FAULT=relativity:2=0.5 "$POSENC" tour --no-experiment --out "$TMP/tourf" >"$TMP/tourf.out" 2>&1
+POSENC_TOUR_FAULT=relativity:2=6 "$POSENC" tour --no-experiment --out "$TMP/tourf" >"$TMP/tourf.out" 2>&1
 rc=$?
 if [ "$rc" -eq 1 ] && [ "$(grep -c 'class="claim failed"' "$TMP/tourf/index.html")" -eq 1 ] &&
    grep -q 'data-key="relativity"' "$TMP/tourf/index.html" &&
-   grep -q '18 claims checked; 1 FAILED' "$TMP/tourf/index.html" &&
+   grep -q '25 claims checked; 1 FAILED' "$TMP/tourf/index.html" &&
    grep -q 'do NOT score the same for m = 0, 1000 and 10\^6' "$TMP/tourf/index.html"; then
     ok tour_fault_page
 else

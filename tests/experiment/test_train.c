@@ -100,12 +100,19 @@ TEST(exp_rope_variants_are_the_library_generators) {
     CHECK(w[0] == 1 && w[1] == 0.5 && w[2] == 0 && w[7] == 0);
 }
 
-TEST(exp_t5_and_learned_sizes_follow_train_max) {
+TEST(exp_t5_is_t5s_default_and_learned_follows_train_max) {
     ex_arch a;
     CHECK_OK(ex_arch_default(&a, EX_T5, 16));
-    CHECK(a.t5_max_distance == 16 && a.t5_buckets == 16 && a.max_len == 33);
+    CHECK(a.t5_max_distance == 128 && a.t5_buckets == 32 && a.max_len == 33);
     CHECK_OK(ex_arch_default(&a, EX_T5, 4));
-    CHECK(a.t5_max_distance == 4 && a.t5_buckets == 6); /* needs buckets/2 < 4 */
+    CHECK(a.t5_max_distance == 128 && a.t5_buckets == 32 && a.max_len == 9);
+    /* the buckets reach the test distances: the copy offsets n + 1 of
+     * n = 16, 32, 64 (17, 33, 65) fall in distinct buckets */
+    int64_t bk[3];
+    CHECK_OK(pe_t5_buckets(-17, 1, 0, 32, 128, &bk[0]));
+    CHECK_OK(pe_t5_buckets(-33, 1, 0, 32, 128, &bk[1]));
+    CHECK_OK(pe_t5_buckets(-65, 1, 0, 32, 128, &bk[2]));
+    CHECK(bk[0] < bk[1] && bk[1] < bk[2]);
     CHECK(ex_arch_init(&a, EX_NONE, 64, 3, 256, 3, 16) == PE_ERR_PARAM); /* 64 % 3 */
     CHECK(ex_arch_init(&a, EX_NONE, 64, 4, 256, 9, 16) == PE_ERR_PARAM); /* > 8 layers */
 }
