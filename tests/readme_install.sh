@@ -13,6 +13,8 @@
 # line by line in one bash, as a user would paste it; `./app` must print its
 # line. The export lines the README prints must be the ones `make install`
 # printed (the README tells the user they are "the lines below").
+# Every further ```c block (the engine example) is built against that
+# installed prefix and run from the top of the tree.
 # With PYTHON_EXT_DIR (build/python), the ```python blocks run from the top
 # of the tree under Debian's /usr/bin/python3 with that directory on
 # PYTHONPATH.
@@ -71,6 +73,23 @@ if [ "$failed" -eq 0 ]; then
     if [ -n "$missing" ]; then bad readme_install_exports "make install did not print:$missing"
     else ok readme_install_exports; fi
 fi
+
+# Every further C program of the README (the engine example), built against
+# that installed prefix with warnings as errors and run from the top of the
+# tree (it reads the tree's fixtures).
+nc=$(grep -c '^```c$' "$README")
+for ((i = 2; i <= nc; i++)); do
+    block c "$i" >"$TMP/prog$i.c"
+    pc="$TMP/home/.local/lib/pkgconfig"
+    if ! cc -std=c11 -Wall -Wextra -Werror -o "$TMP/prog$i" "$TMP/prog$i.c" \
+        $(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs posenc) >"$TMP/cc$i.txt" 2>&1; then
+        bad "readme_c_program_$i" "does not build: $(head -n 5 "$TMP/cc$i.txt")"
+    elif ! (cd "$ROOT" && LD_LIBRARY_PATH="$TMP/home/.local/lib" "$TMP/prog$i") >"$TMP/run$i.txt" 2>&1; then
+        bad "readme_c_program_$i" "exit $?: $(tail -n 5 "$TMP/run$i.txt")"
+    else
+        ok "readme_c_program_$i"
+    fi
+done
 
 if [ $# -ge 1 ]; then
     n=$(grep -c '^```python$' "$README")
