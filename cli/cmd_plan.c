@@ -124,7 +124,8 @@ static int describe_position(const pe_plan *plan, int64_t i, const pe_plan_posit
         break;
     }
     case PE_POSITION_NOPE:
-        snprintf(buf, cap, "NoPE (%s)", pos->why);
+        if (strcmp(pos->why, "nope_layer") == 0) snprintf(buf, cap, "NoPE");
+        else snprintf(buf, cap, "NoPE (%s)", pos->why);
         break;
     case PE_POSITION_NONE:
         snprintf(buf, cap, "no positions (%s)", pos->why);

@@ -526,6 +526,7 @@ static const pe__family lfm2 = {
               "Lfm2ShortConv, no positions)",
     .defaults = {.rope_theta = 1e6, .max_position = 128000},
     .pairs = HALF_PAIRS,
+    .none_types = (const char *const[]){"conv", NULL},
 };
 /* Jamba: attention every attn_layer_period layers at attn_layer_offset,
  * Mamba elsewhere; JambaAttention has no positional encoding at all. */
@@ -664,7 +665,7 @@ unsigned pe__family_kinds(const pe__family *f) {
     if (f->nope != PE__NOPE_NONE || f->full == PE__FULL_NOPE || f->full == PE__FULL_NOPE_IF_WINDOW)
         k |= 1u << PE_POSITION_NOPE;
     if (f->none_types != NULL || f->layers == PE__LAYERS_LINEAR_INTERVAL ||
-        f->layers == PE__LAYERS_CROSS_LIST)
+        f->layers == PE__LAYERS_CROSS_LIST || f->layers == PE__LAYERS_PERIOD)
         k |= 1u << PE_POSITION_NONE;
     return k;
 }
