@@ -556,6 +556,61 @@ static const pe__family mllama = {
     .layers = PE__LAYERS_CROSS_LIST,
 };
 
+/* ERNIE 4.5: GLM-style rotate_half on interleaved pairs ("Interleave them
+ * instead of usual shape"), default_theta 500000, head_dim 128. */
+static const pe__family ernie4_5 = {
+    .model_type = "ernie4_5", .position = PE_POSITION_ROPE,
+    .source = "models/ernie4_5/configuration_ernie4_5.py (default_theta=500000.0, "
+              "max_position_embeddings=131072, head_dim=128), modular_ernie4_5.py "
+              "(apply_rotary_pos_emb: repeat_interleave cos/sin, glm rotate_half)",
+    .defaults = {.rope_theta = 500000.0, .max_position = 131072, .head_dim = 128},
+    .pairs = INTERLEAVED_PAIRS,
+};
+static const pe__family ernie4_5_moe = {
+    .model_type = "ernie4_5_moe", .position = PE_POSITION_ROPE,
+    .source = "models/ernie4_5_moe/configuration_ernie4_5_moe.py (rope_theta 500000, "
+              "max_position_embeddings=131072), modeling_ernie4_5_moe.py (ERNIE 4.5's "
+              "interleaved apply_rotary_pos_emb)",
+    .defaults = {.rope_theta = 500000.0, .max_position = 131072},
+    .pairs = INTERLEAVED_PAIRS,
+};
+/* Class-default partial rotary: NemotronConfig partial_rotary_factor=0.5,
+ * rope_theta 10000, max_position_embeddings=4096; PersimmonConfig 0.5,
+ * 25000, 16384. */
+static const pe__family nemotron = {
+    .model_type = "nemotron", .position = PE_POSITION_ROPE,
+    .source = "models/nemotron/configuration_nemotron.py (partial_rotary_factor=0.5, "
+              "rope_theta 10000.0, max_position_embeddings=4096)",
+    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.5, .max_position = 4096},
+    .pairs = HALF_PAIRS,
+};
+static const pe__family persimmon = {
+    .model_type = "persimmon", .position = PE_POSITION_ROPE,
+    .source = "models/persimmon/configuration_persimmon.py (partial_rotary_factor=0.5, "
+              "rope_theta=25000.0, max_position_embeddings=16384)",
+    .defaults = {.rope_theta = 25000.0, .partial_rotary = 0.5, .max_position = 16384},
+    .pairs = HALF_PAIRS,
+};
+/* Wrappers whose text_config without a model_type is a LlamaConfig
+ * (configuration_llava.py and kin: text_config.get("model_type", "llama")). */
+static const pe__family llava = {
+    .model_type = "llava", .position = PE_POSITION_ROPE, .text_family = "llama",
+    .source = "models/llava/configuration_llava.py (text_config model_type default \"llama\")",
+};
+static const pe__family llava_next = {
+    .model_type = "llava_next", .position = PE_POSITION_ROPE, .text_family = "llama",
+    .source = "models/llava_next/configuration_llava_next.py (text_config model_type default "
+              "\"llama\")",
+};
+static const pe__family vipllava = {
+    .model_type = "vipllava", .position = PE_POSITION_ROPE, .text_family = "llama",
+    .source = "models/vipllava/configuration_vipllava.py (text_config model_type default \"llama\")",
+};
+static const pe__family janus = {
+    .model_type = "janus", .position = PE_POSITION_ROPE, .text_family = "llama",
+    .source = "models/janus/configuration_janus.py (text_config model_type default \"llama\")",
+};
+
 /* ------------------------------------------- families posenc refuses */
 
 static const pe__family longt5 = {
@@ -594,6 +649,7 @@ static const pe__family *const registry[] = {
     &gpt2, &opt, &gpt_neo, &gpt_bigcode, &xglm,
     &t5, &mt5, &umt5,
     &exaone4, &lfm2, &jamba, &mllama_text, &mllama,
+    &ernie4_5, &ernie4_5_moe, &nemotron, &persimmon, &llava, &llava_next, &vipllava, &janus,
     &longt5, &whisper, &qwen2_vl_vision,
 };
 

@@ -575,6 +575,15 @@ static int read_model_type(reader *r, pe_plan *p, const char *text_name) {
         snprintf(derived, sizeof derived, "%.60s_text", root_mt);
         mt = text_name != NULL && pe__family_find(derived) ? derived : root_mt;
     }
+    /* A wrapper's text_config without a model_type is the wrapper class's
+     * default text family (LlavaConfig: text_config.get("model_type", "llama")). */
+    const pe__family *root_fam = pe__family_find(root_mt);
+    if (root_fam != NULL && root_fam->text_family != NULL && r->family == NULL) {
+        if (text_name == NULL)
+            return pe__fail(PE_ERR_UNSUPPORTED, "model_type '%s' keeps its decoder in text_config, "
+                            "which this file lacks", root_mt);
+        if (mt == root_mt || mt == derived) mt = root_fam->text_family;
+    }
     if (r->family != NULL) mt = r->family;
     if (mt == NULL)
         return pe__fail(PE_ERR_UNSUPPORTED, "config has no 'model_type': posenc reads a config "

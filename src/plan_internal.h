@@ -158,6 +158,8 @@ typedef struct pe__family {
     pe__learned_rule learned;
     pe__sinusoidal_rule sinusoidal;
     pe__ignored_key ignored[2];
+    const char *text_family;    /* a wrapper (LLaVA, ...): the family its text_config is when
+                                   that block names no model_type (LlavaConfig: "llama") */
     const char *const *none_types; /* layer_types values whose layers see no positions (conv,
                                    mamba, linear_attention, ...; NULL-terminated) */
     const char *const *reads;   /* positional config keys its code reads (NULL-terminated); a

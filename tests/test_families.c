@@ -144,6 +144,21 @@ static const row rows[] = {
      PE_POSITION_NONE, 0, 0, 0, 0, H},
     {"mllama", BASE ",\"num_hidden_layers\":4,\"cross_attention_layers\":[1]", 1,
      PE_POSITION_NONE, 0, 0, 0, 0, H},
+    /* configuration_ernie4_5.py: default_theta 500000, 131072, head_dim 128;
+     * modular_ernie4_5.py pairs interleaved */
+    {"ernie4_5", "\"hidden_size\":1024,\"num_attention_heads\":16", 0, PE_POSITION_ROPE, 500000,
+     131072, 128, 128, I},
+    {"ernie4_5_moe", BASE, 0, PE_POSITION_ROPE, 500000, 131072, 128, 128, I},
+    /* configuration_nemotron.py: partial_rotary_factor 0.5, 4096; persimmon: 0.5,
+     * rope_theta 25000, 16384 */
+    {"nemotron", BASE, 0, PE_POSITION_ROPE, 10000, 4096, 128, 64, H},
+    {"persimmon", BASE, 0, PE_POSITION_ROPE, 25000, 16384, 128, 64, H},
+    /* LlavaConfig: a text_config without model_type is a LlamaConfig (2048 max) */
+    {"llava", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"llava_next", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"vipllava", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"janus", "\"text_config\":{" BASE ",\"model_type\":\"qwen2\"}", 0, PE_POSITION_ROPE, 10000,
+     32768, 128, 128, H},
 };
 
 static pe_plan *plan_of(const row *r) {
