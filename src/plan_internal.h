@@ -1,7 +1,8 @@
 /*
- * plan_internal.h — what the config reader (config_rope.c), the family table
- * (plan_families.c) and the per-layer plan (plan.c) share: a model family's
- * class defaults and code semantics, and the reading of one RoPE block.
+ * plan_internal.h — what the config reader (config_rope.c), the family
+ * registry (families_hf.c), the per-layer plan (plan.c) and its positions
+ * (plan_positions.c) share: a model family's record, the reading of one
+ * RoPE block, and the plan's representation.
  * Internal.
  */
 #ifndef PE_PLAN_INTERNAL_H
