@@ -361,6 +361,18 @@ static const pe__family deepseek_v3 = {
     .pairs = {.layout = PE_ROPE_HALF, .switch_key = "rope_interleave", .switch_default = true},
     .softmax = PE__SOFTMAX_DEEPSEEK_MSCALE,
 };
+/* GLM-4.7-Flash: Glm4MoeLiteAttention is DeepseekV3Attention (MLA,
+ * rope_interleave default True, softmax x mscale^2); qk_rope_head_dim 64,
+ * max_position_embeddings 202752, no partial rotary. */
+static const pe__family glm4_moe_lite = {
+    .model_type = "glm4_moe_lite", .position = PE_POSITION_ROPE,
+    .source = "models/glm4_moe_lite/modular_glm4_moe_lite.py (qk_rope_head_dim=64, "
+              "max_position_embeddings=202752, rope_interleave=True; Glm4MoeLiteAttention("
+              "DeepseekV3Attention))",
+    .defaults = {.rope_theta = 10000.0, .max_position = 202752, .head_dim = 64},
+    .pairs = {.layout = PE_ROPE_HALF, .switch_key = "rope_interleave", .switch_default = true},
+    .softmax = PE__SOFTMAX_DEEPSEEK_MSCALE,
+};
 static const pe__family kimi_k2 = {
     .model_type = "kimi_k2", .position = PE_POSITION_ROPE,
     .source = "Kimi K2's modeling_deepseek.py (DeepSeek V3 attention)",
@@ -644,7 +656,7 @@ static const pe__family *const registry[] = {
     &olmo3,
     &gemma, &gemma2, &gemma3_text, &gemma3n_text, &gemma4_text,
     &cohere, &cohere2, &glm, &glm4, &glm4_moe, &gpt_oss, &hunyuan_v1_dense, &hunyuan_v1_moe,
-    &deepseek_v2, &deepseek_v3, &kimi_k2,
+    &deepseek_v2, &deepseek_v3, &kimi_k2, &glm4_moe_lite,
     &falcon, &bloom, &mpt,
     &gpt2, &opt, &gpt_neo, &gpt_bigcode, &xglm,
     &t5, &mt5, &umt5,

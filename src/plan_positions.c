@@ -39,20 +39,6 @@ int pe_position_kind_from_name(const char *name, pe_position_kind *out) {
                     "learned, sinusoidal or none", name);
 }
 
-int pe__plan_add_position(pe_plan *p, const pe__position *pos, int32_t *index) {
-    for (int64_t i = 0; i < p->n_positions; i++)
-        if (memcmp(&p->positions[i], pos, sizeof *pos) == 0) {
-            *index = (int32_t)i;
-            return PE_OK;
-        }
-    pe__position *grown = realloc(p->positions, (size_t)(p->n_positions + 1) * sizeof *grown);
-    if (grown == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for a plan's positions");
-    p->positions = grown;
-    p->positions[p->n_positions] = *pos;
-    *index = (int32_t)p->n_positions++;
-    return PE_OK;
-}
-
 /* ------------------------------------------------- non-RoPE families */
 
 /* The first of several alias keys the config has (HF attribute_map

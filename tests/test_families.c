@@ -108,6 +108,9 @@ static const row rows[] = {
     {"deepseek_v2", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, I},
     {"deepseek_v3", BASE, 0, PE_POSITION_ROPE, 10000, 4096, 128, 128, I},
     {"kimi_k2", BASE, 0, PE_POSITION_ROPE, 10000, 4096, 128, 128, I},
+    /* modular_glm4_moe_lite.py: qk_rope_head_dim 64, 202752, rope_interleave True */
+    {"glm4_moe_lite", "\"hidden_size\":2048,\"num_attention_heads\":20", 0, PE_POSITION_ROPE, 10000,
+     202752, 64, 64, I},
     /* configuration_falcon.py: hidden_size 4544, num_attention_heads 71, rope_theta
      * 10000, 2048, alibi False */
     {"falcon", "\"num_hidden_layers\":1", 0, PE_POSITION_ROPE, 10000, 2048, 64, 64, H},
