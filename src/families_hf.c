@@ -464,6 +464,39 @@ static const pe__family gpt_bigcode = {
     .learned = {.rows_key = "n_positions", .rows_default = 1024},
 };
 
+/* BertConfig: max_position_embeddings=512, hidden_size=768,
+ * num_hidden_layers=12, num_attention_heads=12,
+ * position_embedding_type="absolute" (the relative_key variants are not
+ * modelled). RoBERTa / XLM-R: the table's first rows are padding; positions
+ * start at padding_idx + 1 = 2 (pad_token_id 1), inside
+ * max_position_embeddings rows. */
+static const pe__family bert = {
+    .model_type = "bert", .position = PE_POSITION_LEARNED,
+    .source = "models/bert/configuration_bert.py (max_position_embeddings=512, hidden_size=768, "
+              "num_hidden_layers=12, num_attention_heads=12, position_embedding_type="
+              "\"absolute\"), modeling_bert.py (BertEmbeddings.position_embeddings)",
+    .defaults = {.heads = 12, .layers = 12, .hidden = 768},
+    .learned = {.rows_key = "max_position_embeddings", .rows_default = 512,
+                .kind_key = "position_embedding_type", .kind_value = "absolute"},
+};
+static const pe__family roberta = {
+    .model_type = "roberta", .position = PE_POSITION_LEARNED,
+    .source = "models/roberta/configuration_roberta.py (max_position_embeddings=512, "
+              "pad_token_id=1), modeling_roberta.py (create_position_ids_from_input_ids: "
+              "padding_idx + 1 onwards)",
+    .defaults = {.heads = 12, .layers = 12, .hidden = 768},
+    .learned = {.rows_key = "max_position_embeddings", .rows_default = 512, .offset = 2,
+                .kind_key = "position_embedding_type", .kind_value = "absolute"},
+};
+static const pe__family xlm_roberta = {
+    .model_type = "xlm-roberta", .position = PE_POSITION_LEARNED,
+    .source = "models/xlm_roberta/configuration_xlm_roberta.py (as RoBERTa: 512 rows, "
+              "pad_token_id=1), modeling_xlm_roberta.py (RoBERTa's embeddings)",
+    .defaults = {.heads = 12, .layers = 12, .hidden = 768},
+    .learned = {.rows_key = "max_position_embeddings", .rows_default = 512, .offset = 2,
+                .kind_key = "position_embedding_type", .kind_value = "absolute"},
+};
+
 /* ---------------------------------------- sinusoidal absolute positions */
 
 /* XGLMConfig: max_position_embeddings=2048, d_model=1024, num_layers=24,
@@ -658,7 +691,7 @@ static const pe__family *const registry[] = {
     &cohere, &cohere2, &glm, &glm4, &glm4_moe, &gpt_oss, &hunyuan_v1_dense, &hunyuan_v1_moe,
     &deepseek_v2, &deepseek_v3, &kimi_k2, &glm4_moe_lite,
     &falcon, &bloom, &mpt,
-    &gpt2, &opt, &gpt_neo, &gpt_bigcode, &xglm,
+    &gpt2, &opt, &gpt_neo, &gpt_bigcode, &bert, &roberta, &xlm_roberta, &xglm,
     &t5, &mt5, &umt5,
     &exaone4, &lfm2, &jamba, &mllama_text, &mllama,
     &ernie4_5, &ernie4_5_moe, &nemotron, &persimmon, &llava, &llava_next, &vipllava, &janus,

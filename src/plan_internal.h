@@ -122,6 +122,10 @@ typedef struct {
     int64_t rows_default;
     int64_t rows_extra;         /* rows beyond the key's value (OPT: 2; RoBERTa's key counts them) */
     int64_t offset;             /* added to the position (OPT, RoBERTa: 2) */
+    const char *kind_key;       /* a string key naming the position kind (BERT's
+                                   position_embedding_type); NULL: none */
+    const char *kind_value;     /* the value (default when absent) meaning this table; any
+                                   other value is refused */
 } pe__learned_rule;
 
 typedef struct {

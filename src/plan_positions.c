@@ -226,6 +226,15 @@ int pe__plan_build_fixed(pe_plan *p, pe__scope top, const pe__family *fam,
         PE_TRY(read_alibi(top, fam, heads, &pos.alibi));
     } else if (kind == PE_POSITION_LEARNED) {
         bool has;
+        if (fam->learned.kind_key != NULL) {
+            const char *v = NULL;
+            PE_TRY(pe__json_string(top, fam->learned.kind_key, &v));
+            if (v != NULL && strcmp(v, fam->learned.kind_value) != 0)
+                return pe__fail(PE_ERR_UNSUPPORTED, "'%s%s'='%.40s': model_type '%s' then uses "
+                                "relative position embeddings, which posenc does not model "
+                                "(only '%s')", top.prefix, fam->learned.kind_key, v,
+                                fam->model_type, fam->learned.kind_value);
+        }
         int64_t rows = fam->learned.rows_default;
         if (fam->learned.rows_key != NULL)
             PE_TRY(pe__json_int(top, fam->learned.rows_key, &rows, &has));

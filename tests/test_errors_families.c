@@ -40,6 +40,8 @@ TEST(errors_families) {
     EXPECT("FAM-10", PE_ERR_FORMAT, "'cross_attention_layers'[0] must be a layer index in [0, 2)",
            plan_json("{\"model_type\":\"mllama_text_model\",\"head_dim\":64,\"num_hidden_layers\":2,"
                      "\"cross_attention_layers\":[2]}"));
+    EXPECT("FAM-14", PE_ERR_UNSUPPORTED, "'position_embedding_type'='relative_key_query': model_type 'roberta' then uses relative position embeddings",
+           plan_json("{\"model_type\":\"roberta\",\"position_embedding_type\":\"relative_key_query\"}"));
     EXPECT("FAM-11", PE_ERR_RANGE, "family index 999 is outside [0, ", pe_family_get(999, OUT));
     EXPECT("FAM-12", PE_ERR_NULL, "out must not be NULL", pe_family_get(0, NULL));
 }

@@ -122,6 +122,9 @@ static const row rows[] = {
     {"gpt_neo", "", 23, PE_POSITION_LEARNED, 0, 0, 128, 0, H},
     {"gpt_bigcode", "", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
     {"xglm", "", 23, PE_POSITION_SINUSOIDAL, 0, 0, 64, 0, H},
+    {"bert", "", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
+    {"roberta", "", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
+    {"xlm-roberta", "", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
     {"t5", "", 11, PE_POSITION_T5, 0, 0, 0, 0, H},
     {"mt5", "", 15, PE_POSITION_T5, 0, 0, 0, 0, H},
     {"umt5", "", 15, PE_POSITION_T5, 0, 0, 0, 0, H},
@@ -265,6 +268,19 @@ TEST(families_non_rope_parameters) {
         CHECK(l.rows == 2050 && l.offset == 2 && l.dim == 768 && pe_plan_num_layers(p) == 12);
         pe_plan_free(p);
     }
+    /* RoBERTa: 514 rows in its files, positions from padding_idx + 1 = 2;
+     * BERT's relative_key variants are refused. */
+    const char *roberta = "{\"model_type\":\"roberta\",\"max_position_embeddings\":514}";
+    CHECK_OK(pe_plan_from_config_json(roberta, strlen(roberta), &p));
+    if (p != NULL) {
+        pe_plan_learned l;
+        CHECK_OK(pe_plan_layer_learned(p, 0, &l));
+        CHECK(l.rows == 514 && l.offset == 2 && l.dim == 768);
+        pe_plan_free(p);
+    }
+    const char *bert_rel = "{\"model_type\":\"bert\",\"position_embedding_type\":\"relative_key\"}";
+    CHECK_ERROR(pe_plan_from_config_json(bert_rel, strlen(bert_rel), &p), PE_ERR_UNSUPPORTED,
+                "'position_embedding_type'='relative_key': model_type 'bert' then uses relative");
     /* XGLM: fairseq sinusoids (sin | cos, exponent i / (d/2 - 1)), offset 2. */
     const char *xglm = "{\"model_type\":\"xglm\"}";
     CHECK_OK(pe_plan_from_config_json(xglm, strlen(xglm), &p));
