@@ -283,8 +283,9 @@ TEST(families_non_rope_parameters) {
     CHECK_OK(pe_plan_from_config_json(gpt2, strlen(gpt2), &p));
     if (p != NULL) {
         CHECK(pe_plan_num_warnings(p) == 1 && pe_plan_num_rope_kinds(p) == 0);
-        CHECK(strcmp(pe_plan_warning(p, 0), "'rope_theta': model_type 'gpt2' has learned positions "
-                     "and its code does not read it; ignored") == 0);
+        const char *w = pe_plan_warning(p, 0);
+        CHECK(w != NULL && strcmp(w, "'rope_theta': model_type 'gpt2' has learned positions "
+                                     "and its code does not read it; ignored") == 0);
         pe_plan_free(p);
     }
     const char *bert_rel = "{\"model_type\":\"bert\",\"position_embedding_type\":\"relative_key\"}";
