@@ -831,7 +831,8 @@ typedef struct {
     double short_factor[PE_MAX_PAIRS]; /* scaling.n_short_factor used */
     double long_factor[PE_MAX_PAIRS];  /* scaling.n_long_factor used */
     pe_rope_layout layout;   /* pairing the checkpoint's code uses */
-    int layout_known;        /* 0: model_type not in the table (layout HALF) */
+    int layout_known;        /* 1: the family's record states the layout (every config
+                                read: a model_type outside the registry is refused) */
 } pe_rope_config;
 
 /* Parse config.json text (len bytes, need not be NUL-terminated). Malformed
@@ -867,7 +868,11 @@ int pe_config_freqs(const pe_rope_config *config, int64_t seq_len,
  * rope_scaling and v5 rope_parameters (including per-layer-type dicts),
  * layer_types / sliding_window_pattern, Gemma's local base, NoPE layers,
  * per-family semantics (docs/SCALING.md) and per-model_type class defaults
- * for absent keys. Opaque and heap-allocated: each distinct RoPE kind is
+ * for absent keys, all from the family's registry record (docs/FAMILIES.md):
+ * a model_type outside the registry, or none, is PE_ERR_UNSUPPORTED naming
+ * the closest records (read it as one on purpose with
+ * pe_plan_from_config_*_as). Every layer has a positional kind
+ * (pe_plan_layer_position). Opaque and heap-allocated: each distinct RoPE kind is
  * stored once and layers index into it; read it through the accessors.
  * Immutable once built, so one plan may be read from many threads.
  */
@@ -895,7 +900,8 @@ typedef struct {
     int64_t head_dim;         /* D of this layer's q/k heads (Gemma 4's global layers: global_head_dim) */
     int64_t rotary_dim;       /* d rotated (0 if rope == 0) */
     pe_rope_layout layout;    /* pairing of the checkpoint's code */
-    int layout_known;         /* 0: model_type not in the table (HALF assumed, warned) */
+    int layout_known;         /* 1 for every config plan (its family's record); GGUF: the
+                                 architecture's rope type */
     pe_scaling_type scaling;  /* scheme (HunYuan alpha: DEFAULT at the multiplied base) */
     double base;              /* b actually used */
     double factor;            /* NAN where the scheme has none */
