@@ -584,6 +584,20 @@ static const pe__family jamba = {
     .defaults = {.period = 8, .offset = 4},
     .layers = PE__LAYERS_PERIOD,
 };
+/* GraniteMoeHybrid (Granite 4): position_embedding_type defaults to None
+ * (no positions; only "rope" rotates); layer_types "mamba" / "attention",
+ * all mamba without it; rope_theta 10000, max_position_embeddings 2048. */
+static const pe__family granitemoehybrid = {
+    .model_type = "granitemoehybrid", .position = PE_POSITION_NOPE,
+    .source = "models/granitemoehybrid/configuration_granitemoehybrid.py (position_embedding_type="
+              "None, rope_theta=10000.0, max_position_embeddings=2048, layers_block_type: "
+              "layer_types or [\"mamba\"] * num_hidden_layers)",
+    .kind_switch = {.key = "position_embedding_type", .equals = "rope",
+                    .when_true = PE_POSITION_ROPE},
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048},
+    .pairs = HALF_PAIRS,
+    .layers = PE__LAYERS_ALL_MAMBA,
+};
 /* Mllama (Llama 3.2 Vision): cross_attention_layers attend to the image
  * tokens without positions; the rest are Llama self-attention. */
 static const pe__family mllama_text = {
@@ -695,7 +709,7 @@ static const pe__family *const registry[] = {
     &falcon, &bloom, &mpt,
     &gpt2, &opt, &gpt_neo, &gpt_bigcode, &bert, &roberta, &xlm_roberta, &xglm,
     &t5, &mt5, &umt5,
-    &exaone4, &lfm2, &jamba, &mllama_text, &mllama,
+    &exaone4, &lfm2, &jamba, &granitemoehybrid, &mllama_text, &mllama,
     &ernie4_5, &ernie4_5_moe, &nemotron, &persimmon, &llava, &llava_next, &vipllava, &janus,
     &longt5, &whisper, &qwen2_vl_vision,
 };
@@ -768,7 +782,8 @@ unsigned pe__family_kinds(const pe__family *f) {
     if (f->nope != PE__NOPE_NONE || f->full == PE__FULL_NOPE || f->full == PE__FULL_NOPE_IF_WINDOW)
         k |= 1u << PE_POSITION_NOPE;
     if (f->none_types != NULL || f->layers == PE__LAYERS_LINEAR_INTERVAL ||
-        f->layers == PE__LAYERS_CROSS_LIST || f->layers == PE__LAYERS_PERIOD)
+        f->layers == PE__LAYERS_CROSS_LIST || f->layers == PE__LAYERS_PERIOD ||
+        f->layers == PE__LAYERS_ALL_MAMBA)
         k |= 1u << PE_POSITION_NONE;
     return k;
 }

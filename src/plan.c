@@ -187,6 +187,12 @@ static int assign_types(reader *r, pe_plan *p, const int *use_rope) {
             p->layers[i].type = i % period == offset ? attention : mamba;
         return PE_OK;
     }
+    if (r->fam->layers == PE__LAYERS_ALL_MAMBA) {
+        int32_t mamba;
+        PE_TRY(pe__plan_type_index(p, "mamba", &mamba));
+        for (int64_t i = 0; i < p->n_layers; i++) p->layers[i].type = mamba;
+        return PE_OK;
+    }
     if (r->fam->layers == PE__LAYERS_ALTERNATE) {
         PE_TRY(pe__plan_type_index(p, "sliding_attention", &sliding));
         for (int64_t i = 0; i < p->n_layers; i++)
@@ -614,7 +620,13 @@ static int build(const cJSON *root, const char *family, pe_plan *p) {
     pe_position_kind family_kind = r.fam->position;
     if (r.fam->kind_switch.key != NULL) {
         bool on = r.fam->kind_switch.default_value, has;
-        PE_TRY(pe__json_bool(r.top, r.fam->kind_switch.key, &on, &has));
+        if (r.fam->kind_switch.equals != NULL) {
+            const char *v = NULL;
+            PE_TRY(pe__json_string(r.top, r.fam->kind_switch.key, &v));
+            on = v != NULL && strcmp(v, r.fam->kind_switch.equals) == 0;
+        } else {
+            PE_TRY(pe__json_bool(r.top, r.fam->kind_switch.key, &on, &has));
+        }
         if (on) family_kind = r.fam->kind_switch.when_true;
     }
     if (family_kind != PE_POSITION_ROPE && family_kind != PE_POSITION_NOPE)

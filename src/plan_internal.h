@@ -31,6 +31,8 @@ typedef enum {
     PE__LAYERS_ENCODER_DECODER, /* num_layers encoder layers, then num_decoder_layers decoder layers (T5) */
     PE__LAYERS_PERIOD,          /* attention where i % attn_layer_period == attn_layer_offset, else
                                    mamba (Jamba) */
+    PE__LAYERS_ALL_MAMBA,       /* no layer_types: every layer mamba (GraniteMoeHybrid's
+                                   layers_block_type) */
 } pe__layer_rule;
 
 /* What sliding-window layers do with RoPE. */
@@ -96,12 +98,14 @@ typedef struct {
                                    non-RoPE families default to (BLOOM: 8, 2, 64) */
 } pe__class_defaults;
 
-/* A boolean config key that switches the attention layers' kind (Falcon:
- * "alibi": true gives ALiBi, else RoPE). */
+/* A config key that switches the attention layers' kind: a boolean
+ * (Falcon: "alibi": true gives ALiBi, else RoPE) or, with equals set, a
+ * string equal to it (GraniteMoeHybrid: position_embedding_type "rope"). */
 typedef struct {
     const char *key;            /* NULL: no switch */
     bool default_value;
     pe_position_kind when_true;
+    const char *equals;         /* non-NULL: the key is a string; on when it equals this */
 } pe__kind_switch;
 
 typedef struct {

@@ -143,6 +143,13 @@ static const row rows[] = {
     /* configuration_jamba.py: attn_layer_period 8, attn_layer_offset 4; no rotary */
     {"jamba", BASE ",\"num_hidden_layers\":8", 4, PE_POSITION_NOPE, 0, 0, 0, 0, H},
     {"jamba", BASE ",\"num_hidden_layers\":8", 3, PE_POSITION_NONE, 0, 0, 0, 0, H},
+    /* configuration_granitemoehybrid.py: position_embedding_type None (no positions),
+     * "rope" rotates at 10000 / 2048; layers all mamba without layer_types */
+    {"granitemoehybrid", BASE ",\"num_hidden_layers\":2,\"layer_types\":[\"mamba\",\"attention\"]", 1,
+     PE_POSITION_NOPE, 0, 0, 0, 0, H},
+    {"granitemoehybrid", BASE ",\"num_hidden_layers\":2,\"layer_types\":[\"mamba\",\"attention\"],"
+     "\"position_embedding_type\":\"rope\"", 1, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"granitemoehybrid", BASE ",\"num_hidden_layers\":2", 1, PE_POSITION_NONE, 0, 0, 0, 0, H},
     /* configuration_mllama.py: rope_theta 500000, 131072; cross-attention layers */
     {"mllama_text_model", BASE ",\"num_hidden_layers\":4,\"cross_attention_layers\":[3]", 0,
      PE_POSITION_ROPE, 500000, 131072, 128, 128, H},
