@@ -315,11 +315,6 @@ static void print_table(const pe_plan *plan, const char *path, const layer_view 
         printf("warning: %s\n", pe_plan_warning(plan, w));
 }
 
-static void json_int_or_null(int64_t v) {
-    if (v > 0) printf("%lld", (long long)v);
-    else printf("null");
-}
-
 static int print_json(const pe_plan *plan, const char *path, const layer_view *v, int64_t n,
                       int64_t seq_len) {
     printf("{\"model_type\": ");
