@@ -368,11 +368,11 @@ static void scheme_config(char *buf, size_t cap, pe_scaling_type t, int changed,
     scheme_block(base, sizeof base, t, -1, from);
     scheme_block(with, sizeof with, t, changed, from);
     if (two_types)
-        snprintf(buf, cap, "{\"head_dim\":16,\"max_position_embeddings\":4096,\"num_hidden_layers\":2,"
+        snprintf(buf, cap, "{\"model_type\":\"llama\",\"head_dim\":16,\"max_position_embeddings\":4096,\"num_hidden_layers\":2,"
                  "\"layer_types\":[\"full_attention\",\"sliding_attention\"],\"rope_parameters\":"
                  "{\"full_attention\":%s,\"sliding_attention\":%s}}", base, with);
     else
-        snprintf(buf, cap, "{\"head_dim\":16,\"max_position_embeddings\":4096,\"rope_scaling\":%s}",
+        snprintf(buf, cap, "{\"model_type\":\"llama\",\"head_dim\":16,\"max_position_embeddings\":4096,\"rope_scaling\":%s}",
                  with);
 }
 
