@@ -905,6 +905,114 @@ typedef struct {
     const char *f32_inputs;   /* GGUF: the inputs stored as float32 ("" if none, or from a config) */
 } pe_plan_layer;
 
+/*
+ * The positions each layer sees, by kind. Every layer of a plan has exactly
+ * one (pe_plan_layer_position); the kind-specific parameters are read with
+ * the getter of that kind, which refuses (PE_ERR_PARAM naming the layer's
+ * real kind) any other layer. A kind added later is a new enum value, a new
+ * small struct and a new getter: no existing struct changes size or moves a
+ * field. Values are stable and append-only.
+ */
+typedef enum {
+    PE_POSITION_ROPE = 0,       /* rotary q/k (pe_plan_layer_info, pe_plan_layer_freqs) */
+    PE_POSITION_NOPE = 1,       /* self-attention without any position signal (NoPE layers) */
+    PE_POSITION_ALIBI = 2,      /* linear bias per head (pe_plan_layer_alibi) */
+    PE_POSITION_T5 = 3,         /* T5 relative buckets (pe_plan_layer_t5) */
+    PE_POSITION_LEARNED = 4,    /* learned absolute table added to the input (pe_plan_layer_learned) */
+    PE_POSITION_SINUSOIDAL = 5, /* fixed sinusoidal table added to the input (pe_plan_layer_sinusoidal) */
+    PE_POSITION_NONE = 6        /* no attention over token positions: convolution, state-space,
+                                   linear attention, cross-attention to another sequence */
+} pe_position_kind;
+
+/* "rope", "nope", "alibi", "t5", "learned", "sinusoidal", "none"; "?" for
+ * an unknown value. pe_position_kind_from_name: PE_ERR_PARAM if unknown. */
+const char *pe_position_kind_name(pe_position_kind kind);
+int pe_position_kind_from_name(const char *name, pe_position_kind *out);
+
+/* The kind of one layer's positions, and for NONE (and NOPE) why the layer
+ * sees none: "linear_attention", "mamba", "cross_attention", "nope_layer",
+ * ... (a string owned by the plan). */
+typedef struct {
+    pe_position_kind kind;
+    const char *why;  /* "" when kind is ROPE, ALIBI, T5, LEARNED or SINUSOIDAL */
+} pe_plan_position;
+
+/* How a family's code computes its ALiBi slopes. */
+typedef enum {
+    /* Press et al.'s get_slopes as BLOOM's and Falcon's build_alibi_tensor:
+     * c = 2^floor(log2 H); 2^(-8(h+1)/c) for h < c, then 2^(-4(2(h-c)+1)/c)
+     * (pe_alibi_slopes). */
+    PE_ALIBI_SLOPES_PRESS = 0,
+    /* MPT's build_mpt_alibi_tensor: c = 2^ceil(log2 H), m_j = 2^(-max_bias
+     * (j+1)/c) for j < c; when c != H the odd-indexed m_1, m_3, ... come
+     * first, then m_0, m_2, ..., cut to H. */
+    PE_ALIBI_SLOPES_MPT = 1
+} pe_alibi_slope_rule;
+
+typedef struct {
+    int64_t heads;              /* H: one slope per attention head */
+    pe_alibi_slope_rule rule;
+    double max_bias;            /* MPT's alibi_bias_max (8); 8 for PRESS */
+    pe_dtype hf_slope_dtype;    /* what the family's HF code rounds each slope to before the
+                                   product with the distance: PE_F32 (BLOOM, MPT compute in
+                                   float32), PE_BF16 (Falcon: slopes.bfloat16()) */
+    int causal;                 /* 1: decoder (the bias only meets keys j <= i) */
+} pe_plan_alibi;
+
+typedef struct {
+    int64_t num_buckets;        /* relative_attention_num_buckets */
+    int64_t max_distance;       /* relative_attention_max_distance */
+    int bidirectional;          /* 1: encoder self-attention; 0: decoder (causal buckets) */
+    int64_t bias_layer;         /* the layer whose relative_attention_bias table this layer uses */
+    int owns_bias;              /* 1: this layer holds the table (T5: the first of its stack) */
+    int64_t heads;
+} pe_plan_t5;
+
+typedef struct {
+    int64_t rows;               /* rows of the table (OPT: max_position_embeddings + 2) */
+    int64_t offset;             /* added to the position before the look-up (OPT, BART: 2) */
+    int64_t dim;                /* row length (the model's hidden size) */
+} pe_plan_learned;
+
+typedef struct {
+    double base;                /* 10000 for every family posenc knows */
+    pe_sin_layout layout;       /* concatenated [sin | cos] or interleaved */
+    pe_sin_convention convention;
+    int64_t dim;
+    int64_t offset;             /* added to the position (M2M100, XGLM: padding_idx + 1 = 2) */
+} pe_plan_sinusoidal;
+
+int pe_plan_layer_position(const pe_plan *plan, int64_t layer, pe_plan_position *out);
+int pe_plan_layer_alibi(const pe_plan *plan, int64_t layer, pe_plan_alibi *out);
+/* The layer's ALiBi slopes, heads entries each: exact (each the correctly
+ * rounded double of the family's real-number formula) and as_hf (exact
+ * rounded to hf_slope_dtype, what the HF code multiplies by). Either may
+ * be NULL. */
+int pe_plan_layer_alibi_slopes(const pe_plan *plan, int64_t layer, double *exact,
+                               double *as_hf);
+int pe_plan_layer_t5(const pe_plan *plan, int64_t layer, pe_plan_t5 *out);
+int pe_plan_layer_learned(const pe_plan *plan, int64_t layer, pe_plan_learned *out);
+int pe_plan_layer_sinusoidal(const pe_plan *plan, int64_t layer, pe_plan_sinusoidal *out);
+
+/*
+ * The family registry (docs/FAMILIES.md): one record per Hugging Face
+ * model_type posenc reads. A config whose model_type is not a record is
+ * refused (PE_ERR_UNSUPPORTED naming the closest records); a record of a
+ * family posenc does not model refuses with its reason.
+ * pe_plan_from_config_*_as reads the file as the named family on purpose
+ * (its model_type, if any, is ignored; NULL family: as pe_plan_from_*).
+ */
+typedef struct {
+    const char *model_type;
+    unsigned kinds;       /* bit (1u << k) for each pe_position_kind k its layers can have */
+    const char *source;   /* transformers file(s) and commit the record was read from */
+    const char *refusal;  /* NULL: modelled; else why posenc refuses the family */
+} pe_family_info;
+
+int64_t pe_family_count(void);
+/* Record index (0 <= index < pe_family_count()) into *out; PE_ERR_RANGE past the end. */
+int pe_family_get(int64_t index, pe_family_info *out);
+
 /* Build a plan from config.json text (len bytes, need not be NUL-terminated)
  * or a file. Errors as pe_config_parse, plus PE_ERR_FORMAT naming the key
  * for contradictions (layer_types length != num_hidden_layers, a per-type
@@ -912,6 +1020,9 @@ typedef struct {
  * text configs). *out: pe_plan_free. */
 int pe_plan_from_config_json(const char *json, size_t len, pe_plan **out);
 int pe_plan_from_config_file(const char *path, pe_plan **out);
+int pe_plan_from_config_json_as(const char *json, size_t len, const char *family,
+                                pe_plan **out);
+int pe_plan_from_config_file_as(const char *path, const char *family, pe_plan **out);
 void pe_plan_free(pe_plan *plan);
 
 /* model_type of the decoder config read ("" if none); for a GGUF file,

@@ -45,7 +45,7 @@ int pe_config_freqs(const pe_rope_config *config, int64_t seq_len, pe_freqs *out
     /* Only DeepSeek-family attention folds mscale(f, mscale_all_dim)^2 into
      * its softmax scale; every other model's attention leaves it alone. */
     const pe__family *fam = pe__family_find(config->model_type);
-    if (fam == NULL || !(fam->flags & PE__FAM_DEEPSEEK_SOFTMAX))
+    if (fam == NULL || fam->softmax != PE__SOFTMAX_DEEPSEEK_MSCALE)
         out->softmax_scale_multiplier = 1.0;
     return PE_OK;
 }

@@ -137,8 +137,8 @@ static int read_head_dim(pe__scope top, const pe__family *fam, int64_t *head_dim
         PE_TRY(pe__json_int(top, "head_dim", &v, &has));
         *from = "head_dim";
     }
-    if (!has && fam != NULL && fam->head_dim > 0) {
-        v = fam->head_dim; /* the class's head_dim default (Gemma: 256) */
+    if (!has && fam != NULL && fam->defaults.head_dim > 0) {
+        v = fam->defaults.head_dim; /* the class's head_dim default (Gemma: 256) */
         has = true;
     }
     if (has) {
@@ -185,8 +185,8 @@ static int read_rotary_dim(const pe__rope_source *src, pe__scope block,
     PE_TRY(pe__json_number(top, "rotary_pct", &pct, &has_pct));
     PE_TRY(pe__json_int(top, "rotary_dim", &rd, &has_rd));
     if (!has_prf && !has_pct && !has_rd && src->fam != NULL &&
-        src->fam->partial_rotary > 0.0) {
-        prf = src->fam->partial_rotary; /* the class default (GLM, Phi, NeoX, ...) */
+        src->fam->defaults.partial_rotary > 0.0) {
+        prf = src->fam->defaults.partial_rotary; /* the class default (GLM, Phi, NeoX, ...) */
         has_prf = true;
     }
     *rotary = head_dim;
@@ -251,8 +251,8 @@ static int read_extras(const pe__rope_source *src, pe__scope block,
     bool inter = false;
     PE_TRY(pe__json_bool(block, "mrope_interleaved", &inter, &has));
     x->mrope_interleaved = inter;
-    unsigned flags = src->fam != NULL ? src->fam->flags : 0;
-    if (flags & PE__FAM_PHIMOE_MSCALE) {
+    const pe__family *fam = src->fam;
+    if (fam != NULL && fam->rope_extra == PE__EXTRA_PHIMOE_MSCALE) {
         bool hs, hl;
         PE_TRY(pe__json_number(block, "short_mscale", &x->short_mscale, &hs));
         PE_TRY(pe__json_number(block, "long_mscale", &x->long_mscale, &hl));
@@ -264,7 +264,7 @@ static int read_extras(const pe__rope_source *src, pe__scope block,
                             "must be > 0", block.prefix, x->short_mscale, x->long_mscale);
         x->has_mscales = hs;
     }
-    if (flags & PE__FAM_LLAMA4_BETA) {
+    if (fam != NULL && fam->query == PE__QUERY_LLAMA4_BETA) {
         PE_TRY(pe__json_number(block, "llama_4_scaling_beta", &v, &has));
         if (has) {
             if (!(v >= 0.0))
@@ -290,7 +290,6 @@ int pe__read_rope(const pe__rope_source *src, pe_rope_config *c, pe__rope_extras
     pe__scope block = src->block, scaling = src->base_only ? (pe__scope){NULL, ""} : block;
     pe_rope_scaling *s = &c->scaling;
     const pe__family *fam = src->fam;
-    unsigned flags = fam != NULL ? fam->flags : 0;
 
     pe_scaling_type type;
     PE_TRY(read_type(scaling, &type));
@@ -299,7 +298,7 @@ int pe__read_rope(const pe__rope_source *src, pe_rope_config *c, pe__rope_extras
     /* Base: the family's rule for this layer kind (Gemma's local base), else
      * the block's rope_theta (v5), the top-level rope_theta, GPT-NeoX's
      * rotary_emb_base, else the class default. */
-    double base = fam != NULL && fam->rope_theta > 0.0 ? fam->rope_theta : 10000.0, v = 0.0;
+    double base = fam != NULL && fam->defaults.rope_theta > 0.0 ? fam->defaults.rope_theta : 10000.0, v = 0.0;
     bool has_base, has;
     if (src->has_base) {
         base = src->base;
@@ -311,7 +310,7 @@ int pe__read_rope(const pe__rope_source *src, pe_rope_config *c, pe__rope_extras
         PE_TRY(pe__merge_number(&base, &has_base, v, has, name, "rope_theta"));
         PE_TRY(pe__json_number(top, "rotary_emb_base", &v, &has));
         PE_TRY(pe__merge_number(&base, &has_base, v, has, "rope_theta", "rotary_emb_base"));
-        if (!has_base && fam != NULL && fam->rope_theta > 0.0) base = fam->rope_theta;
+        if (!has_base && fam != NULL && fam->defaults.rope_theta > 0.0) base = fam->defaults.rope_theta;
     }
     if (!(base > 0.0) || base == 1.0)
         return pe__fail(PE_ERR_FORMAT, "rope_theta=%g must be > 0 and not 1", base);
@@ -346,8 +345,8 @@ int pe__read_rope(const pe__rope_source *src, pe_rope_config *c, pe__rope_extras
     if (has_max && s->max_position <= 0)
         return pe__fail(PE_ERR_FORMAT, "'max_position_embeddings'=%lld must be > 0",
                         (long long)s->max_position);
-    if (!has_max && fam != NULL && fam->max_position > 0) {
-        s->max_position = fam->max_position; /* the class default */
+    if (!has_max && fam != NULL && fam->defaults.max_position > 0) {
+        s->max_position = fam->defaults.max_position; /* the class default */
         has_max = true;
     }
     /* L0 at the top level (Phi-3) or in the block; HF v5 prefers the top
@@ -445,7 +444,7 @@ int pe__read_rope(const pe__rope_source *src, pe_rope_config *c, pe__rope_extras
     /* HunYuan: a "dynamic" block with alpha is ntk_alpha (rope_scaling.c),
      * folded into the default scheme at its base, magnitude 1 (its rotary
      * class). The key and the base rule come from ntk_alpha's row. */
-    if ((flags & PE__FAM_HUNYUAN_ALPHA) && scaling.obj != NULL) {
+    if (fam != NULL && fam->rope_extra == PE__EXTRA_HUNYUAN_ALPHA && scaling.obj != NULL) {
         int ia = 0; /* ntk_alpha's one parameter */
         while (ia < pe_scaling_num_params() && !pe_scaling_reads(PE_SCALING_NTK_ALPHA, ia)) ia++;
         const pe_scaling_param *pa = pe_scaling_param_get(ia);
@@ -480,11 +479,12 @@ int pe__read_rope(const pe__rope_source *src, pe_rope_config *c, pe__rope_extras
     }
     PE_TRY(check_scheme(c, scaling, head_from, rot_from));
     PE_TRY(read_extras(src, scaling, s, x));
-    c->layout = fam != NULL ? fam->layout : PE_ROPE_HALF;
-    c->layout_known = (flags & PE__FAM_LAYOUT_KNOWN) ? 1 : 0;
-    if (fam != NULL && strcmp(fam->model_type, "deepseek_v3") == 0) {
-        bool interleave = true;
-        PE_TRY(pe__json_bool(top, "rope_interleave", &interleave, &has));
+    c->layout = fam != NULL ? fam->pairs.layout : PE_ROPE_HALF;
+    c->layout_known = fam != NULL;
+    if (fam != NULL && fam->pairs.switch_key != NULL) {
+        /* DeepSeek V3: rope_interleave picks the interleaved pairing. */
+        bool interleave = fam->pairs.switch_default;
+        PE_TRY(pe__json_bool(top, fam->pairs.switch_key, &interleave, &has));
         c->layout = interleave ? PE_ROPE_INTERLEAVED : PE_ROPE_HALF;
     }
     return PE_OK;

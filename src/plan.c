@@ -70,18 +70,22 @@ void pe_plan_free(pe_plan *plan) {
     if (plan == NULL) return;
     for (int64_t i = 0; i < plan->n_kinds; i++) kind_release(&plan->kinds[i]);
     free(plan->kinds);
+    free(plan->positions);
     free(plan->layers);
     for (int64_t i = 0; i < plan->n_names; i++) free(plan->names[i]);
     for (int64_t i = 0; i < plan->n_warnings; i++) free(plan->warnings[i]);
     free(plan);
 }
 
-/* Layer types without attention: they see no positions at all. */
-static bool is_attention_type(const char *t) {
+/* Layer types without attention over token positions: they see none. The
+ * names transformers' hybrids write in layer_types, and the family's own. */
+static bool is_attention_type(const pe__family *fam, const char *t) {
     static const char *const none[] = {"linear_attention", "mamba", "mamba2", "conv",
                                        "short_conv", "recurrent", "ssm"};
     for (size_t i = 0; i < sizeof none / sizeof *none; i++)
         if (strcmp(t, none[i]) == 0) return false;
+    for (const char *const *n = fam->none_types; n != NULL && *n != NULL; n++)
+        if (strcmp(t, *n) == 0) return false;
     return true;
 }
 
@@ -124,8 +128,8 @@ typedef struct {
     const cJSON *root;
     pe__scope top;           /* decoder config */
     char top_prefix[48];
-    const pe__family *fam;
-    unsigned flags;
+    const pe__family *fam;   /* never NULL once read_model_type succeeded */
+    const char *family;      /* the caller's family override (NULL: model_type) */
     pe__scope block;         /* rope_parameters / rope_scaling (obj NULL: none) */
     char block_prefix[96];
     bool per_type;           /* block is {layer_type: {...}} */
@@ -167,7 +171,7 @@ static int assign_types(reader *r, pe_plan *p, const int *use_rope) {
                             "num_hidden_layers=%lld", r->top.prefix, (long long)i,
                             (long long)p->n_layers);
         /* Gemma4TextConfig forces the last layer to full attention. */
-        if (r->fam != NULL && strcmp(r->fam->model_type, "gemma4_text") == 0 &&
+        if (r->fam->full == PE__FULL_GLOBAL_HEAD_DIM &&
             strcmp(p->names[p->layers[p->n_layers - 1].type], "full_attention") != 0) {
             PE_TRY(pe__plan_warn(p, "'%slayer_types': the last layer is '%s'; Gemma 4 makes it "
                                  "full_attention", r->top.prefix,
@@ -179,10 +183,10 @@ static int assign_types(reader *r, pe_plan *p, const int *use_rope) {
     int32_t full, sliding, chunked;
     PE_TRY(pe__plan_type_index(p, "full_attention", &full));
     bool has;
-    int64_t pattern = r->fam != NULL ? r->fam->pattern : 0, window = 0, mwl = 0;
+    int64_t pattern = r->fam->defaults.pattern, window = 0, mwl = 0;
     PE_TRY(pe__json_int(r->top, "sliding_window", &window, &has));
     bool has_window = has;
-    if (r->flags & PE__FAM_PATTERN) {
+    if (r->fam->layers == PE__LAYERS_PATTERN) {
         int64_t v;
         PE_TRY(pe__json_int(r->top, "sliding_window_pattern", &pattern, &has));
         if (!has) {
@@ -197,7 +201,7 @@ static int assign_types(reader *r, pe_plan *p, const int *use_rope) {
             p->layers[i].type = (i + 1) % pattern != 0 ? sliding : full;
         return PE_OK;
     }
-    if (r->flags & PE__FAM_LINEAR_INTERVAL) {
+    if (r->fam->layers == PE__LAYERS_LINEAR_INTERVAL) {
         /* Qwen3-Next / Qwen3.5: gated-delta-net layers with a full-attention
          * layer every full_attention_interval. */
         int32_t linear;
@@ -210,13 +214,13 @@ static int assign_types(reader *r, pe_plan *p, const int *use_rope) {
             p->layers[i].type = (i + 1) % pattern != 0 ? linear : full;
         return PE_OK;
     }
-    if (r->flags & PE__FAM_ALTERNATE) {
+    if (r->fam->layers == PE__LAYERS_ALTERNATE) {
         PE_TRY(pe__plan_type_index(p, "sliding_attention", &sliding));
         for (int64_t i = 0; i < p->n_layers; i++)
             p->layers[i].type = i % 2 == 0 ? sliding : full;
         return PE_OK;
     }
-    if (r->flags & PE__FAM_CHUNKED_ROPE) {
+    if (r->fam->layers == PE__LAYERS_CHUNKED) {
         PE_TRY(pe__plan_type_index(p, "chunked_attention", &chunked));
         for (int64_t i = 0; i < p->n_layers; i++)
             p->layers[i].type = use_rope[i] ? chunked : full;
@@ -224,11 +228,12 @@ static int assign_types(reader *r, pe_plan *p, const int *use_rope) {
     }
     bool use_window = true;
     PE_TRY(pe__json_bool(r->top, "use_sliding_window", &use_window, &has));
-    if (!has && (r->flags & PE__FAM_QWEN_WINDOW)) use_window = false; /* Qwen's default */
+    bool qwen = r->fam->layers == PE__LAYERS_QWEN_WINDOW;
+    if (!has && qwen) use_window = false; /* Qwen's default */
     if (has_window && use_window) {
         PE_TRY(pe__plan_type_index(p, "sliding_attention", &sliding));
         PE_TRY(pe__json_int(r->top, "max_window_layers", &mwl, &has));
-        if (!(r->flags & PE__FAM_QWEN_WINDOW)) mwl = 0;
+        if (!qwen) mwl = 0;
         for (int64_t i = 0; i < p->n_layers; i++)
             p->layers[i].type = i >= mwl ? sliding : full;
         return PE_OK;
@@ -242,22 +247,19 @@ static int assign_types(reader *r, pe_plan *p, const int *use_rope) {
 static int read_nope_mask(reader *r, pe_plan *p, int *use_rope) {
     for (int64_t i = 0; i < p->n_layers; i++) use_rope[i] = 1;
     const cJSON *list;
-    int64_t interval = r->fam != NULL ? r->fam->nope_interval : 0;
+    int64_t interval = r->fam->defaults.nope_interval;
     bool has_interval;
     PE_TRY(pe__json_find(r->top, "no_rope_layers", &list));
     PE_TRY(pe__json_int(r->top, "no_rope_layer_interval", &interval, &has_interval));
-    if (list == NULL && !has_interval && !(r->flags & PE__FAM_NOPE_MASK)) return PE_OK;
-    if (!(r->flags & PE__FAM_NOPE_MASK)) {
-        if (r->fam != NULL) {
-            if (list != NULL) PE_TRY(pe__plan_warn(p, "'%sno_rope_layers': model_type '%s' does not "
-                                          "read it; ignored", r->top.prefix, p->model_type));
-            if (has_interval) PE_TRY(pe__plan_warn(p, "'%sno_rope_layer_interval': model_type '%s' "
-                                          "does not read it; ignored", r->top.prefix,
-                                          p->model_type));
-            return PE_OK;
-        }
-        PE_TRY(pe__plan_warn(p, "'%sno_rope_layers': applied as in Llama 4 / SmolLM3 (1 = the "
-                    "layer rotates); model_type unknown", r->top.prefix));
+    bool mask = r->fam->nope == PE__NOPE_MASK;
+    if (list == NULL && !has_interval && !mask) return PE_OK;
+    if (!mask) {
+        if (list != NULL) PE_TRY(pe__plan_warn(p, "'%sno_rope_layers': model_type '%s' does not "
+                                      "read it; ignored", r->top.prefix, p->model_type));
+        if (has_interval) PE_TRY(pe__plan_warn(p, "'%sno_rope_layer_interval': model_type '%s' "
+                                      "does not read it; ignored", r->top.prefix,
+                                      p->model_type));
+        return PE_OK;
     }
     if (list != NULL && !cJSON_IsArray(list))
         return pe__fail(PE_ERR_FORMAT, "'%sno_rope_layers' must be an array of 0/1, not %s",
@@ -281,6 +283,31 @@ static int read_nope_mask(reader *r, pe_plan *p, int *use_rope) {
         return pe__fail(PE_ERR_FORMAT, "'%sno_rope_layer_interval'=%lld must be >= 1",
                         r->top.prefix, (long long)interval);
     for (int64_t i = 0; i < p->n_layers; i++) use_rope[i] = (i + 1) % interval != 0;
+    return PE_OK;
+}
+
+/* Mllama: cross_attention_layers lists the layers that attend to the
+ * image (no positions there); the others are self-attention. */
+static int read_cross_layers(reader *r, pe_plan *p, bool *cross) {
+    const cJSON *list;
+    PE_TRY(pe__json_find(r->top, "cross_attention_layers", &list));
+    if (list == NULL) return PE_OK;
+    if (!cJSON_IsArray(list))
+        return pe__fail(PE_ERR_FORMAT, "'%scross_attention_layers' must be an array of layer "
+                        "indices, not %s", r->top.prefix, pe__json_type_name(list));
+    int32_t type;
+    PE_TRY(pe__plan_type_index(p, "cross_attention", &type));
+    int64_t k = 0;
+    for (const cJSON *c = list->child; c != NULL; c = c->next, k++) {
+        if (!cJSON_IsNumber(c) || c->valuedouble != floor(c->valuedouble) ||
+            c->valuedouble < 0 || c->valuedouble >= (double)p->n_layers)
+            return pe__fail(PE_ERR_FORMAT, "'%scross_attention_layers'[%lld] must be a layer "
+                            "index in [0, %lld)", r->top.prefix, (long long)k,
+                            (long long)p->n_layers);
+        int64_t i = (int64_t)c->valuedouble;
+        cross[i] = true;
+        p->layers[i].type = type;
+    }
     return PE_OK;
 }
 
@@ -377,14 +404,15 @@ static int warn_block_keys(reader *r, pe_plan *p, pe__scope block) {
             PE_TRY(pe__plan_warn(p, "'%s%s': not understood; ignored", block.prefix, k));
             continue;
         }
-        struct { const char *key; unsigned flag; const char *who; } only[] = {
-            {"alpha", PE__FAM_HUNYUAN_ALPHA, "HunYuan"},
-            {"short_mscale", PE__FAM_PHIMOE_MSCALE, "PhiMoE"},
-            {"long_mscale", PE__FAM_PHIMOE_MSCALE, "PhiMoE"},
-            {"llama_4_scaling_beta", PE__FAM_LLAMA4_BETA, "Ministral 3"},
+        const pe__family *f = r->fam;
+        struct { const char *key; bool reads; const char *who; } only[] = {
+            {"alpha", f->rope_extra == PE__EXTRA_HUNYUAN_ALPHA, "HunYuan"},
+            {"short_mscale", f->rope_extra == PE__EXTRA_PHIMOE_MSCALE, "PhiMoE"},
+            {"long_mscale", f->rope_extra == PE__EXTRA_PHIMOE_MSCALE, "PhiMoE"},
+            {"llama_4_scaling_beta", f->query == PE__QUERY_LLAMA4_BETA, "Ministral 3"},
         };
         for (size_t i = 0; i < sizeof only / sizeof *only; i++)
-            if (strcmp(k, only[i].key) == 0 && !(r->flags & only[i].flag))
+            if (strcmp(k, only[i].key) == 0 && !only[i].reads)
                 PE_TRY(pe__plan_warn(p, "'%s%s': only %s's code reads it (model_type '%s'); "
                             "ignored", block.prefix, k, only[i].who, p->model_type));
     }
@@ -414,7 +442,7 @@ static int warn_top_keys(reader *r, pe_plan *p) {
     }
     const cJSON *j;
     PE_TRY(pe__json_find(r->top, "rope_local_base_freq", &j));
-    if (j != NULL && !(r->flags & PE__FAM_SLIDING_LOCAL_BASE) && !r->per_type)
+    if (j != NULL && r->fam->sliding != PE__SLIDING_LOCAL_BASE && !r->per_type)
         PE_TRY(pe__plan_warn(p, "'%srope_local_base_freq': model_type '%s' does not read it; "
                     "ignored", r->top.prefix, p->model_type));
     return PE_OK;
@@ -451,17 +479,17 @@ static int kind_for_type(reader *r, pe_plan *p, const char *type, int32_t *index
                             r->block_prefix, type, pe__json_type_name(b));
         snprintf(prefix_buf, prefix_cap, "%s%s.", r->block_prefix, type);
         src.block = (pe__scope){b, prefix_buf};
-    } else if (sliding && (r->flags & PE__FAM_SLIDING_LOCAL_BASE)) {
+    } else if (sliding && r->fam->sliding == PE__SLIDING_LOCAL_BASE) {
         /* Gemma 3 / 3n: local layers run default RoPE at the local base. */
         bool has;
         src.base_only = true;
         src.has_base = true;
-        src.base = r->fam->local_base;
+        src.base = r->fam->defaults.local_base;
         PE_TRY(pe__json_number(r->top, "rope_local_base_freq", &src.base, &has));
-    } else if (sliding && (r->flags & PE__FAM_SLIDING_UNSCALED)) {
+    } else if (sliding && r->fam->sliding == PE__SLIDING_UNSCALED) {
         src.base_only = true; /* OLMo 3: scaling on full-attention layers only */
     }
-    if ((r->flags & PE__FAM_GLOBAL_HEAD_DIM) && strcmp(type, "full_attention") == 0) {
+    if (r->fam->full == PE__FULL_GLOBAL_HEAD_DIM && strcmp(type, "full_attention") == 0) {
         bool has;
         src.head_dim = 512; /* Gemma4TextConfig's global_head_dim default */
         PE_TRY(pe__json_int(r->top, "global_head_dim", &src.head_dim, &has));
@@ -479,14 +507,14 @@ static int kind_for_type(reader *r, pe_plan *p, const char *type, int32_t *index
         sc.short_factor = c->short_factor;
         sc.long_factor = c->long_factor;
         st = pe__plan_add_kind(p, &sc, &x, c->layout, c->layout_known,
-                               (r->flags & PE__FAM_DEEPSEEK_SOFTMAX) != 0, NULL, index);
+                               r->fam->softmax == PE__SOFTMAX_DEEPSEEK_MSCALE, NULL, index);
     }
     return st;
 }
 
 /* The class-default block of a family that has one and a file without. */
 static int default_block(reader *r) {
-    if (r->fam == NULL || strcmp(r->fam->model_type, "gemma4_text") != 0) return PE_OK;
+    if (r->fam->full != PE__FULL_GLOBAL_HEAD_DIM) return PE_OK;
     r->owned_default = cJSON_Parse(
         "{\"sliding_attention\":{\"rope_type\":\"default\",\"rope_theta\":10000.0},"
         "\"full_attention\":{\"rope_type\":\"proportional\",\"partial_rotary_factor\":0.25,"
@@ -518,34 +546,42 @@ static int find_block(reader *r) {
 
 /* ------------------------------------------------------------ build */
 
+/* The family: the caller's override, else the decoder config's model_type
+ * (a nested text config without one is the root class's text sub-config,
+ * "gemma3" -> "gemma3_text"). Closed world: a model_type the registry does
+ * not hold, or none, is refused, never read as a plausible guess. */
 static int read_model_type(reader *r, pe_plan *p, const char *text_name) {
     const char *mt, *root_mt;
     PE_TRY(pe__json_string(r->top, "model_type", &mt));
     PE_TRY(pe__json_string((pe__scope){r->root, ""}, "model_type", &root_mt));
     char derived[80] = "";
     if (mt == NULL && root_mt != NULL) {
-        /* A nested text config without its own model_type is the root
-         * class's text sub-config ("gemma3" -> "gemma3_text"). */
         snprintf(derived, sizeof derived, "%.60s_text", root_mt);
         mt = text_name != NULL && pe__family_find(derived) ? derived : root_mt;
     }
-    if (mt != NULL) {
-        if (strlen(mt) >= sizeof p->model_type)
-            return pe__fail(PE_ERR_FORMAT, "'model_type' is longer than %zu bytes",
-                            sizeof p->model_type - 1);
-        strcpy(p->model_type, mt);
-    }
+    if (r->family != NULL) mt = r->family;
+    if (mt == NULL)
+        return pe__fail(PE_ERR_UNSUPPORTED, "config has no 'model_type': posenc reads a config "
+                        "only as a family of its registry; name one (--family NAME, "
+                        "family=..., pe_plan_from_config_*_as; `posenc plan --families` "
+                        "lists them)");
+    if (strlen(mt) >= sizeof p->model_type)
+        return pe__fail(PE_ERR_FORMAT, "'model_type' is longer than %zu bytes",
+                        sizeof p->model_type - 1);
+    strcpy(p->model_type, mt);
     r->fam = pe__family_find(p->model_type);
-    r->flags = r->fam != NULL ? r->fam->flags : 0;
     if (r->fam == NULL) {
-        const cJSON *theta;
-        PE_TRY(pe__json_find(r->top, "rope_theta", &theta));
-        PE_TRY(pe__plan_warn(p, "model_type '%s': class defaults unknown; rope_theta %s",
-                    p->model_type, theta != NULL ? "read from the file"
-                                                 : "10000 assumed (HF's generic default)"));
-        PE_TRY(pe__plan_warn(p, "model_type '%s': pair layout unknown; half (rotate_half) assumed",
-                    p->model_type));
+        char near[160];
+        pe__family_closest(p->model_type, near, sizeof near);
+        return pe__fail(PE_ERR_UNSUPPORTED, "%s '%.63s' is not in posenc's family registry "
+                        "(closest: %s); if the checkpoint's code is one of those, read it "
+                        "as that family on purpose (--family NAME, family=..., "
+                        "pe_plan_from_config_*_as; `posenc plan --families` lists them)",
+                        r->family != NULL ? "family" : "model_type", p->model_type, near);
     }
+    if (r->fam->refusal != NULL)
+        return pe__fail(PE_ERR_UNSUPPORTED, "model_type '%s': %s", p->model_type,
+                        r->fam->refusal);
     return PE_OK;
 }
 
@@ -576,19 +612,31 @@ static int read_temperature(reader *r, pe_plan_temperature *t) {
     return PE_OK;
 }
 
-static int build(const cJSON *root, pe_plan *p) {
+static int build(const cJSON *root, const char *family, pe_plan *p) {
     if (!cJSON_IsObject(root))
         return pe__fail(PE_ERR_FORMAT, "config must be a JSON object, not %s",
                         pe__json_type_name(root));
     reader r;
     memset(&r, 0, sizeof r);
     r.root = root;
+    r.family = family;
     const char *text_name;
     PE_TRY(find_text_config(root, &r.top, &text_name));
     if (text_name != NULL) snprintf(r.top_prefix, sizeof r.top_prefix, "%s.", text_name);
     r.top.prefix = r.top_prefix;
 
     int status = read_model_type(&r, p, text_name);
+    if (status != PE_OK) return status;
+    /* Families without RoPE (or a config switching it off: Falcon's
+     * "alibi": true) are planned by plan_positions.c. */
+    pe_position_kind family_kind = r.fam->position;
+    if (r.fam->kind_switch.key != NULL) {
+        bool on = r.fam->kind_switch.default_value, has;
+        PE_TRY(pe__json_bool(r.top, r.fam->kind_switch.key, &on, &has));
+        if (on) family_kind = r.fam->kind_switch.when_true;
+    }
+    if (family_kind != PE_POSITION_ROPE)
+        return pe__plan_build_fixed(p, r.top, r.fam, family_kind);
     bool has_layers = false;
     if (status == PE_OK) status = read_layer_count(&r, &p->n_layers, &has_layers);
     if (status == PE_OK && !has_layers) {
@@ -603,13 +651,17 @@ static int build(const cJSON *root, pe_plan *p) {
     if (status != PE_OK) return status;
     p->layers = calloc((size_t)p->n_layers, sizeof *p->layers);
     int *use_rope = calloc((size_t)p->n_layers, sizeof *use_rope);
-    if (p->layers == NULL || use_rope == NULL) {
+    bool *cross = calloc((size_t)p->n_layers, sizeof *cross);
+    if (p->layers == NULL || use_rope == NULL || cross == NULL) {
         free(use_rope);
+        free(cross);
         return pe__fail(PE_ERR_NOMEM, "no memory for %lld layers", (long long)p->n_layers);
     }
     status = find_block(&r);
     if (status == PE_OK) status = read_nope_mask(&r, p, use_rope);
     if (status == PE_OK) status = assign_types(&r, p, use_rope);
+    if (status == PE_OK && r.fam->layers == PE__LAYERS_CROSS_LIST)
+        status = read_cross_layers(&r, p, cross);
     if (status == PE_OK) status = warn_top_keys(&r, p);
     if (status == PE_OK) status = warn_per_type_plain(&r, p);
 
@@ -634,7 +686,7 @@ static int build(const cJSON *root, pe_plan *p) {
                           "'attention_chunk_size'=%lld must be >= 0", r.top.prefix,
                           (long long)window, (long long)chunk);
     pe_plan_temperature nope_temp = {0, 0, 0, 0};
-    if (status == PE_OK && (r.flags & PE__FAM_LLAMA4_TEMPERATURE))
+    if (status == PE_OK && r.fam->query == PE__QUERY_LLAMA4_TEMPERATURE)
         status = read_temperature(&r, &nope_temp);
 
     /* One RoPE kind per layer type, read once. */
@@ -644,10 +696,16 @@ static int build(const cJSON *root, pe_plan *p) {
     for (int64_t i = 0; status == PE_OK && i < p->n_layers; i++) {
         pe__layer_rec *L = &p->layers[i];
         const char *type = p->names[L->type];
-        L->attention = is_attention_type(type);
+        L->attention = is_attention_type(r.fam, type) && !cross[i];
         bool rope = L->attention && use_rope[i] && !all_nope;
-        if ((r.flags & PE__FAM_FULL_NOPE) && strcmp(type, "full_attention") == 0)
-            rope = false;
+        const char *why = !L->attention ? (cross[i] ? "cross_attention" : type)
+                          : all_nope ? "position_embedding_type" : "nope_layer";
+        bool full = strcmp(type, "full_attention") == 0;
+        if (full && (r.fam->full == PE__FULL_NOPE ||
+                     (r.fam->full == PE__FULL_NOPE_IF_WINDOW && window > 0))) {
+            rope = false; /* the family's global layers are not rotated */
+            why = "global_layer";
+        }
         L->kind = -1;
         if (rope) {
             if (type_kind[L->type] == -2)
@@ -663,6 +721,16 @@ static int build(const cJSON *root, pe_plan *p) {
                 L->temperature = (pe_plan_temperature){1, k->x.llama4_beta, k->x.llama4_span, 0};
         } else if (L->attention) {
             L->temperature = nope_temp;
+        }
+        if (L->kind < 0) {
+            pe__position pos;
+            memset(&pos, 0, sizeof pos);
+            pos.kind = L->attention ? PE_POSITION_NOPE : PE_POSITION_NONE;
+            snprintf(pos.why, sizeof pos.why, "%s", why);
+            int32_t at;
+            status = pe__plan_add_position(p, &pos, &at);
+            if (status != PE_OK) break;
+            L->position = at + 1;
         }
         if (L->attention && strcmp(type, "sliding_attention") == 0) L->sliding_window = window;
         if (L->attention && strcmp(type, "chunked_attention") == 0) L->chunk = chunk;
@@ -684,11 +752,13 @@ static int build(const cJSON *root, pe_plan *p) {
         L->head_dim = d > 0 ? d : 0;
     }
     free(use_rope);
+    free(cross);
     cJSON_Delete(r.owned_default);
     return status;
 }
 
-int pe_plan_from_config_json(const char *json, size_t len, pe_plan **out) {
+int pe_plan_from_config_json_as(const char *json, size_t len, const char *family,
+                                pe_plan **out) {
     PE_CHECK_NULL(json);
     PE_CHECK_NULL(out);
     cJSON *root;
@@ -699,7 +769,7 @@ int pe_plan_from_config_json(const char *json, size_t len, pe_plan **out) {
         return pe__fail(PE_ERR_NOMEM, "no memory for a plan");
     }
     snprintf(p->source, sizeof p->source, "config");
-    int status = build(root, p);
+    int status = build(root, family, p);
     cJSON_Delete(root);
     if (status != PE_OK) {
         pe_plan_free(p);
@@ -709,15 +779,23 @@ int pe_plan_from_config_json(const char *json, size_t len, pe_plan **out) {
     return PE_OK;
 }
 
-int pe_plan_from_config_file(const char *path, pe_plan **out) {
+int pe_plan_from_config_json(const char *json, size_t len, pe_plan **out) {
+    return pe_plan_from_config_json_as(json, len, NULL, out);
+}
+
+int pe_plan_from_config_file_as(const char *path, const char *family, pe_plan **out) {
     PE_CHECK_NULL(path);
     PE_CHECK_NULL(out);
     char *buf;
     size_t len;
     PE_TRY(pe__json_slurp(path, &buf, &len));
-    int status = pe_plan_from_config_json(buf, len, out);
+    int status = pe_plan_from_config_json_as(buf, len, family, out);
     free(buf);
     return status;
+}
+
+int pe_plan_from_config_file(const char *path, pe_plan **out) {
+    return pe_plan_from_config_file_as(path, NULL, out);
 }
 
 /* ---------------------------------------------------------- accessors */

@@ -9,45 +9,152 @@
 
 #include "config_json.h"
 
-/* What a model family's own code does beyond the generic keys. */
-enum {
-    PE__FAM_LAYOUT_KNOWN = 1u << 0,     /* the pair layout below is the code's */
-    PE__FAM_DEEPSEEK_SOFTMAX = 1u << 1, /* attention multiplies the softmax scale by mscale(f, mscale_all_dim)^2 */
-    PE__FAM_SLIDING_LOCAL_BASE = 1u << 2, /* sliding layers: default RoPE at rope_local_base_freq */
-    PE__FAM_SLIDING_UNSCALED = 1u << 3, /* sliding layers: default RoPE at rope_theta (scaling on full layers only) */
-    PE__FAM_FULL_NOPE = 1u << 4,        /* full-attention layers do not rotate (Cohere 2) */
-    PE__FAM_NOPE_MASK = 1u << 5,        /* no_rope_layers / no_rope_layer_interval (1 = rotate) */
-    PE__FAM_LLAMA4_TEMPERATURE = 1u << 6, /* NoPE layers: attn_temperature_tuning, floor_scale, attn_scale */
-    PE__FAM_LLAMA4_BETA = 1u << 7,      /* every layer: llama_4_scaling_beta query scale (Ministral 3) */
-    PE__FAM_HUNYUAN_ALPHA = 1u << 8,    /* rope_scaling.alpha: base * alpha^(d/(d-2)) */
-    PE__FAM_PHIMOE_MSCALE = 1u << 9,    /* LongRoPE magnitude short_mscale / long_mscale */
-    PE__FAM_GLOBAL_HEAD_DIM = 1u << 10, /* full layers use global_head_dim (Gemma 4) */
-    PE__FAM_ALTERNATE = 1u << 11,       /* no layer_types: even layers sliding (Gemma 2, gpt-oss) */
-    PE__FAM_PATTERN = 1u << 12,         /* no layer_types: sliding unless (i+1) % pattern == 0 */
-    PE__FAM_QWEN_WINDOW = 1u << 13,     /* use_sliding_window + max_window_layers (Qwen 2/3) */
-    PE__FAM_CHUNKED_ROPE = 1u << 14,    /* rope layers are chunked_attention (Llama 4) */
-    PE__FAM_LINEAR_INTERVAL = 1u << 15, /* no layer_types: linear_attention unless (i+1) % full_attention_interval == 0 */
-};
+/*
+ * A model family's record (src/families_hf.c): what its Hugging Face code
+ * does with positions, each part a small named rule so a record reads as
+ * its source does and a new rule adds a field without touching the others
+ * (records use designated initializers; an absent field is the zero rule:
+ * "nothing special"). docs/FAMILIES.md describes the type and every record.
+ */
+
+/* How layers get their type when the config has no layer_types. */
+typedef enum {
+    PE__LAYERS_UNIFORM = 0,     /* full_attention; sliding_attention when sliding_window is set
+                                   and use_sliding_window is not false */
+    PE__LAYERS_QWEN_WINDOW,     /* use_sliding_window (default false) + max_window_layers */
+    PE__LAYERS_ALTERNATE,       /* even layers sliding (Gemma 2, gpt-oss) */
+    PE__LAYERS_PATTERN,         /* sliding unless (i+1) % sliding_window_pattern == 0 */
+    PE__LAYERS_LINEAR_INTERVAL, /* linear_attention unless (i+1) % full_attention_interval == 0 */
+    PE__LAYERS_CHUNKED,         /* rotating layers chunked_attention (Llama 4) */
+    PE__LAYERS_CROSS_LIST,      /* cross_attention_layers lists the cross-attention layers (Mllama) */
+    PE__LAYERS_ENCODER_DECODER, /* num_layers encoder layers, then num_decoder_layers decoder layers (T5) */
+} pe__layer_rule;
+
+/* What sliding-window layers do with RoPE. */
+typedef enum {
+    PE__SLIDING_SAME = 0,       /* as every other layer */
+    PE__SLIDING_LOCAL_BASE,     /* default RoPE at rope_local_base_freq (Gemma 3, 3n) */
+    PE__SLIDING_UNSCALED,       /* default RoPE at rope_theta; scaling on full layers only (OLMo 3) */
+} pe__sliding_rule;
+
+/* What full-attention (global) layers do with RoPE. */
+typedef enum {
+    PE__FULL_SAME = 0,
+    PE__FULL_NOPE,              /* never rotated (Cohere 2) */
+    PE__FULL_NOPE_IF_WINDOW,    /* unrotated when the config sets sliding_window (EXAONE 4) */
+    PE__FULL_GLOBAL_HEAD_DIM,   /* rotate a head of global_head_dim (Gemma 4) */
+} pe__full_rule;
+
+/* NoPE schedules of self-attention layers. */
+typedef enum {
+    PE__NOPE_NONE = 0,
+    PE__NOPE_MASK,              /* no_rope_layers (1 = rotate) / no_rope_layer_interval */
+} pe__nope_rule;
+
+/* A query scale after RoPE. */
+typedef enum {
+    PE__QUERY_NONE = 0,
+    PE__QUERY_LLAMA4_TEMPERATURE, /* NoPE layers: attn_temperature_tuning, floor_scale, attn_scale */
+    PE__QUERY_LLAMA4_BETA,        /* every layer: rope block's llama_4_scaling_beta (Ministral 3) */
+} pe__query_rule;
+
+/* The attention softmax scale. */
+typedef enum {
+    PE__SOFTMAX_PLAIN = 0,
+    PE__SOFTMAX_DEEPSEEK_MSCALE, /* softmax_scale * mscale(f, mscale_all_dim)^2 (YaRN blocks) */
+} pe__softmax_rule;
+
+/* The RoPE magnitude / base beyond the scheme. */
+typedef enum {
+    PE__EXTRA_NONE = 0,
+    PE__EXTRA_PHIMOE_MSCALE,    /* LongRoPE magnitude short_mscale / long_mscale */
+    PE__EXTRA_HUNYUAN_ALPHA,    /* rope block alpha: base * alpha^(d/(d-2)) */
+} pe__rope_extra_rule;
+
+/* Which pairs rotate together. */
+typedef struct {
+    pe_rope_layout layout;      /* HALF (rotate_half) or INTERLEAVED (x[2i], x[2i+1]) */
+    const char *switch_key;     /* a boolean key choosing INTERLEAVED when true (DeepSeek V3
+                                   rope_interleave, default below); NULL: fixed layout */
+    bool switch_default;
+} pe__pair_rule;
+
+/* Class defaults of the absent keys posenc reads (0: the class has none). */
+typedef struct {
+    double rope_theta;
+    double partial_rotary;
+    int64_t max_position;
+    int64_t head_dim;
+    double local_base;          /* rope_local_base_freq (SLIDING_LOCAL_BASE) */
+    int64_t pattern;            /* sliding_window_pattern / full_attention_interval */
+    int64_t nope_interval;      /* no_rope_layer_interval (NOPE_MASK) */
+} pe__class_defaults;
+
+/* A boolean config key that switches the attention layers' kind (Falcon:
+ * "alibi": true gives ALiBi, else RoPE). */
+typedef struct {
+    const char *key;            /* NULL: no switch */
+    bool default_value;
+    pe_position_kind when_true;
+} pe__kind_switch;
 
 typedef struct {
+    pe_alibi_slope_rule slopes;
+    double max_bias;            /* default alibi_bias_max (MPT: 8) */
+    const char *max_bias_key;   /* NULL: fixed */
+    pe_dtype hf_slope_dtype;
+} pe__alibi_rule;
+
+typedef struct {
+    int64_t num_buckets, max_distance; /* class defaults */
+} pe__t5_rule;
+
+typedef struct {
+    const char *rows_key;       /* the key giving the positions (n_positions, max_position_embeddings) */
+    int64_t rows_default;
+    int64_t offset;             /* OPT / BART: 2 */
+} pe__learned_rule;
+
+typedef struct {
+    pe_sin_layout layout;
+    pe_sin_convention convention;
+    int64_t offset;
+} pe__sinusoidal_rule;
+
+typedef struct pe__family {
     const char *model_type;
-    double rope_theta;      /* class default; 0: the generic 10000 */
-    double partial_rotary;  /* class default; 0: 1 (whole head) */
-    int64_t max_position;   /* class default; 0: none */
-    int64_t head_dim;       /* class default head_dim; 0: hidden_size / num_attention_heads */
-    double local_base;      /* sliding layers' base default (SLIDING_LOCAL_BASE) */
-    int64_t pattern;        /* sliding_window_pattern (PATTERN) or full_attention_interval (LINEAR_INTERVAL) default */
-    int64_t nope_interval;  /* no_rope_layer_interval default (NOPE_MASK) */
-    pe_rope_layout layout;
-    unsigned flags;
-    const char *source;     /* where the defaults were read */
+    const char *source;         /* transformers file:line at the commit (docs/FAMILIES.md) */
+    const char *refusal;        /* non-NULL: posenc does not model this family; why */
+    pe_position_kind position;  /* the kind of its self-attention layers */
+    pe__kind_switch kind_switch;
+    pe__class_defaults defaults;
+    pe__pair_rule pairs;
+    pe__layer_rule layers;
+    pe__sliding_rule sliding;
+    pe__full_rule full;
+    pe__nope_rule nope;
+    pe__query_rule query;
+    pe__softmax_rule softmax;
+    pe__rope_extra_rule rope_extra;
+    pe__alibi_rule alibi;
+    pe__t5_rule t5;
+    pe__learned_rule learned;
+    pe__sinusoidal_rule sinusoidal;
+    const char *const *none_types; /* layer_types values whose layers see no positions (conv,
+                                   mamba, linear_attention, ...; NULL-terminated) */
+    const char *const *reads;   /* positional config keys its code reads (NULL-terminated); a
+                                   positional key outside it is a warning */
 } pe__family;
 
-/* The family of a model_type, NULL if the table does not know it. */
+/* The record of model_type, NULL if the registry has none. */
 const pe__family *pe__family_find(const char *model_type);
-/* Number of table rows and row i (tests, docs). */
 size_t pe__family_count(void);
 const pe__family *pe__family_at(size_t i);
+/* The registry's model_types closest to name by edit distance, as
+ * "'a', 'b' or 'c'" into buf (the error of an unknown family). */
+void pe__family_closest(const char *name, char *buf, size_t cap);
+/* The positional kinds a family's layers can have, bit (1u << kind). */
+unsigned pe__family_kinds(const pe__family *f);
 
 /* Where one layer kind's RoPE is read from. */
 typedef struct {
@@ -98,9 +205,25 @@ typedef struct {
     char f32_note[128]; /* GGUF: the inputs that were stored as float32 */
 } pe__rope_kind;
 
+/* One distinct non-RoPE position (ALiBi slopes, T5 buckets, a learned or
+ * sinusoidal table, NoPE / none with its reason); layers index into them as
+ * into RoPE kinds. A RoPE layer's position is {PE_POSITION_ROPE} and its
+ * parameters are its rope kind. */
+typedef struct {
+    pe_position_kind kind;
+    char why[32];
+    pe_plan_alibi alibi;
+    pe_plan_t5 t5;           /* bias_layer / owns_bias: per layer, see pe__layer_rec */
+    pe_plan_learned learned;
+    pe_plan_sinusoidal sinusoidal;
+} pe__position;
+
 typedef struct {
     int32_t type; /* index into names */
     int32_t kind; /* -1: no RoPE */
+    int32_t position; /* 1 + index into positions; 0: none stored (the GGUF reader): RoPE when
+                         kind >= 0, else NoPE or none by `attention` */
+    int64_t t5_bias_layer; /* T5: the layer holding this layer's bias table */
     int attention;
     int64_t head_dim;
     int64_t sliding_window, chunk;
@@ -114,6 +237,8 @@ struct pe_plan {
     pe__layer_rec *layers;
     pe__rope_kind *kinds;
     int64_t n_kinds;
+    pe__position *positions;
+    int64_t n_positions;
     char *names[PE_PLAN_MAX_TYPES];
     int64_t n_names;
     char *warnings[PE_PLAN_MAX_WARNINGS];
@@ -126,6 +251,14 @@ __attribute__((format(printf, 2, 3)))
 #endif
 int pe__plan_warn(pe_plan *p, const char *fmt, ...);
 int pe__plan_type_index(pe_plan *p, const char *name, int32_t *out);
+/* The plan of a family whose attention layers do not rotate (kind ALIBI,
+ * T5, LEARNED, SINUSOIDAL or NOPE): layers, types and positions from the
+ * record and the decoder config `top` (plan_positions.c). */
+int pe__plan_build_fixed(pe_plan *p, pe__scope top, const pe__family *fam,
+                         pe_position_kind kind);
+/* Store a non-RoPE position, reusing an equal one (compared bytewise:
+ * build each with memset 0). */
+int pe__plan_add_position(pe_plan *p, const pe__position *pos, int32_t *index);
 /* Store a RoPE kind (lists copied from s's pointers), reusing an equal one. */
 int pe__plan_add_kind(pe_plan *p, const pe_rope_scaling *s, const pe__rope_extras *x,
                       pe_rope_layout layout, int layout_known, bool deepseek,

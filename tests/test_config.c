@@ -3,6 +3,7 @@
  * are recomputed in long double from the SPEC formulas; inline configs for
  * every key form, legacy spelling and error; and malformed input (every
  * prefix, random byte flips, exact-length buffers under ASan). */
+#include "fixture_configs.h"
 #include "runner.h"
 
 #include <cjson/cJSON.h>
@@ -217,9 +218,12 @@ TEST(config_fixtures_phi3_longrope) {
     check_fixture(&e35, sf, lf);
 }
 
+/* The generic keys, read as Llama's (a config names its family). */
 static void parse_ok(const char *json, pe_rope_config *c) {
-    int st = pe_config_parse(json, strlen(json), c);
-    CHECK_MSG(st == PE_OK, "parse failed (%s) for %s", pe_last_error(), json);
+    char *as = pe_test_as_llama(json);
+    int st = pe_config_parse(as, strlen(as), c);
+    CHECK_MSG(st == PE_OK, "parse failed (%s) for %s", pe_last_error(), as);
+    free(as);
 }
 
 TEST(config_key_forms_and_legacy_spellings) {
@@ -230,7 +234,7 @@ TEST(config_key_forms_and_legacy_spellings) {
              "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1],\"long_factor\":[2,2,2,2,2,2,2,2,2,"
              "2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,"
              "2]}}", &c);
-    CHECK(c.scaling.type == PE_SCALING_LONGROPE && c.layout_known == 0);
+    CHECK(c.scaling.type == PE_SCALING_LONGROPE && c.layout_known == 1);
     parse_ok("{\"model_type\":\"qwen2_vl\",\"hidden_size\":3584,\"num_attention_heads\":28,"
              "\"rope_scaling\":{\"type\":\"mrope\",\"mrope_section\":[16,24,24]}}", &c);
     CHECK(c.scaling.type == PE_SCALING_DEFAULT && c.scaling.head_dim == 128);
@@ -257,7 +261,7 @@ TEST(config_key_forms_and_legacy_spellings) {
     CHECK(c.scaling.rotary_dim == 256 && c.layout == PE_ROPE_INTERLEAVED);
     parse_ok("{\"hidden_size\":1024,\"num_attention_heads\":16,\"rotary_pct\":0.25,"
              "\"partial_rotary_factor\":0.25}   \n", &c);
-    CHECK(c.scaling.rotary_dim == 16 && strcmp(c.model_type, "") == 0);
+    CHECK(c.scaling.rotary_dim == 16 && strcmp(c.model_type, "llama") == 0);
     parse_ok("{\"head_dim\":128,\"rope_scaling\":{\"rope_type\":\"proportional\"},"
              "\"partial_rotary_factor\":0.25}", &c);
     static pe_freqs f;
@@ -294,7 +298,12 @@ static void expect_reject(const char *json, size_t len, int status, const char *
     CHECK_ERROR(pe_config_parse(json, len, &c), status, needle);
     CHECK_MSG(memcmp(&c, &c0, sizeof c) == 0, "rejected parse (%s) wrote out", needle);
 }
-#define REJECT(json, status, needle) expect_reject(json, strlen(json), status, needle)
+static void expect_reject_as_llama(const char *json, int status, const char *needle) {
+    char *as = pe_test_as_llama(json);
+    expect_reject(as, strlen(as), status, needle);
+    free(as);
+}
+#define REJECT(json, status, needle) expect_reject_as_llama(json, status, needle)
 
 TEST(config_errors_name_the_key) {
     static pe_rope_config c;
@@ -354,12 +363,12 @@ TEST(config_errors_name_the_key) {
     REJECT("{\"head_dim\":64,\"rope_scaling\":{\"rope_type\":\"yarn\","
            "\"original_max_position_embeddings\":4096}}", PE_ERR_FORMAT,
            "'rope_scaling.factor' is required for rope_type 'yarn'"); /* HF indexes it */
-    REJECT("{\"head_dim\":64,\"rope_scaling\":{\"rope_type\":\"yarn\",\"factor\":4}}",
+    REJECT("{\"model_type\":\"ministral3\",\"head_dim\":64,\"rope_scaling\":{\"rope_type\":\"yarn\",\"factor\":4}}",
            PE_ERR_FORMAT, "original_max_position_embeddings (or max_position_embeddings)");
     REJECT("{\"head_dim\":64,\"original_max_position_embeddings\":4096,\"rope_scaling\":{"
            "\"rope_type\":\"yarn\",\"factor\":4,\"original_max_position_embeddings\":2048}}",
            PE_ERR_FORMAT, "disagree");
-    REJECT("{\"head_dim\":64,\"rope_scaling\":{\"type\":\"dynamic\",\"factor\":2}}",
+    REJECT("{\"model_type\":\"ministral3\",\"head_dim\":64,\"rope_scaling\":{\"type\":\"dynamic\",\"factor\":2}}",
            PE_ERR_FORMAT, "max_position_embeddings is required for rope_type 'dynamic'");
     REJECT("{\"head_dim\":64,\"max_position_embeddings\":2048,\"n_positions\":1024}",
            PE_ERR_FORMAT, "'max_position_embeddings'=2048 and 'n_positions'=1024 disagree");

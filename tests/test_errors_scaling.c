@@ -3,6 +3,7 @@
  * poisoned outputs, status, detail with the argument and value, and not one
  * output byte written by a rejected call. */
 #include "errors.h"
+#include "fixture_configs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,7 +201,13 @@ TEST(errors_mrope) {
            pe_mrope_cos_sin(&f, pos, 2, ok, B, NULL, OUT_AT(4096), PE_F64));
 }
 
-static int cfg(const char *json) { return pe_config_parse(json, strlen(json), OUT); }
+/* The generic keys' errors, read as Llama's (a config names its family). */
+static int cfg(const char *json) {
+    char *as = pe_test_as_llama(json);
+    int st = pe_config_parse(as, strlen(as), OUT);
+    free(as);
+    return st;
+}
 
 TEST(errors_config_parse) {
     EXPECT("CFG-1", PE_ERR_FORMAT, "key 'head_dim' appears more than once", cfg("{\"head_dim\":128,\"head_dim\":64}"));
@@ -273,16 +280,16 @@ TEST(errors_config_parse) {
     EXPECT("CFG-27", PE_ERR_FORMAT,
            "rope_scaling.original_max_position_embeddings (or max_position_embeddings) is required for "
            "rope_type 'yarn'",
-           cfg("{\"head_dim\":64,\"rope_scaling\":{\"type\":\"yarn\",\"factor\":4}}"));
+           cfg("{\"model_type\":\"ministral3\",\"head_dim\":64,\"rope_scaling\":{\"type\":\"yarn\",\"factor\":4}}"));
     EXPECT("CFG-28", PE_ERR_FORMAT, "original_max_position_embeddings=-5 must be > 0",
            cfg("{\"head_dim\":64,\"original_max_position_embeddings\":-5,\"rope_scaling\":{\"type\":\"yarn\","
                "\"factor\":4}}"));
     EXPECT("CFG-29", PE_ERR_FORMAT, "max_position_embeddings is required for rope_type 'dynamic'",
-           cfg("{\"head_dim\":64,\"rope_scaling\":{\"type\":\"dynamic\",\"factor\":2}}"));
+           cfg("{\"model_type\":\"ministral3\",\"head_dim\":64,\"rope_scaling\":{\"type\":\"dynamic\",\"factor\":2}}"));
     EXPECT("CFG-30", PE_ERR_FORMAT, "'rope_scaling.factor' is required for rope_type 'linear'",
            cfg("{\"head_dim\":64,\"rope_scaling\":{\"type\":\"linear\"}}"));
     EXPECT("CFG-31", PE_ERR_FORMAT, "'rope_scaling.factor' is missing and max_position_embeddings is absent",
-           cfg("{\"head_dim\":64,\"rope_scaling\":{\"type\":\"longrope\",\"original_max_position_embeddings\":4096}}"));
+           cfg("{\"model_type\":\"ministral3\",\"head_dim\":64,\"rope_scaling\":{\"type\":\"longrope\",\"original_max_position_embeddings\":4096}}"));
     EXPECT("CFG-30", PE_ERR_FORMAT, "'rope_scaling.factor' is required for rope_type 'yarn'",
            cfg("{\"head_dim\":64,\"max_position_embeddings\":8192,\"rope_scaling\":{\"type\":\"yarn\","
                "\"original_max_position_embeddings\":4096}}"));
@@ -350,7 +357,7 @@ TEST(errors_config_files_and_scaling) {
     rmdir(dir);
 
     static pe_rope_config c;
-    const char *llama = "{\"head_dim\":64,\"max_position_embeddings\":4096,\"rope_scaling\":"
+    const char *llama = "{\"model_type\":\"llama\",\"head_dim\":64,\"max_position_embeddings\":4096,\"rope_scaling\":"
                         "{\"type\":\"dynamic\",\"factor\":2}}";
     CHECK_OK(pe_config_parse(llama, strlen(llama), &c));
     EXPECT("CFG-49", PE_ERR_PARAM, "seq_len=-1 must be >= 0 (0: not stated)", pe_config_scaling(&c, -1, OUT));
@@ -361,7 +368,12 @@ TEST(errors_config_files_and_scaling) {
     EXPECT("CFG-50", PE_ERR_PARAM, "config list lengths 0/513 are outside [0, 512]", pe_config_scaling(&c, 0, OUT));
 }
 
-static int plan(const char *json) { return pe_plan_from_config_json(json, strlen(json), OUT); }
+static int plan(const char *json) {
+    char *as = pe_test_as_llama(json);
+    int st = pe_plan_from_config_json(as, strlen(as), OUT);
+    free(as);
+    return st;
+}
 
 TEST(errors_plan) {
     EXPECT("PLAN-1", PE_ERR_FORMAT, "config has two decoder configs, 'text_config' and 'llm_config'",

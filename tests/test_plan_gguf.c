@@ -602,7 +602,7 @@ TEST(errors_plan_gguf) {
     EXPECT("PLAN-19", PE_ERR_NULL, "path must not be NULL", pe_plan_from_gguf(NULL, OUT));
     EXPECT("PLAN-19", PE_ERR_NULL, "a must not be NULL", pe_plan_compare(NULL, NULL, 0, OUT));
     pe_plan *p = NULL;
-    const char *cfg = "{\"head_dim\":64}";
+    const char *cfg = "{\"model_type\":\"llama\",\"head_dim\":64}";
     CHECK_OK(pe_plan_from_config_json(cfg, strlen(cfg), &p));
     EXPECT("PLAN-23", PE_ERR_PARAM, "seq_len=-1 must be >= 0", pe_plan_compare(p, p, -1, OUT));
     pe_plan_free(p);

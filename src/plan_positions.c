@@ -1,0 +1,361 @@
+/*
+ * plan_positions.c — the positions of every layer of a plan, by kind
+ * (include/posenc.h, "pe_position_kind"): the plans of families whose
+ * attention does not rotate (ALiBi, T5 relative buckets, learned or
+ * sinusoidal absolute tables), built from their record and config; the
+ * per-layer position accessors; ALiBi slopes exactly as each family's code
+ * computes them (and as its float32 / bfloat16 arithmetic rounds them).
+ * RoPE layers are plan.c's; this file knows the rest.
+ */
+#include "plan_internal.h"
+#include "kernels/kernels.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_names[] = {
+    [PE_POSITION_ROPE] = "rope",       [PE_POSITION_NOPE] = "nope",
+    [PE_POSITION_ALIBI] = "alibi",     [PE_POSITION_T5] = "t5",
+    [PE_POSITION_LEARNED] = "learned", [PE_POSITION_SINUSOIDAL] = "sinusoidal",
+    [PE_POSITION_NONE] = "none",
+};
+#define N_KINDS (sizeof kind_names / sizeof *kind_names)
+
+const char *pe_position_kind_name(pe_position_kind kind) {
+    return (unsigned)kind < N_KINDS ? kind_names[kind] : "?";
+}
+
+int pe_position_kind_from_name(const char *name, pe_position_kind *out) {
+    PE_CHECK_NULL(name);
+    PE_CHECK_NULL(out);
+    for (size_t i = 0; i < N_KINDS; i++)
+        if (strcmp(name, kind_names[i]) == 0) {
+            *out = (pe_position_kind)i;
+            return PE_OK;
+        }
+    return pe__fail(PE_ERR_PARAM, "position kind '%.40s' is not rope, nope, alibi, t5, "
+                    "learned, sinusoidal or none", name);
+}
+
+int pe__plan_add_position(pe_plan *p, const pe__position *pos, int32_t *index) {
+    for (int64_t i = 0; i < p->n_positions; i++)
+        if (memcmp(&p->positions[i], pos, sizeof *pos) == 0) {
+            *index = (int32_t)i;
+            return PE_OK;
+        }
+    pe__position *grown = realloc(p->positions, (size_t)(p->n_positions + 1) * sizeof *grown);
+    if (grown == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for a plan's positions");
+    p->positions = grown;
+    p->positions[p->n_positions] = *pos;
+    *index = (int32_t)p->n_positions++;
+    return PE_OK;
+}
+
+/* ------------------------------------------------- non-RoPE families */
+
+/* The first of several alias keys the config has (HF attribute_map
+ * aliases: n_head / n_heads / num_heads for num_attention_heads, ...). */
+static int read_alias(pe__scope top, const char *const *keys, int64_t *v, const char **from) {
+    bool has;
+    for (const char *const *k = keys; *k != NULL; k++) {
+        PE_TRY(pe__json_int(top, *k, v, &has));
+        if (has) {
+            *from = *k;
+            return PE_OK;
+        }
+    }
+    *from = NULL;
+    return PE_OK;
+}
+
+static const char *const heads_keys[] = {"num_attention_heads", "n_head", "n_heads",
+                                         "num_heads", NULL};
+static const char *const hidden_keys[] = {"hidden_size", "n_embd", "d_model", NULL};
+static const char *const layer_keys[] = {"num_hidden_layers", "n_layer", "n_layers",
+                                         "num_layers", NULL};
+
+static int read_required(pe__scope top, const char *const *keys, const char *what,
+                         int64_t lo, int64_t hi, int64_t *v) {
+    const char *from;
+    PE_TRY(read_alias(top, keys, v, &from));
+    if (from == NULL)
+        return pe__fail(PE_ERR_FORMAT, "config has no %s (%s%s%s)", what, keys[0],
+                        keys[1] ? ", " : "", keys[1] ? keys[1] : "");
+    if (*v < lo || *v > hi)
+        return pe__fail(PE_ERR_FORMAT, "'%s%s'=%lld must be in [%lld, %lld]", top.prefix, from,
+                        (long long)*v, (long long)lo, (long long)hi);
+    return PE_OK;
+}
+
+static int alloc_layers(pe_plan *p, int64_t n) {
+    p->n_layers = n;
+    p->layers = calloc((size_t)n, sizeof *p->layers);
+    if (p->layers == NULL)
+        return pe__fail(PE_ERR_NOMEM, "no memory for %lld layers", (long long)n);
+    return PE_OK;
+}
+
+/* Give layers [from, to) the type `type` and position `pos`. */
+static int set_layers(pe_plan *p, int64_t from, int64_t to, const char *type,
+                      const pe__position *pos, int64_t head_dim) {
+    int32_t t, at;
+    PE_TRY(pe__plan_type_index(p, type, &t));
+    PE_TRY(pe__plan_add_position(p, pos, &at));
+    for (int64_t i = from; i < to; i++) {
+        pe__layer_rec *L = &p->layers[i];
+        L->type = t;
+        L->kind = -1;
+        L->position = at + 1;
+        L->attention = 1;
+        L->head_dim = head_dim;
+    }
+    return PE_OK;
+}
+
+/* A nested "attn_config" (MPT) holds the ALiBi keys. */
+static int read_alibi(pe__scope top, const pe__family *fam, int64_t heads, pe_plan_alibi *a) {
+    a->heads = heads;
+    a->rule = fam->alibi.slopes;
+    a->max_bias = fam->alibi.max_bias > 0.0 ? fam->alibi.max_bias : 8.0;
+    a->hf_slope_dtype = fam->alibi.hf_slope_dtype;
+    a->causal = 1;
+    if (fam->alibi.max_bias_key != NULL) {
+        const cJSON *ac;
+        PE_TRY(pe__json_object(top, "attn_config", &ac));
+        char prefix[80];
+        snprintf(prefix, sizeof prefix, "%sattn_config.", top.prefix);
+        bool has;
+        if (ac != NULL)
+            PE_TRY(pe__json_number((pe__scope){ac, prefix}, fam->alibi.max_bias_key,
+                                   &a->max_bias, &has));
+        if (!(a->max_bias > 0.0) || a->max_bias > 1024.0)
+            return pe__fail(PE_ERR_FORMAT, "'%s%s'=%g must be in (0, 1024]", prefix,
+                            fam->alibi.max_bias_key, a->max_bias);
+    }
+    return PE_OK;
+}
+
+int pe__plan_build_fixed(pe_plan *p, pe__scope top, const pe__family *fam,
+                         pe_position_kind kind) {
+    int64_t heads = 0, hidden = 0, n = 0;
+    const char *from;
+    PE_TRY(read_alias(top, hidden_keys, &hidden, &from));
+    if (from != NULL && hidden <= 0)
+        return pe__fail(PE_ERR_DIM, "'%s%s'=%lld must be > 0", top.prefix, from,
+                        (long long)hidden);
+    pe__position pos;
+    memset(&pos, 0, sizeof pos);
+    pos.kind = kind;
+    if (kind == PE_POSITION_T5) {
+        /* Encoder layers (num_layers) then decoder layers
+         * (num_decoder_layers, default num_layers); the first layer of each
+         * stack holds the relative_attention_bias table the stack shares. */
+        int64_t n_dec = 0;
+        bool has;
+        PE_TRY(read_required(top, heads_keys, "head count", 1, 1 << 20, &heads));
+        PE_TRY(read_required(top, layer_keys, "layer count", 1, PE_PLAN_MAX_LAYERS, &n));
+        n_dec = n;
+        PE_TRY(pe__json_int(top, "num_decoder_layers", &n_dec, &has));
+        if (n_dec < 0 || n_dec > PE_PLAN_MAX_LAYERS - n)
+            return pe__fail(PE_ERR_FORMAT, "'%snum_decoder_layers'=%lld must be in [0, %lld]",
+                            top.prefix, (long long)n_dec, (long long)(PE_PLAN_MAX_LAYERS - n));
+        bool enc_dec = true;
+        PE_TRY(pe__json_bool(top, "is_encoder_decoder", &enc_dec, &has));
+        if (!enc_dec) n_dec = 0;
+        pe_plan_t5 *t = &pos.t5;
+        t->num_buckets = fam->t5.num_buckets;
+        t->max_distance = fam->t5.max_distance;
+        t->heads = heads;
+        PE_TRY(pe__json_int(top, "relative_attention_num_buckets", &t->num_buckets, &has));
+        PE_TRY(pe__json_int(top, "relative_attention_max_distance", &t->max_distance, &has));
+        /* pe_t5_bucket's own checks, as a config error naming the keys. */
+        int64_t b;
+        if (pe_t5_bucket(0, 1, t->num_buckets, t->max_distance, &b) != PE_OK ||
+            pe_t5_bucket(0, 0, t->num_buckets, t->max_distance, &b) != PE_OK)
+            return pe__fail(PE_ERR_FORMAT, "'%srelative_attention_num_buckets'=%lld and "
+                            "'relative_attention_max_distance'=%lld: %s", top.prefix,
+                            (long long)t->num_buckets, (long long)t->max_distance,
+                            pe_last_error());
+        int64_t d_kv = 0;
+        PE_TRY(pe__json_int(top, "d_kv", &d_kv, &has));
+        PE_TRY(alloc_layers(p, n + n_dec));
+        t->bidirectional = 1;
+        PE_TRY(set_layers(p, 0, n, "encoder", &pos, d_kv));
+        t->bidirectional = 0;
+        if (n_dec > 0) PE_TRY(set_layers(p, n, n + n_dec, "decoder", &pos, d_kv));
+        for (int64_t i = 0; i < p->n_layers; i++) p->layers[i].t5_bias_layer = i < n ? 0 : n;
+        return PE_OK;
+    }
+    PE_TRY(read_required(top, layer_keys, "layer count", 1, PE_PLAN_MAX_LAYERS, &n));
+    PE_TRY(read_alias(top, heads_keys, &heads, &from));
+    if (from != NULL && heads <= 0)
+        return pe__fail(PE_ERR_DIM, "'%s%s'=%lld must be > 0", top.prefix, from,
+                        (long long)heads);
+    int64_t head_dim = heads > 0 && hidden > 0 && hidden % heads == 0 ? hidden / heads : 0;
+    PE_TRY(alloc_layers(p, n));
+    if (kind == PE_POSITION_ALIBI) {
+        PE_TRY(read_required(top, heads_keys, "head count", 1, 1 << 20, &heads));
+        PE_TRY(read_alibi(top, fam, heads, &pos.alibi));
+    } else if (kind == PE_POSITION_LEARNED) {
+        bool has;
+        int64_t rows = fam->learned.rows_default;
+        if (fam->learned.rows_key != NULL)
+            PE_TRY(pe__json_int(top, fam->learned.rows_key, &rows, &has));
+        if (rows < 1 || rows > INT64_MAX / 2 - fam->learned.offset)
+            return pe__fail(PE_ERR_FORMAT, "'%s%s'=%lld must be >= 1", top.prefix,
+                            fam->learned.rows_key ? fam->learned.rows_key : "positions",
+                            (long long)rows);
+        pos.learned.rows = rows + fam->learned.offset;
+        pos.learned.offset = fam->learned.offset;
+        pos.learned.dim = hidden;
+    } else if (kind == PE_POSITION_SINUSOIDAL) {
+        pos.sinusoidal.base = 10000.0;
+        pos.sinusoidal.layout = fam->sinusoidal.layout;
+        pos.sinusoidal.convention = fam->sinusoidal.convention;
+        pos.sinusoidal.offset = fam->sinusoidal.offset;
+        pos.sinusoidal.dim = hidden;
+    } else if (kind == PE_POSITION_NOPE) {
+        snprintf(pos.why, sizeof pos.why, "family");
+    } else {
+        return pe__fail(PE_ERR_UNSUPPORTED, "model_type '%s': positional kind '%s' has no "
+                        "plan builder", fam->model_type, pe_position_kind_name(kind));
+    }
+    return set_layers(p, 0, n, "full_attention", &pos, head_dim);
+}
+
+/* ---------------------------------------------------------- accessors */
+
+static int layer_rec(const pe_plan *plan, int64_t layer, const pe__layer_rec **L) {
+    PE_CHECK_NULL(plan);
+    if (layer < 0 || layer >= plan->n_layers)
+        return pe__fail(PE_ERR_RANGE, "layer=%lld is outside [0, %lld)", (long long)layer,
+                        (long long)plan->n_layers);
+    *L = &plan->layers[layer];
+    return PE_OK;
+}
+
+int pe_plan_layer_position(const pe_plan *plan, int64_t layer, pe_plan_position *out) {
+    const pe__layer_rec *L = NULL;
+    PE_TRY(layer_rec(plan, layer, &L));
+    PE_CHECK_NULL(out);
+    if (L->kind >= 0) {
+        *out = (pe_plan_position){PE_POSITION_ROPE, ""};
+    } else if (L->position > 0) {
+        const pe__position *pos = &plan->positions[L->position - 1];
+        *out = (pe_plan_position){pos->kind, pos->why};
+    } else {
+        /* A GGUF layer: no stored record; NoPE or not attention. */
+        *out = L->attention ? (pe_plan_position){PE_POSITION_NOPE, "nope_layer"}
+                            : (pe_plan_position){PE_POSITION_NONE, plan->names[L->type]};
+    }
+    return PE_OK;
+}
+
+/* The layer's stored position of kind `want`, or a refusal naming its kind. */
+static int position_of(const pe_plan *plan, int64_t layer, pe_position_kind want,
+                       const pe__position **pos) {
+    pe_plan_position got;
+    PE_TRY(pe_plan_layer_position(plan, layer, &got));
+    if (got.kind != want)
+        return pe__fail(PE_ERR_PARAM, "layer %lld (%s) has %s positions, not %s",
+                        (long long)layer, plan->names[plan->layers[layer].type],
+                        pe_position_kind_name(got.kind), pe_position_kind_name(want));
+    *pos = &plan->positions[plan->layers[layer].position - 1];
+    return PE_OK;
+}
+
+int pe_plan_layer_alibi(const pe_plan *plan, int64_t layer, pe_plan_alibi *out) {
+    const pe__position *pos;
+    PE_TRY(position_of(plan, layer, PE_POSITION_ALIBI, &pos));
+    PE_CHECK_NULL(out);
+    *out = pos->alibi;
+    return PE_OK;
+}
+
+/* Slope h of MPT's rule: index j of the power-of-two list, 2^(-max (j+1)/c);
+ * with c != H the odd indices come first. */
+static int64_t mpt_index(int64_t h, int64_t heads, int64_t c) {
+    if (c == heads) return h;
+    int64_t odd = c / 2; /* indices 1, 3, ..., c-1 */
+    return h < odd ? 2 * h + 1 : 2 * (h - odd);
+}
+
+static int64_t pow2_ceil(int64_t n) {
+    int64_t c = 1;
+    while (c < n) c *= 2;
+    return c;
+}
+
+static int64_t pow2_floor(int64_t n) {
+    int64_t c = 1;
+    while (c * 2 <= n) c *= 2;
+    return c;
+}
+
+int pe_plan_layer_alibi_slopes(const pe_plan *plan, int64_t layer, double *exact,
+                               double *as_hf) {
+    const pe__position *pos;
+    PE_TRY(position_of(plan, layer, PE_POSITION_ALIBI, &pos));
+    const pe_plan_alibi *a = &pos->alibi;
+    const int64_t H = a->heads;
+    if (a->rule == PE_ALIBI_SLOPES_PRESS) {
+        if (exact != NULL) PE_TRY(pe_alibi_slopes(H, exact));
+        if (as_hf != NULL) {
+            /* build_alibi_tensor: base = float32(2^(-8/c)), slopes =
+             * torch.pow(base, 1..c) in float32; the extra heads likewise
+             * from float32(2^(-4/c)) at the odd powers. */
+            const int64_t c = pow2_floor(H);
+            const float base = (float)exp2(-8.0 / (double)c);
+            const float extra = (float)exp2(-4.0 / (double)c);
+            for (int64_t h = 0; h < H; h++)
+                as_hf[h] = h < c ? (double)(float)pow((double)base, (double)(h + 1))
+                                 : (double)(float)pow((double)extra, (double)(2 * (h - c) + 1));
+        }
+    } else {
+        const int64_t c = pow2_ceil(H);
+        for (int64_t h = 0; h < H; h++) {
+            const int64_t j = mpt_index(h, H, c);
+            if (exact != NULL)
+                exact[h] = (double)exp2l(-(long double)a->max_bias * (long double)(j + 1) /
+                                         (long double)c);
+            if (as_hf != NULL) {
+                /* float32: base = (j+1) * float32(max/c); 1 / 2^base. */
+                const float e = (float)(j + 1) * (float)(a->max_bias / (double)c);
+                const float pw = (float)exp2((double)e);
+                as_hf[h] = (double)(1.0f / pw);
+            }
+        }
+    }
+    if (as_hf != NULL && a->hf_slope_dtype == PE_BF16)
+        for (int64_t h = 0; h < H; h++)
+            as_hf[h] = (double)pe__bf16_to_f32(pe__f32_to_bf16((float)as_hf[h]));
+    return PE_OK;
+}
+
+int pe_plan_layer_t5(const pe_plan *plan, int64_t layer, pe_plan_t5 *out) {
+    const pe__position *pos;
+    PE_TRY(position_of(plan, layer, PE_POSITION_T5, &pos));
+    PE_CHECK_NULL(out);
+    *out = pos->t5;
+    out->bias_layer = plan->layers[layer].t5_bias_layer;
+    out->owns_bias = out->bias_layer == layer;
+    return PE_OK;
+}
+
+int pe_plan_layer_learned(const pe_plan *plan, int64_t layer, pe_plan_learned *out) {
+    const pe__position *pos;
+    PE_TRY(position_of(plan, layer, PE_POSITION_LEARNED, &pos));
+    PE_CHECK_NULL(out);
+    *out = pos->learned;
+    return PE_OK;
+}
+
+int pe_plan_layer_sinusoidal(const pe_plan *plan, int64_t layer, pe_plan_sinusoidal *out) {
+    const pe__position *pos;
+    PE_TRY(position_of(plan, layer, PE_POSITION_SINUSOIDAL, &pos));
+    PE_CHECK_NULL(out);
+    *out = pos->sinusoidal;
+    return PE_OK;
+}
