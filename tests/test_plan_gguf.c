@@ -288,9 +288,6 @@ TEST(plan_gguf_rope_type_table) {
         {"qwen2vl", 1, PE_ROPE_HALF, 1, 3, 0},
         {"qwen3vl", 1, PE_ROPE_HALF, 1, 3, 1},
         {"qwen3vlmoe", 1, PE_ROPE_HALF, 1, 3, 1},
-        {"olmo3", 0, PE_ROPE_HALF, 0, 0, 0},  /* OLMo 3 converts to olmo2 */
-        {"gemma4", 0, PE_ROPE_HALF, 0, 0, 0}, /* per-layer heads: not restated */
-        {"falcon-h1", 0, PE_ROPE_HALF, 0, 0, 0},
     };
     for (size_t r = 0; r < sizeof rows / sizeof *rows; r++) {
         char key[96];
@@ -309,16 +306,12 @@ TEST(plan_gguf_rope_type_table) {
         if (g == NULL) continue;
         pe_plan_layer L;
         CHECK_OK(pe_plan_layer_info(g, 1, &L));
-        int unknown_warned = 0;
-        for (int64_t w = 0; w < pe_plan_num_warnings(g); w++)
-            if (strstr(pe_plan_warning(g, w), "rope type unknown here")) unknown_warned = 1;
         CHECK_MSG(L.layout == rows[r].layout && L.layout_known == rows[r].known &&
                       L.n_mrope_section == rows[r].n_sections &&
-                      L.mrope_interleaved == rows[r].interleaved &&
-                      unknown_warned == !rows[r].known,
-                  "%s (sections %d): layout %d known %d sections %lld interleaved %d, warned %d",
+                      L.mrope_interleaved == rows[r].interleaved,
+                  "%s (sections %d): layout %d known %d sections %lld interleaved %d",
                   rows[r].arch, rows[r].sections, (int)L.layout, L.layout_known,
-                  (long long)L.n_mrope_section, L.mrope_interleaved, unknown_warned);
+                  (long long)L.n_mrope_section, L.mrope_interleaved);
         pe_plan_free(g);
     }
 }
@@ -561,14 +554,15 @@ TEST(errors_plan_gguf) {
     gb_u32(b, "qwen2.attention.key_length", 64);
     gb_str(b, "qwen2.rope.scaling.type", "yarn");
     gb_f32(b, "qwen2.rope.scaling.factor", 4.0f);
-    EXPECT("PLAN-28", PE_ERR_FORMAT, "'qwen2.rope.scaling.original_context_length' is required for scaling type 'yarn'",
+    EXPECT("PLAN-28", PE_ERR_FORMAT, "scaling type 'yarn' needs 'qwen2.rope.scaling.original_context_length' or 'qwen2.context_length' > 0",
            pe_plan_from_gguf(bad_file(b), OUT));
     b = gb_new(3);
     gb_str(b, "general.architecture", "qwen2");
     gb_u32(b, "qwen2.block_count", 2);
     gb_u32(b, "qwen2.attention.key_length", 64);
-    gb_str(b, "qwen2.rope.scaling.type", "linear");
-    EXPECT("PLAN-28", PE_ERR_FORMAT, "'qwen2.rope.scaling.factor' is required for scaling type 'linear'",
+    gb_u32(b, "qwen2.context_length", 4096);
+    gb_str(b, "qwen2.rope.scaling.type", "yarn");
+    EXPECT("PLAN-28", PE_ERR_FORMAT, "'qwen2.rope.scaling.factor' > 0 is required for scaling type 'yarn'",
            pe_plan_from_gguf(bad_file(b), OUT));
     b = gb_new(3);
     gb_str(b, "general.architecture", "llama");
