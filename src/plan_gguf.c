@@ -212,6 +212,11 @@ static int read_scaling(const pe__gguf_rope *g, const pe__gguf_arch *a, int64_t 
                             "rope_factors_long.weight and rope_factors_short.weight tensors");
         PE_TRY(check_list(&g->rope_factors_long, "rope_factors_long.weight", half));
         PE_TRY(check_list(&g->rope_factors_short, "rope_factors_short.weight", half));
+        if (g->rope_factors_long.ggml_type == 0 || g->rope_factors_short.ggml_type == 0) {
+            size_t used = strlen(notes->note);
+            snprintf(notes->note + used, sizeof notes->note - used, "%srope_factors_long/short",
+                     used ? ", " : "");
+        }
         s->long_factor = g->rope_factors_long.values;
         s->short_factor = g->rope_factors_short.values;
         s->n_long_factor = s->n_short_factor = half;
