@@ -751,7 +751,7 @@ static const pe__gguf_arch arch_mistral3 = {
     .source = "src/llama-model.cpp:2650 (rope type), src/models/mistral3.cpp:3 (hparams)",
     .rope = PE__GGUF_ROPE_NORM,
     .position = PE_POSITION_ROPE,
-    .yarn_betas = true, .log_mul = PE__GGUF_LOG_MUL_AS_IS};
+    .yarn_betas = true, .log_mul = PE__GGUF_LOG_MUL_AS_IS, .temperature_key = true};
 static const pe__gguf_arch arch_eagle3 = {
     .arch = "eagle3",
     .source = "src/llama-model.cpp:2651 (rope type), src/models/eagle3.cpp:3 (hparams)",

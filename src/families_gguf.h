@@ -101,6 +101,8 @@ typedef struct pe__gguf_arch {
     uint32_t nope_step;         /* n_no_rope_layer_step set in code: (i + 1) % step == 0 unrotated */
     pe__gguf_rope_switch rope_switch;
     bool alpha;                 /* rope.scaling.alpha folded into the base: b * alpha^(d/(d-2)) */
+    bool temperature_key;       /* attention.temperature_scale s != 0: every layer's query times
+                                   1 + s ln(1 + floor(p / n_ctx_orig_yarn)) (Mistral 3) */
     int64_t alibi_at_layers;    /* > 0: ALiBi instead of RoPE at this layer count (Baichuan 13B) */
     pe__gguf_alibi_rule alibi;
 } pe__gguf_arch;

@@ -196,8 +196,21 @@ static int layer_diffs(const pe_plan *a, const pe_plan *b, int64_t i, int64_t se
         (x.temperature.active && (x.temperature.beta != y.temperature.beta ||
                                   x.temperature.span != y.temperature.span ||
                                   x.temperature.offset != y.temperature.offset))) {
-        snprintf(m, sizeof m, "query scale: %s %s, %s %s", na,
-                 x.temperature.active ? "yes" : "none", nb, y.temperature.active ? "yes" : "none");
+        char tx[96] = "none", ty[96] = "none";
+        if (x.temperature.active)
+            snprintf(tx, sizeof tx, "beta %.17g span %lld offset %lld", x.temperature.beta,
+                     (long long)x.temperature.span, (long long)x.temperature.offset);
+        if (y.temperature.active)
+            snprintf(ty, sizeof ty, "beta %.17g span %lld offset %lld", y.temperature.beta,
+                     (long long)y.temperature.span, (long long)y.temperature.offset);
+        /* predicted: the same scale but for one beta rounded to float32 */
+        const bool f32_beta = x.temperature.active && y.temperature.active &&
+                              x.temperature.span == y.temperature.span &&
+                              x.temperature.offset == y.temperature.offset &&
+                              (f32(x.temperature.beta) == y.temperature.beta ||
+                               f32(y.temperature.beta) == x.temperature.beta);
+        snprintf(m, sizeof m, "query scale: %s %s, %s %s%s", na, tx, nb, ty,
+                 f32_beta ? "; float32 storage explains it (the beta)" : "");
         PE_TRY(add(gs, i, m));
     }
     if (!x.rope) return PE_OK;

@@ -564,6 +564,22 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
     /* Granite: rope.scaling.finetuned (default true) switches RoPE on. */
     const bool rope_off = a->rope_switch == PE__GGUF_FINETUNED_SWITCH &&
                           g->rope_scaling_finetuned.present && !g->rope_scaling_finetuned.value;
+    /* Mistral 3 (src/models/mistral3.cpp:5-20, llama-graph.cpp:156-168):
+     * q *= 1 + s ln(1 + floor(p / n_ctx_orig_yarn)) on every layer. */
+    pe_plan_temperature temp = {0, 0.0, 0, 0};
+    pe__gguf_real ts;
+    if (a->temperature_key && find_real(g, "attention.temperature_scale", &ts) && ts.value != 0.0) {
+        const pe__gguf_uint *orig = g->rope_scaling_original_context_length.present
+                                        ? &g->rope_scaling_original_context_length
+                                        : &g->context_length;
+        if (!orig->present || orig->value == 0 || orig->value > INT64_MAX || !isfinite(ts.value)) {
+            free(recr);
+            return pe__fail(PE_ERR_FORMAT, "'%s.attention.temperature_scale' needs "
+                            "'%s.rope.scaling.original_context_length' or '%s.context_length' > 0",
+                            arch, arch, arch);
+        }
+        temp = (pe_plan_temperature){1, ts.value, (int64_t)orig->value, 0};
+    }
     pe__position none_pos, nope_pos;
     memset(&none_pos, 0, sizeof none_pos);
     memset(&nope_pos, 0, sizeof nope_pos);
@@ -589,6 +605,7 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
         L->type = sliding ? t_swa : t_full;
         L->attention = 1;
         L->sliding_window = sliding ? window : 0;
+        L->temperature = temp;
         bool rope = !rope_off;
         if (nope_step > 0 && ((uint64_t)i + 1) % nope_step == 0) rope = false;
         if (a->rope_switch == PE__GGUF_ROPE_SLIDING_ONLY && !pattern) rope = false;

@@ -264,11 +264,13 @@ static gguf_build *swa_file(const char *arch, uint32_t layers) {
 }
 
 /* The sliding-window rules llama.cpp sets in code when a file has no
- * pattern key (restated from src/models/gemma2.cpp and cohere2.cpp at
- * 82234e08ad119dbefb31fcc9c304a531016bd502, src/models/olmo2.cpp at
- * 8a5c4e03d11bbcb157cbf05b9cd2968f34a55969, and load_hparams of
- * src/llama-model.cpp for gemma3 / gemma3n / gpt-oss / exaone4):
- * set_swa_pattern(n) makes layer i sliding when i % n < n - 1. */
+ * pattern key, restated from load_arch_hparams at llama.cpp 34af94cd9ab2:
+ * src/models/gemma2.cpp:3-13, gemma3.cpp:3-15, gemma3n.cpp:3-14,
+ * openai-moe.cpp:3-16 (gpt-oss), cohere2.cpp:3-15 (and its graph's
+ * freq_base, :74-100), olmo2.cpp:3-20 (graph: freq_base, scale 1 on the
+ * sliding layers, :120-145), exaone4.cpp:3-20; llama-hparams.cpp:8-22
+ * set_swa_pattern(n) makes layer i sliding when i % n < n - 1. (Probe
+ * files: each isolates one rule no converter output varies.) */
 TEST(plan_gguf_sliding_rules_from_llama_cpp) {
     /* gemma2: period 2, window 4096 when the key is absent, the swa base
      * from rope.freq_base_swa else the full base, scaled alike. */
@@ -379,6 +381,88 @@ TEST(plan_gguf_sliding_rules_from_llama_cpp) {
         CHECK(pe_plan_num_warnings(g) == 1 &&
               strstr(pe_plan_warning(g, 0), "llama.cpp runs every layer of 'llama' with full "
                                             "attention") != NULL);
+    }
+    pe_plan_free(g);
+}
+
+/* Rules a converter's output does not vary, each probed on one small file:
+ * an array sliding_window_pattern is ignored where the architecture reads
+ * a uint32_t period (llama-model-loader.cpp:498-518 returns false for an
+ * array); Llama 4's integer pattern (llama4.cpp:20); YaRN without
+ * original_context_length runs n_ctx_orig_yarn = context_length
+ * (llama-model.cpp:1187-1188); HunYuan-VL folds rope.scaling.alpha into the
+ * base as b alpha^(d/(d-2)) (hunyuan-vl.cpp:7-11); a per-layer head_count
+ * array gives n_head() of layer 0 (llama-model.cpp:1173, 1219); Mistral 3's
+ * query temperature (mistral3.cpp:5-20, llama-graph.cpp:156-168). */
+TEST(plan_gguf_rule_probes) {
+    gguf_build *b = swa_file("gemma2", 6);
+    const uint8_t arr[6] = {1, 1, 1, 0, 1, 1};
+    gb_array(b, "gemma2.attention.sliding_window_pattern", 7 /* bool */, 6, arr);
+    pe_plan *g = plan_of(b, "gemma2_array");
+    if (g) {
+        swa_expect e = {2, 4096, 1e6, 1e6, PE_SCALING_DEFAULT, PE_SCALING_DEFAULT, 0};
+        check_swa(g, 6, &e, "gemma2 with an array pattern");
+        CHECK(pe_plan_num_warnings(g) == 1 &&
+              strstr(pe_plan_warning(g, 0), "is an array: llama.cpp reads an integer period for "
+                                            "'gemma2' and keeps 2") != NULL);
+    }
+    pe_plan_free(g);
+    b = swa_file("llama4", 6);
+    gb_u32(b, "llama4.attention.sliding_window_pattern", 3);
+    g = plan_of(b, "llama4_pattern3");
+    for (int64_t i = 0; g && i < 6; i++) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(g, i, &L));
+        const int chunked = i % 3 < 2;
+        /* the NoPE step stays 4 (hparams default, llama-hparams.h:219) */
+        CHECK_MSG(L.rope == ((i + 1) % 4 != 0) &&
+                      strcmp(L.layer_type, chunked ? "chunked_attention" : "full_attention") == 0 &&
+                      L.chunk_size == (chunked ? 8192 : 0),
+                  "llama4 pattern 3, layer %lld: %s rope %d", (long long)i, L.layer_type, L.rope);
+    }
+    pe_plan_free(g);
+    b = swa_file("qwen2", 2);
+    gb_u32(b, "qwen2.context_length", 32768);
+    gb_str(b, "qwen2.rope.scaling.type", "yarn");
+    gb_f32(b, "qwen2.rope.scaling.factor", 4.0f);
+    g = plan_of(b, "yarn_no_orig");
+    if (g) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(g, 0, &L));
+        CHECK(L.scaling == PE_SCALING_YARN && L.original_max_position == 32768);
+    }
+    pe_plan_free(g);
+    b = swa_file("hunyuan_vl", 2);
+    gb_f32(b, "hunyuan_vl.rope.scaling.alpha", 1000.0f);
+    g = plan_of(b, "hunyuan_vl");
+    if (g) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(g, 0, &L));
+        const long double want = 1e6L * powl(1000.0L, 64.0L / 62.0L);
+        CHECK_MSG(fabsl((long double)L.base - want) <= 4e-16L * want &&
+                      strstr(L.f32_inputs, "rope.scaling.alpha") != NULL,
+                  "base %.17g want %.17Lg", L.base, want);
+    }
+    pe_plan_free(g);
+    b = gb_new(3);
+    gb_str(b, "general.architecture", "llama");
+    gb_u32(b, "llama.block_count", 3);
+    gb_u32(b, "llama.embedding_length", 256);
+    const uint32_t heads[3] = {4, 8, 8};
+    gb_array(b, "llama.attention.head_count", 4 /* u32 */, 3, heads);
+    g = plan_of(b, "head_array");
+    for (int64_t i = 0; g && i < 3; i++) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(g, i, &L));
+        CHECK(L.head_dim == 64 && L.rotary_dim == 64);
+    }
+    pe_plan_free(g);
+    g = fixture("ministral-3-8b-instruct-2512.gguf");
+    for (int64_t i = 0; g && i < pe_plan_num_layers(g); i++) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(g, i, &L));
+        CHECK(L.temperature.active && L.temperature.beta == (double)0.1f &&
+              L.temperature.span == 16384 && L.temperature.offset == 0);
     }
     pe_plan_free(g);
 }
