@@ -10,6 +10,8 @@
 #include "errors.h"
 #include "gguf_build.h"
 
+#include "../src/io/gguf.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -870,6 +872,62 @@ TEST(plan_gguf_compare_predicts_float32) {
                    NULL);
     pe_plan_free(g);
     pe_plan_free(c);
+}
+
+/* The GGUF reader on files llama.cpp's converter wrote: the keys and
+ * tensors each conversion class writes (conversion/phi.py:180-205,
+ * deepseek.py, qwen.py, olmo.py, llama.py:300-326 at 34af94cd9ab2), read
+ * back with their stored types. */
+TEST(gguf_reader_on_llama_cpp_fixtures) {
+    pe__gguf_rope *g = NULL;
+    CHECK_OK(pe__gguf_rope_read("tests/fixtures/gguf/phi-3.5-mini-instruct.gguf", &g));
+    if (g) {
+        CHECK(g->version == 3 && g->n_tensors == 2 && strcmp(g->architecture, "phi3") == 0);
+        CHECK(g->rope_scaling_type == NULL && !g->rope_scaling_factor.present);
+        CHECK(g->rope_scaling_attn_factor.present && g->rope_scaling_attn_factor.type == PE_GGUF_F32 &&
+              g->rope_scaling_attn_factor.value == (double)(float)sqrt(1 + log(32.0) / log(4096.0)));
+        CHECK(g->rope_factors_long.present && g->rope_factors_long.count == 48 &&
+              g->rope_factors_long.ggml_type == 0 && g->rope_factors_short.count == 48);
+        CHECK(g->rope_scaling_original_context_length.value == 4096 &&
+              g->context_length.value == 131072 && g->sliding_window.value == 262144);
+        pe__gguf_rope_free(g);
+    }
+    g = NULL;
+    CHECK_OK(pe__gguf_rope_read("tests/fixtures/gguf/kimi-k2-instruct.gguf", &g));
+    if (g) {
+        /* the config's betas 1 / 1 as written, which llama.cpp never reads */
+        CHECK(g->yarn_beta_fast.value == 1.0 && g->yarn_beta_slow.value == 1.0 &&
+              g->yarn_log_multiplier.type == PE_GGUF_F32 &&
+              g->yarn_log_multiplier.value == (double)0.1f && g->key_length.value == 576 &&
+              g->rope_dimension_count.value == 64 && g->block_count.value == 61);
+        pe__gguf_rope_free(g);
+    }
+    g = NULL;
+    CHECK_OK(pe__gguf_rope_read("tests/fixtures/gguf/qwen3.6-35b-a3b.gguf", &g));
+    if (g) {
+        pe__gguf_value v;
+        CHECK(g->block_count.value == 41 && g->dimension_sections_count == 4 &&
+              g->dimension_sections[0] == 11 && g->dimension_sections[2] == 10 &&
+              g->dimension_sections[3] == 0);
+        CHECK(pe__gguf_find(g, "qwen35moe.nextn_predict_layers", &v) && v.u == 1 &&
+              pe__gguf_find(g, "qwen35moe.full_attention_interval", &v) && v.u == 4);
+        pe__gguf_rope_free(g);
+    }
+    g = NULL;
+    CHECK_OK(pe__gguf_rope_read("tests/fixtures/gguf/olmo-3-7b.gguf", &g));
+    if (g) {
+        /* OLMo 3's per-layer pattern, written as a bool array */
+        CHECK(g->swa_pattern_present && g->swa_pattern_is_array && g->swa_pattern_count == 32 &&
+              g->swa_pattern_layers[0] && !g->swa_pattern_layers[3]);
+        pe__gguf_rope_free(g);
+    }
+    g = NULL;
+    CHECK_OK(pe__gguf_rope_read("tests/fixtures/gguf/llama-3.1-8b.gguf", &g));
+    if (g) {
+        CHECK(g->rope_freqs.present && g->rope_freqs.count == 64 && g->rope_freqs.ggml_type == 0 &&
+              g->rope_freqs.values[0] == 1.0 && g->rope_freqs.values[63] == 8.0);
+        pe__gguf_rope_free(g);
+    }
 }
 
 TEST(errors_plan_gguf) {
