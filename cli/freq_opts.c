@@ -18,6 +18,7 @@ static const cli_opt fixed_opts[] = {
     {"base", "B", "RoPE base theta (default 10000)"},
     {"config", "config.json", "read everything from a Hugging Face config.json"},
     {"layer", "N", "with --config: the decoder layer whose RoPE to use (needed when layers differ)"},
+    {"family", "NAME", "with --config: read it as this registry family on purpose (posenc plan --families)"},
     {"scaling", "TYPE", NULL /* the scheme names, generated */},
     {NULL, NULL, NULL},
 };
@@ -237,7 +238,7 @@ static int from_plan_layer(const cli_args *a, int64_t seq_len, cli_freq_setup *o
     int rc = cli_get_int64(a, "layer", &layer);
     if (rc) return rc;
     pe_plan *plan = NULL;
-    int st = pe_plan_from_config_file(cli_get(a, "config"), &plan);
+    int st = pe_plan_from_config_file_as(cli_get(a, "config"), cli_get(a, "family"), &plan);
     if (st != PE_OK) return cli_lib_error(a->spec, st);
     pe_plan_layer info;
     if (layer < 0 || layer >= pe_plan_num_layers(plan)) {
@@ -273,7 +274,7 @@ static int from_config(const cli_args *a, int64_t seq_len, cli_freq_setup *out) 
     if (cli_has(a, "layer")) return from_plan_layer(a, seq_len, out);
     pe_rope_config *cfg = malloc(sizeof *cfg);
     if (cfg == NULL) return cli_runtime_error(a->spec, "out of memory");
-    int st = pe_config_read(cli_get(a, "config"), cfg);
+    int st = pe_config_read_as(cli_get(a, "config"), cli_get(a, "family"), cfg);
     if (st == PE_OK) st = pe_config_freqs(cfg, seq_len, &out->freqs, out->interp);
     if (st == PE_OK) {
         out->type = cfg->scaling.type;
@@ -312,6 +313,7 @@ int cli_freq_setup_resolve_from(const cli_args *a, int64_t default_head_dim, con
     if (seq_len < 0) return cli_usage_error(a->spec, "--seq-len must be >= 0 (got %lld)", (long long)seq_len);
     if (cli_has(a, "config")) return from_config(a, seq_len, out);
     if (cli_has(a, "layer")) return cli_usage_error(a->spec, "--layer N needs --config config.json");
+    if (cli_has(a, "family")) return cli_usage_error(a->spec, "--family NAME needs --config config.json");
 
     pe_scaling_type type = PE_SCALING_DEFAULT;
     const char *name = cli_get(a, "scaling");

@@ -845,6 +845,11 @@ typedef struct {
 int pe_config_parse(const char *json, size_t len, pe_rope_config *out);
 /* pe_config_parse on a file (PE_ERR_IO if it cannot be read). */
 int pe_config_read(const char *path, pe_rope_config *out);
+/* The same, reading the config as registry family `family` on purpose
+ * (NULL: its model_type), as pe_plan_from_config_*_as. */
+int pe_config_parse_as(const char *json, size_t len, const char *family,
+                       pe_rope_config *out);
+int pe_config_read_as(const char *path, const char *family, pe_rope_config *out);
 /* The config's scaling parameters for sequence length seq_len (>= 0; the
  * largest position + 1; 0 = not stated), list pointers into *config. */
 int pe_config_scaling(const pe_rope_config *config, int64_t seq_len,

@@ -29,8 +29,90 @@ static int layer_arg(PyObject *self, long long layer, int64_t *out) {
     return 0;
 }
 
+static const char *dtype_word(pe_dtype t) {
+    return t == PE_BF16 ? "bfloat16" : t == PE_F16 ? "float16" : t == PE_F64 ? "float64" : "float32";
+}
+
+static PyObject *float_tuple(const double *v, int64_t n) {
+    PyObject *t = PyTuple_New((Py_ssize_t)n);
+    for (int64_t i = 0; t != NULL && i < n; i++) {
+        PyObject *x = PyFloat_FromDouble(v[i]);
+        if (x == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, (Py_ssize_t)i, x);
+    }
+    return t;
+}
+
+/* Layer i's positions as a dict: {"kind", kind-specific keys}, the keys of
+ * `posenc plan --format json`'s "position". */
+static PyObject *position_dict(const pe_plan *plan, int64_t i) {
+    pe_plan_position pos;
+    int st = pe_plan_layer_position(plan, i, &pos);
+    if (st != PE_OK) return py_raise(st);
+    const char *kind = pe_position_kind_name(pos.kind);
+    switch (pos.kind) {
+    case PE_POSITION_ALIBI: {
+        pe_plan_alibi a;
+        if ((st = pe_plan_layer_alibi(plan, i, &a)) != PE_OK) return py_raise(st);
+        double *exact = PyMem_Calloc((size_t)a.heads, sizeof *exact);
+        double *hf = PyMem_Calloc((size_t)a.heads, sizeof *hf);
+        PyObject *d = NULL;
+        if (exact == NULL || hf == NULL) {
+            PyErr_NoMemory();
+        } else if ((st = pe_plan_layer_alibi_slopes(plan, i, exact, hf)) != PE_OK) {
+            py_raise(st);
+        } else {
+            PyObject *e = float_tuple(exact, a.heads), *h = float_tuple(hf, a.heads);
+            if (e != NULL && h != NULL)
+                d = Py_BuildValue("{s:s,s:L,s:s,s:d,s:O,s:s,s:O,s:O}", "kind", kind, "heads",
+                                  (long long)a.heads, "slope_rule",
+                                  a.rule == PE_ALIBI_SLOPES_MPT ? "mpt" : "press", "max_bias",
+                                  a.max_bias, "causal", a.causal ? Py_True : Py_False,
+                                  "hf_slope_dtype", dtype_word(a.hf_slope_dtype), "slopes", e,
+                                  "hf_slopes", h);
+            Py_XDECREF(e);
+            Py_XDECREF(h);
+        }
+        PyMem_Free(exact);
+        PyMem_Free(hf);
+        return d;
+    }
+    case PE_POSITION_T5: {
+        pe_plan_t5 t;
+        if ((st = pe_plan_layer_t5(plan, i, &t)) != PE_OK) return py_raise(st);
+        return Py_BuildValue("{s:s,s:L,s:L,s:O,s:L,s:O,s:L}", "kind", kind, "num_buckets",
+                             (long long)t.num_buckets, "max_distance", (long long)t.max_distance,
+                             "bidirectional", t.bidirectional ? Py_True : Py_False, "bias_layer",
+                             (long long)t.bias_layer, "owns_bias", t.owns_bias ? Py_True : Py_False,
+                             "heads", (long long)t.heads);
+    }
+    case PE_POSITION_LEARNED: {
+        pe_plan_learned l;
+        if ((st = pe_plan_layer_learned(plan, i, &l)) != PE_OK) return py_raise(st);
+        return Py_BuildValue("{s:s,s:L,s:L,s:L}", "kind", kind, "rows", (long long)l.rows,
+                             "offset", (long long)l.offset, "dim", (long long)l.dim);
+    }
+    case PE_POSITION_SINUSOIDAL: {
+        pe_plan_sinusoidal s;
+        if ((st = pe_plan_layer_sinusoidal(plan, i, &s)) != PE_OK) return py_raise(st);
+        return Py_BuildValue("{s:s,s:d,s:s,s:s,s:L,s:L}", "kind", kind, "base", s.base, "layout",
+                             s.layout == PE_SIN_CONCATENATED ? "concatenated" : "interleaved",
+                             "convention", s.convention == PE_SIN_FREQ_T2T ? "t2t" : "paper",
+                             "offset", (long long)s.offset, "dim", (long long)s.dim);
+    }
+    case PE_POSITION_NOPE:
+    case PE_POSITION_NONE:
+        return Py_BuildValue("{s:s,s:s}", "kind", kind, "why", pos.why);
+    default:
+        return Py_BuildValue("{s:s}", "kind", kind);
+    }
+}
+
 /* One layer as a dict; keys as in `posenc plan --format json`. */
-static PyObject *layer_dict(const pe_plan_layer *L) {
+static PyObject *layer_dict(const pe_plan *plan, int64_t index, const pe_plan_layer *L) {
     PyObject *d = PyDict_New();
     if (d == NULL) return NULL;
     PyObject *mrope = Py_None, *temp = Py_None;
@@ -67,6 +149,7 @@ static PyObject *layer_dict(const pe_plan_layer *L) {
         {"mrope_section", mrope},
         {"mrope_interleaved", PyBool_FromLong(L->mrope_interleaved)},
         {"query_scale", temp},
+        {"position", position_dict(plan, index)},
     };
     int ok = 1;
     for (size_t i = 0; i < sizeof items / sizeof *items; i++) {
@@ -89,7 +172,7 @@ static PyObject *plan_layer(PyObject *self, PyObject *args, PyObject *kw) {
         return NULL;
     pe_plan_layer L;
     int st = pe_plan_layer_info(plan_of(self), l, &L);
-    return st == PE_OK ? layer_dict(&L) : py_raise(st);
+    return st == PE_OK ? layer_dict(plan_of(self), l, &L) : py_raise(st);
 }
 
 static PyObject *plan_freqs(PyObject *self, PyObject *args, PyObject *kw) {
@@ -141,7 +224,7 @@ static PyObject *plan_get(PyObject *self, void *which) {
         for (int64_t i = 0; list && i < n; i++) {
             pe_plan_layer L;
             int st = pe_plan_layer_info(p, i, &L);
-            PyObject *d = st == PE_OK ? layer_dict(&L) : py_raise(st);
+            PyObject *d = st == PE_OK ? layer_dict(p, i, &L) : py_raise(st);
             if (d == NULL) {
                 Py_DECREF(list);
                 return NULL;
@@ -202,9 +285,11 @@ static PyTypeObject PyPlan_Type = {
 /* load_plan(path | dict | str text) */
 static PyObject *py_load_plan(PyObject *self, PyObject *args, PyObject *kw) {
     (void)self;
-    static char *kwlist[] = {"config", NULL};
+    static char *kwlist[] = {"config", "family", NULL};
     PyObject *src;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O:load_plan", kwlist, &src)) return NULL;
+    const char *family = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|z:load_plan", kwlist, &src, &family))
+        return NULL;
     pe_plan *plan = NULL;
     int st;
     if (PyDict_Check(src)) {
@@ -220,7 +305,7 @@ static PyObject *py_load_plan(PyObject *self, PyObject *args, PyObject *kw) {
             Py_DECREF(text);
             return NULL;
         }
-        st = pe_plan_from_config_json(s, (size_t)len, &plan);
+        st = pe_plan_from_config_json_as(s, (size_t)len, family, &plan);
         Py_DECREF(text);
     } else {
         PyObject *path;
@@ -229,7 +314,7 @@ static PyObject *py_load_plan(PyObject *self, PyObject *args, PyObject *kw) {
                          Py_TYPE(src)->tp_name);
             return NULL;
         }
-        st = pe_plan_from_config_file(PyBytes_AS_STRING(path), &plan);
+        st = pe_plan_from_config_file_as(PyBytes_AS_STRING(path), family, &plan);
         Py_DECREF(path);
     }
     if (st != PE_OK) return py_raise(st);
@@ -242,11 +327,52 @@ static PyObject *py_load_plan(PyObject *self, PyObject *args, PyObject *kw) {
     return (PyObject *)o;
 }
 
+/* families() -> list of the registry's records. */
+static PyObject *py_families(PyObject *self, PyObject *noargs) {
+    (void)self;
+    (void)noargs;
+    int64_t n = pe_family_count();
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    for (int64_t i = 0; list != NULL && i < n; i++) {
+        pe_family_info f;
+        int st = pe_family_get(i, &f);
+        if (st != PE_OK) {
+            Py_DECREF(list);
+            return py_raise(st);
+        }
+        PyObject *names = PyList_New(0), *kinds = NULL;
+        for (int k = 0; names != NULL && k < 32; k++) {
+            if (!(f.kinds & (1u << k))) continue;
+            PyObject *name = PyUnicode_FromString(pe_position_kind_name((pe_position_kind)k));
+            if (name == NULL || PyList_Append(names, name) != 0) Py_CLEAR(names);
+            Py_XDECREF(name);
+        }
+        if (names != NULL) kinds = PyList_AsTuple(names);
+        Py_XDECREF(names);
+        PyObject *d = kinds ? Py_BuildValue("{s:s,s:O,s:s,s:z}", "model_type", f.model_type,
+                                            "kinds", kinds, "source", f.source, "refusal",
+                                            f.refusal)
+                            : NULL;
+        Py_XDECREF(kinds);
+        if (d == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, d);
+    }
+    return list;
+}
+
 static PyMethodDef methods[] = {
     {"load_plan", (PyCFunction)(void (*)(void))py_load_plan, METH_VARARGS | METH_KEYWORDS,
-     "load_plan(config) -> Plan: the per-layer positional plan of a Hugging Face\n"
-     "config.json (a path) or of its contents as a dict, read the way the checkpoint's own\n"
-     "code builds its layers (docs/SCALING.md, section 6)."},
+     "load_plan(config, family=None) -> Plan: the per-layer positional plan of a Hugging\n"
+     "Face config.json (a path) or of its contents as a dict, read the way the checkpoint's\n"
+     "own code builds its layers (docs/SCALING.md, section 6). A model_type outside the\n"
+     "family registry (docs/FAMILIES.md) raises posenc.Error naming the closest families;\n"
+     "family='NAME' reads the config as that family on purpose. Each layer dict has a\n"
+     "'position': {'kind': 'rope'|'nope'|'alibi'|'t5'|'learned'|'sinusoidal'|'none', ...}."},
+    {"families", py_families, METH_NOARGS,
+     "families() -> list of {'model_type', 'kinds', 'source', 'refusal'}: the family registry."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -148,9 +148,10 @@ static int read_head_dim(pe__scope top, const pe__family *fam, int64_t *head_dim
         *head_dim = v;
         return PE_OK;
     }
-    static const char *const pairs[2][2] = {{"hidden_size", "num_attention_heads"},
-                                            {"n_embd", "n_head"}};
-    for (int k = 0; k < 2; k++) {
+    /* Falcon's files write hidden_size with n_head (FalconConfig's alias). */
+    static const char *const pairs[3][2] = {{"hidden_size", "num_attention_heads"},
+                                            {"n_embd", "n_head"}, {"hidden_size", "n_head"}};
+    for (int k = 0; k < 3; k++) {
         PE_TRY(pe__json_int(top, pairs[k][0], &a, &has_a));
         PE_TRY(pe__json_int(top, pairs[k][1], &b, &has_b));
         if (!has_a || !has_b) continue;

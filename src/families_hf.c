@@ -10,6 +10,7 @@
  */
 #include "plan_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -368,13 +369,212 @@ static const pe__family kimi_k2 = {
     .softmax = PE__SOFTMAX_DEEPSEEK_MSCALE,
 };
 
-/* ------------------------------------------------------------ falcon */
+/* ---------------------------------------------- ALiBi: Falcon, BLOOM, MPT */
 
+/* FalconConfig: alibi (default False) switches RoPE off (its `rotary`
+ * property is `not alibi`); modeling_falcon.py's build_alibi_tensor is
+ * BLOOM's with the slopes cast to bfloat16 before the product. */
 static const pe__family falcon = {
     .model_type = "falcon", .position = PE_POSITION_ROPE,
-    .source = "models/falcon/configuration_falcon.py, modeling_falcon.py",
-    .defaults = {.rope_theta = 10000.0, .max_position = 2048},
+    .source = "models/falcon/configuration_falcon.py (alibi=False, rope_theta=10000.0, "
+              "max_position_embeddings=2048), modeling_falcon.py (build_alibi_tensor: "
+              "slopes[..., None].bfloat16() * arange)",
+    .kind_switch = {.key = "alibi", .default_value = false, .when_true = PE_POSITION_ALIBI},
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048, .heads = 71, .layers = 32,
+                 .hidden = 4544},
     .pairs = HALF_PAIRS,
+    .alibi = {.slopes = PE_ALIBI_SLOPES_PRESS, .max_bias = 8.0, .hf_slope_dtype = PE_BF16},
+};
+/* BloomConfig: hidden_size=64, n_layer=2, n_head=8 (class defaults);
+ * modeling_bloom.py build_alibi_tensor computes the slopes in float32. */
+static const pe__family bloom = {
+    .model_type = "bloom", .position = PE_POSITION_ALIBI,
+    .source = "models/bloom/configuration_bloom.py (n_layer=2, n_head=8, hidden_size=64), "
+              "modeling_bloom.py (build_alibi_tensor, float32 slopes)",
+    .defaults = {.heads = 8, .layers = 2, .hidden = 64},
+    .alibi = {.slopes = PE_ALIBI_SLOPES_PRESS, .max_bias = 8.0, .hf_slope_dtype = PE_F32},
+    .ignored = {{.key = "offset_alibi", .used = NAN,
+                 .why = "BLOOM's Megatron training key; HF's build_alibi_tensor does not read it"}},
+};
+/* MptConfig: d_model=2048, n_heads=16, n_layers=24; modeling_mpt.py's
+ * build_mpt_alibi_tensor(num_heads, max_seq_len) is called without
+ * alibi_bias_max, so HF always runs 8 whatever attn_config says. */
+static const pe__family mpt = {
+    .model_type = "mpt", .position = PE_POSITION_ALIBI,
+    .source = "models/mpt/configuration_mpt.py (d_model=2048, n_heads=16, n_layers=24, "
+              "attn_config.alibi_bias_max=8), modeling_mpt.py (build_mpt_alibi_tensor called "
+              "without alibi_bias_max: 8)",
+    .defaults = {.heads = 16, .layers = 24, .hidden = 2048},
+    .alibi = {.slopes = PE_ALIBI_SLOPES_MPT, .max_bias = 8.0, .hf_slope_dtype = PE_F32},
+    .ignored = {{.key = "attn_config.alibi_bias_max", .used = 8.0,
+                 .why = "HF's MptModel calls build_mpt_alibi_tensor without it (8)"},
+                {.key = "attn_config.alibi", .used = 1.0,
+                 .why = "HF's MptModel always adds the ALiBi bias"}},
+};
+
+/* ------------------------------------------- learned absolute positions */
+
+/* GPT2Config: n_positions=1024, n_embd=768, n_layer=12, n_head=12; wpe =
+ * nn.Embedding(max_position_embeddings (= n_positions), n_embd). */
+static const pe__family gpt2 = {
+    .model_type = "gpt2", .position = PE_POSITION_LEARNED,
+    .source = "models/gpt2/configuration_gpt2.py (n_positions=1024, n_embd=768, n_layer=12, "
+              "n_head=12), modeling_gpt2.py (wpe)",
+    .defaults = {.heads = 12, .layers = 12, .hidden = 768},
+    .learned = {.rows_key = "n_positions", .rows_default = 1024},
+};
+/* OPTConfig: max_position_embeddings=2048; OPTLearnedPositionalEmbedding
+ * holds max_position_embeddings + 2 rows and looks up position + 2. */
+static const pe__family opt = {
+    .model_type = "opt", .position = PE_POSITION_LEARNED,
+    .source = "models/opt/configuration_opt.py (max_position_embeddings=2048, hidden_size=768, "
+              "num_hidden_layers=12, num_attention_heads=12), modeling_opt.py "
+              "(OPTLearnedPositionalEmbedding offset 2)",
+    .defaults = {.heads = 12, .layers = 12, .hidden = 768},
+    .learned = {.rows_key = "max_position_embeddings", .rows_default = 2048, .rows_extra = 2,
+                .offset = 2},
+};
+/* GPTNeoConfig: max_position_embeddings=2048, hidden_size=2048,
+ * num_layers=24, num_heads=16; wpe as GPT-2's. */
+static const pe__family gpt_neo = {
+    .model_type = "gpt_neo", .position = PE_POSITION_LEARNED,
+    .source = "models/gpt_neo/configuration_gpt_neo.py (max_position_embeddings=2048, "
+              "hidden_size=2048, num_layers=24, num_heads=16), modeling_gpt_neo.py (wpe)",
+    .defaults = {.heads = 16, .layers = 24, .hidden = 2048},
+    .learned = {.rows_key = "max_position_embeddings", .rows_default = 2048},
+};
+/* BigCode's GPTBigCodeConfig: n_positions=1024 (wpe), n_embd=768. */
+static const pe__family gpt_bigcode = {
+    .model_type = "gpt_bigcode", .position = PE_POSITION_LEARNED,
+    .source = "models/gpt_bigcode/configuration_gpt_bigcode.py (n_positions=1024, n_embd=768, "
+              "n_layer=12, n_head=12), modeling_gpt_bigcode.py (wpe)",
+    .defaults = {.heads = 12, .layers = 12, .hidden = 768},
+    .learned = {.rows_key = "n_positions", .rows_default = 1024},
+};
+
+/* ---------------------------------------- sinusoidal absolute positions */
+
+/* XGLMConfig: max_position_embeddings=2048, d_model=1024, num_layers=24,
+ * attention_heads=16; XGLMSinusoidalPositionalEmbedding: fairseq's table
+ * (sin | cos halves, exponent i / (d/2 - 1)) of max_position_embeddings + 2
+ * rows, looked up at position + 2 (padding_idx 1 + 1). */
+static const pe__family xglm = {
+    .model_type = "xglm", .position = PE_POSITION_SINUSOIDAL,
+    .source = "models/xglm/configuration_xglm.py (d_model=1024, num_layers=24, "
+              "attention_heads=16), modeling_xglm.py (XGLMSinusoidalPositionalEmbedding, "
+              "offset 2)",
+    .defaults = {.heads = 16, .layers = 24, .hidden = 1024},
+    .sinusoidal = {.layout = PE_SIN_CONCATENATED, .convention = PE_SIN_FREQ_T2T, .offset = 2},
+};
+
+/* -------------------------------------------------------- T5 buckets */
+
+/* T5Config: num_layers=6, num_decoder_layers=None (= num_layers),
+ * num_heads=8, relative_attention_num_buckets=32,
+ * relative_attention_max_distance=128; modeling_t5.py: the first layer of
+ * each stack has has_relative_attention_bias and shares its bias; the
+ * encoder's buckets are bidirectional, the decoder's causal;
+ * cross-attention has no positions. */
+static const pe__family t5 = {
+    .model_type = "t5", .position = PE_POSITION_T5,
+    .source = "models/t5/configuration_t5.py (num_layers=6, num_heads=8, "
+              "relative_attention_num_buckets=32, relative_attention_max_distance=128), "
+              "modeling_t5.py (has_relative_attention_bias=bool(i == 0))",
+    .defaults = {.heads = 8, .layers = 6, .hidden = 512},
+    .layers = PE__LAYERS_ENCODER_DECODER,
+    .t5 = {.num_buckets = 32, .max_distance = 128},
+};
+/* MT5Config: num_layers=8, num_heads=6; the rest as T5. */
+static const pe__family mt5 = {
+    .model_type = "mt5", .position = PE_POSITION_T5,
+    .source = "models/mt5/configuration_mt5.py (num_layers=8, num_heads=6, buckets 32, max "
+              "distance 128), modeling_mt5.py (T5's attention)",
+    .defaults = {.heads = 6, .layers = 8, .hidden = 512},
+    .layers = PE__LAYERS_ENCODER_DECODER,
+    .t5 = {.num_buckets = 32, .max_distance = 128},
+};
+/* UMT5: every layer has its own relative_attention_bias. */
+static const pe__family umt5 = {
+    .model_type = "umt5", .position = PE_POSITION_T5,
+    .source = "models/umt5/configuration_umt5.py (num_layers=8, num_heads=6, buckets 32, max "
+              "distance 128), modeling_umt5.py (UMT5Attention: a bias table in every layer)",
+    .defaults = {.heads = 6, .layers = 8, .hidden = 512},
+    .layers = PE__LAYERS_ENCODER_DECODER,
+    .t5 = {.num_buckets = 32, .max_distance = 128, .bias_per_layer = true},
+};
+
+/* ----------------------------------------- hybrids and cross-attention */
+
+/* EXAONE 4: "We use global NoPE for hybrid attention model": rotate only
+ * when sliding_window is None or the layer slides. */
+static const pe__family exaone4 = {
+    .model_type = "exaone4", .position = PE_POSITION_ROPE,
+    .source = "models/exaone4/configuration_exaone4.py (max_position_embeddings=2048, "
+              "sliding_window=4096, sliding_window_pattern=4), modeling_exaone4.py "
+              "(apply_rotary_pos_emb only if sliding_window is None or is_sliding)",
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048, .pattern = 4},
+    .pairs = HALF_PAIRS,
+    .layers = PE__LAYERS_PATTERN,
+    .full = PE__FULL_NOPE_IF_WINDOW,
+};
+/* LFM2: layer_types lists "conv" (short convolution, no positions) and
+ * "full_attention" (RoPE). */
+static const pe__family lfm2 = {
+    .model_type = "lfm2", .position = PE_POSITION_ROPE,
+    .source = "models/lfm2/configuration_lfm2.py (rope_theta=1000000.0, "
+              "max_position_embeddings=128000, layer_types), modeling_lfm2.py (conv layers: "
+              "Lfm2ShortConv, no positions)",
+    .defaults = {.rope_theta = 1e6, .max_position = 128000},
+    .pairs = HALF_PAIRS,
+    .none_types = (const char *const[]){"conv", NULL},
+};
+/* Jamba: attention every attn_layer_period layers at attn_layer_offset,
+ * Mamba elsewhere; JambaAttention has no positional encoding at all. */
+static const pe__family jamba = {
+    .model_type = "jamba", .position = PE_POSITION_NOPE,
+    .source = "models/jamba/configuration_jamba.py (attn_layer_period=8, attn_layer_offset=4, "
+              "num_hidden_layers=32), modeling_jamba.py (JambaAttention: no rotary)",
+    .defaults = {.period = 8, .offset = 4},
+    .layers = PE__LAYERS_PERIOD,
+};
+/* Mllama (Llama 3.2 Vision): cross_attention_layers attend to the image
+ * tokens without positions; the rest are Llama self-attention. */
+static const pe__family mllama_text = {
+    .model_type = "mllama_text_model", .position = PE_POSITION_ROPE,
+    .source = "models/mllama/configuration_mllama.py (MllamaTextConfig: rope_theta=500000, "
+              "max_position_embeddings=131072, cross_attention_layers), modeling_mllama.py "
+              "(MllamaTextCrossAttention: no rotary)",
+    .defaults = {.rope_theta = 500000.0, .max_position = 131072},
+    .pairs = HALF_PAIRS,
+    .layers = PE__LAYERS_CROSS_LIST,
+};
+static const pe__family mllama = {
+    .model_type = "mllama", .position = PE_POSITION_ROPE,
+    .source = "models/mllama/configuration_mllama.py (text_config: MllamaTextConfig)",
+    .defaults = {.rope_theta = 500000.0, .max_position = 131072},
+    .pairs = HALF_PAIRS,
+    .layers = PE__LAYERS_CROSS_LIST,
+};
+
+/* ------------------------------------------- families posenc refuses */
+
+static const pe__family longt5 = {
+    .model_type = "longt5", .position = PE_POSITION_T5,
+    .source = "models/longt5/modeling_longt5.py",
+    .refusal = "LongT5's local and transient-global attention bucket positions within blocks; "
+               "posenc models T5's full-attention buckets only",
+};
+static const pe__family whisper = {
+    .model_type = "whisper", .position = PE_POSITION_SINUSOIDAL,
+    .source = "models/whisper/modeling_whisper.py",
+    .refusal = "an encoder-decoder over audio frames (sinusoidal encoder, learned decoder); "
+               "posenc plans decoder-only and T5 text models",
+};
+static const pe__family qwen2_vl_vision = {
+    .model_type = "qwen2_vl_vision", .position = PE_POSITION_ROPE,
+    .source = "models/qwen2_vl/modeling_qwen2_vl.py (VisionRotaryEmbedding)",
+    .refusal = "2-D vision RoPE over image patches; posenc plans the language model (read the "
+               "checkpoint's config.json, whose text_config it follows)",
 };
 
 /* ---------------------------------------------------------- registry */
@@ -390,7 +590,11 @@ static const pe__family *const registry[] = {
     &gemma, &gemma2, &gemma3_text, &gemma3n_text, &gemma4_text,
     &cohere, &cohere2, &glm, &glm4, &glm4_moe, &gpt_oss, &hunyuan_v1_dense, &hunyuan_v1_moe,
     &deepseek_v2, &deepseek_v3, &kimi_k2,
-    &falcon,
+    &falcon, &bloom, &mpt,
+    &gpt2, &opt, &gpt_neo, &gpt_bigcode, &xglm,
+    &t5, &mt5, &umt5,
+    &exaone4, &lfm2, &jamba, &mllama_text, &mllama,
+    &longt5, &whisper, &qwen2_vl_vision,
 };
 
 const pe__family *pe__family_find(const char *model_type) {
@@ -461,7 +665,7 @@ unsigned pe__family_kinds(const pe__family *f) {
     if (f->nope != PE__NOPE_NONE || f->full == PE__FULL_NOPE || f->full == PE__FULL_NOPE_IF_WINDOW)
         k |= 1u << PE_POSITION_NOPE;
     if (f->none_types != NULL || f->layers == PE__LAYERS_LINEAR_INTERVAL ||
-        f->layers == PE__LAYERS_CROSS_LIST)
+        f->layers == PE__LAYERS_CROSS_LIST || f->layers == PE__LAYERS_PERIOD)
         k |= 1u << PE_POSITION_NONE;
     return k;
 }

@@ -214,6 +214,22 @@ static int assign_types(reader *r, pe_plan *p, const int *use_rope) {
             p->layers[i].type = (i + 1) % pattern != 0 ? linear : full;
         return PE_OK;
     }
+    if (r->fam->layers == PE__LAYERS_PERIOD) {
+        /* Jamba: attention at i % attn_layer_period == attn_layer_offset. */
+        int64_t period = r->fam->defaults.period, offset = r->fam->defaults.offset;
+        int32_t attention, mamba;
+        PE_TRY(pe__json_int(r->top, "attn_layer_period", &period, &has));
+        PE_TRY(pe__json_int(r->top, "attn_layer_offset", &offset, &has));
+        if (period < 1 || offset < 0 || offset >= period)
+            return pe__fail(PE_ERR_FORMAT, "'%sattn_layer_period'=%lld and 'attn_layer_offset'=%lld: "
+                            "need 0 <= offset < period", r->top.prefix, (long long)period,
+                            (long long)offset);
+        PE_TRY(pe__plan_type_index(p, "attention", &attention));
+        PE_TRY(pe__plan_type_index(p, "mamba", &mamba));
+        for (int64_t i = 0; i < p->n_layers; i++)
+            p->layers[i].type = i % period == offset ? attention : mamba;
+        return PE_OK;
+    }
     if (r->fam->layers == PE__LAYERS_ALTERNATE) {
         PE_TRY(pe__plan_type_index(p, "sliding_attention", &sliding));
         for (int64_t i = 0; i < p->n_layers; i++)
@@ -635,8 +651,9 @@ static int build(const cJSON *root, const char *family, pe_plan *p) {
         PE_TRY(pe__json_bool(r.top, r.fam->kind_switch.key, &on, &has));
         if (on) family_kind = r.fam->kind_switch.when_true;
     }
-    if (family_kind != PE_POSITION_ROPE)
+    if (family_kind != PE_POSITION_ROPE && family_kind != PE_POSITION_NOPE)
         return pe__plan_build_fixed(p, r.top, r.fam, family_kind);
+    PE_TRY(pe__plan_warn_ignored(p, r.top, r.fam));
     bool has_layers = false;
     if (status == PE_OK) status = read_layer_count(&r, &p->n_layers, &has_layers);
     if (status == PE_OK && !has_layers) {
@@ -667,7 +684,7 @@ static int build(const cJSON *root, const char *family, pe_plan *p) {
 
     /* position_embedding_type: "rope" (or absent) rotates; "nope" and the
      * non-rotary kinds do not. */
-    bool all_nope = false;
+    bool all_nope = family_kind == PE_POSITION_NOPE; /* Jamba: attention without positions */
     const char *pet = NULL;
     if (status == PE_OK) status = pe__json_string(r.top, "position_embedding_type", &pet);
     /* Cohere writes "rope_gptj": any "rope..." spelling rotates. */
@@ -699,6 +716,7 @@ static int build(const cJSON *root, const char *family, pe_plan *p) {
         L->attention = is_attention_type(r.fam, type) && !cross[i];
         bool rope = L->attention && use_rope[i] && !all_nope;
         const char *why = !L->attention ? (cross[i] ? "cross_attention" : type)
+                          : family_kind == PE_POSITION_NOPE ? "family"
                           : all_nope ? "position_embedding_type" : "nope_layer";
         bool full = strcmp(type, "full_attention") == 0;
         if (full && (r.fam->full == PE__FULL_NOPE ||
@@ -867,10 +885,20 @@ static int layer_kind(const pe_plan *plan, int64_t layer, int64_t seq_len,
         return pe__fail(PE_ERR_PARAM, "seq_len=%lld must be >= 0 (0: not stated)",
                         (long long)seq_len);
     const pe__layer_rec *L = &plan->layers[layer];
-    if (L->kind < 0)
-        return pe__fail(PE_ERR_PARAM, "layer %lld (%s) does not rotate: %s",
-                        (long long)layer, plan->names[L->type],
-                        L->attention ? "a NoPE layer" : "not an attention layer");
+    if (L->kind < 0) {
+        pe_plan_position pos;
+        PE_TRY(pe_plan_layer_position(plan, layer, &pos));
+        const char *what = pos.kind == PE_POSITION_NOPE   ? "a NoPE layer"
+                           : pos.kind == PE_POSITION_NONE ? "not an attention layer"
+                                                          : "its positions are";
+        bool say_kind = pos.kind != PE_POSITION_NOPE && pos.kind != PE_POSITION_NONE;
+        bool say_why = pos.why[0] && strcmp(pos.why, "nope_layer") != 0 &&
+                       strcmp(pos.why, plan->names[L->type]) != 0;
+        return pe__fail(PE_ERR_PARAM, "layer %lld (%s) does not rotate: %s%s%s%s%s",
+                        (long long)layer, plan->names[L->type], what, say_kind ? " " : "",
+                        say_kind ? pe_position_kind_name(pos.kind) : "", say_why ? ", " : "",
+                        say_why ? pos.why : "");
+    }
     *k = &plan->kinds[L->kind];
     return PE_OK;
 }
@@ -957,8 +985,20 @@ int pe__plan_uniform_config(const pe_plan *p, pe_rope_config *out) {
         if (p->layers[i].kind != 0) uniform = false;
         if (p->layers[i].temperature.active) scaled = true;
     }
-    if (p->n_kinds == 0)
-        return pe__fail(PE_ERR_UNSUPPORTED, "no layer of this config rotates");
+    if (p->n_kinds == 0) {
+        pe_plan_position pos = {PE_POSITION_NONE, ""};
+        for (int64_t i = 0; i < p->n_layers; i++) {
+            pe_plan_layer_position(p, i, &pos);
+            if (pos.kind != PE_POSITION_NONE) break;
+        }
+        return pe__fail(PE_ERR_UNSUPPORTED, "no layer of this config rotates: model_type '%s' "
+                        "has %s positions%s", p->model_type, pe_position_kind_name(pos.kind),
+                        pos.kind == PE_POSITION_ALIBI ? " (pe_plan_layer_alibi, posenc plan)"
+                        : pos.kind == PE_POSITION_T5 ? " (pe_plan_layer_t5, posenc plan)"
+                        : pos.kind == PE_POSITION_LEARNED ? " (pe_plan_layer_learned, posenc plan)"
+                        : pos.kind == PE_POSITION_SINUSOIDAL
+                            ? " (pe_plan_layer_sinusoidal, posenc plan)" : "");
+    }
     if (uniform && scaled)
         return pe__fail(PE_ERR_UNSUPPORTED, "model_type '%s': a query scale (Llama 4 "
                         "temperature) applies after RoPE; read it from the plan "

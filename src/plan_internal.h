@@ -28,6 +28,8 @@ typedef enum {
     PE__LAYERS_CHUNKED,         /* rotating layers chunked_attention (Llama 4) */
     PE__LAYERS_CROSS_LIST,      /* cross_attention_layers lists the cross-attention layers (Mllama) */
     PE__LAYERS_ENCODER_DECODER, /* num_layers encoder layers, then num_decoder_layers decoder layers (T5) */
+    PE__LAYERS_PERIOD,          /* attention where i % attn_layer_period == attn_layer_offset, else
+                                   mamba (Jamba) */
 } pe__layer_rule;
 
 /* What sliding-window layers do with RoPE. */
@@ -88,6 +90,9 @@ typedef struct {
     double local_base;          /* rope_local_base_freq (SLIDING_LOCAL_BASE) */
     int64_t pattern;            /* sliding_window_pattern / full_attention_interval */
     int64_t nope_interval;      /* no_rope_layer_interval (NOPE_MASK) */
+    int64_t period, offset;     /* attn_layer_period / attn_layer_offset (PERIOD) */
+    int64_t heads, layers, hidden; /* the head count, layer count and hidden size classes of
+                                   non-RoPE families default to (BLOOM: 8, 2, 64) */
 } pe__class_defaults;
 
 /* A boolean config key that switches the attention layers' kind (Falcon:
@@ -107,12 +112,15 @@ typedef struct {
 
 typedef struct {
     int64_t num_buckets, max_distance; /* class defaults */
+    bool bias_per_layer;        /* every layer holds its own table (UMT5); else the first of
+                                   each stack (T5) */
 } pe__t5_rule;
 
 typedef struct {
     const char *rows_key;       /* the key giving the positions (n_positions, max_position_embeddings) */
     int64_t rows_default;
-    int64_t offset;             /* OPT / BART: 2 */
+    int64_t rows_extra;         /* rows beyond the key's value (OPT: 2; RoBERTa's key counts them) */
+    int64_t offset;             /* added to the position (OPT, RoBERTa: 2) */
 } pe__learned_rule;
 
 typedef struct {
@@ -120,6 +128,15 @@ typedef struct {
     pe_sin_convention convention;
     int64_t offset;
 } pe__sinusoidal_rule;
+
+/* A key whose value the family's HF code ignores: a warning when the file
+ * states a value other than the one the code uses. */
+typedef struct {
+    const char *key;            /* dotted for a nested block ("attn_config.alibi_bias_max") */
+    double used;                /* the value the code uses instead; NAN: it reads none (warned
+                                   whenever the key is present) */
+    const char *why;
+} pe__ignored_key;
 
 typedef struct pe__family {
     const char *model_type;
@@ -140,6 +157,7 @@ typedef struct pe__family {
     pe__t5_rule t5;
     pe__learned_rule learned;
     pe__sinusoidal_rule sinusoidal;
+    pe__ignored_key ignored[2];
     const char *const *none_types; /* layer_types values whose layers see no positions (conv,
                                    mamba, linear_attention, ...; NULL-terminated) */
     const char *const *reads;   /* positional config keys its code reads (NULL-terminated); a
@@ -256,6 +274,8 @@ int pe__plan_type_index(pe_plan *p, const char *name, int32_t *out);
  * record and the decoder config `top` (plan_positions.c). */
 int pe__plan_build_fixed(pe_plan *p, pe__scope top, const pe__family *fam,
                          pe_position_kind kind);
+/* Warnings for the record's ignored keys the config states otherwise. */
+int pe__plan_warn_ignored(pe_plan *p, pe__scope top, const pe__family *fam);
 /* Store a non-RoPE position, reusing an equal one (compared bytewise:
  * build each with memset 0). */
 int pe__plan_add_position(pe_plan *p, const pe__position *pos, int32_t *index);

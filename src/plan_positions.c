@@ -71,15 +71,21 @@ static int read_alias(pe__scope top, const char *const *keys, int64_t *v, const 
 }
 
 static const char *const heads_keys[] = {"num_attention_heads", "n_head", "n_heads",
-                                         "num_heads", NULL};
+                                         "num_heads", "attention_heads", NULL};
 static const char *const hidden_keys[] = {"hidden_size", "n_embd", "d_model", NULL};
 static const char *const layer_keys[] = {"num_hidden_layers", "n_layer", "n_layers",
                                          "num_layers", NULL};
 
+/* A count the family's code needs: the config's, else the class default
+ * (def > 0), else an error naming the keys. */
 static int read_required(pe__scope top, const char *const *keys, const char *what,
-                         int64_t lo, int64_t hi, int64_t *v) {
+                         int64_t def, int64_t lo, int64_t hi, int64_t *v) {
     const char *from;
     PE_TRY(read_alias(top, keys, v, &from));
+    if (from == NULL && def > 0) {
+        *v = def;
+        return PE_OK;
+    }
     if (from == NULL)
         return pe__fail(PE_ERR_FORMAT, "config has no %s (%s%s%s)", what, keys[0],
                         keys[1] ? ", " : "", keys[1] ? keys[1] : "");
@@ -137,11 +143,41 @@ static int read_alibi(pe__scope top, const pe__family *fam, int64_t heads, pe_pl
     return PE_OK;
 }
 
+int pe__plan_warn_ignored(pe_plan *p, pe__scope top, const pe__family *fam) {
+    for (size_t k = 0; k < sizeof fam->ignored / sizeof *fam->ignored; k++) {
+        const pe__ignored_key *ig = &fam->ignored[k];
+        if (ig->key == NULL) continue;
+        pe__scope where = top;
+        const char *dot = strchr(ig->key, '.'), *leaf = ig->key;
+        char prefix[96], block[48];
+        if (dot != NULL) {
+            snprintf(block, sizeof block, "%.*s", (int)(dot - ig->key), ig->key);
+            const cJSON *o;
+            PE_TRY(pe__json_object(top, block, &o));
+            if (o == NULL) continue;
+            snprintf(prefix, sizeof prefix, "%s%s.", top.prefix, block);
+            where = (pe__scope){o, prefix};
+            leaf = dot + 1;
+        }
+        const cJSON *j;
+        PE_TRY(pe__json_find(where, leaf, &j));
+        if (j == NULL) continue;
+        bool differs = isnan(ig->used) ? true
+                       : cJSON_IsBool(j) ? (cJSON_IsTrue(j) ? 1.0 : 0.0) != ig->used
+                       : cJSON_IsNumber(j) ? j->valuedouble != ig->used : true;
+        if (differs)
+            PE_TRY(pe__plan_warn(p, "'%s%s': %s; ignored", where.prefix, leaf, ig->why));
+    }
+    return PE_OK;
+}
+
 int pe__plan_build_fixed(pe_plan *p, pe__scope top, const pe__family *fam,
                          pe_position_kind kind) {
     int64_t heads = 0, hidden = 0, n = 0;
     const char *from;
+    PE_TRY(pe__plan_warn_ignored(p, top, fam));
     PE_TRY(read_alias(top, hidden_keys, &hidden, &from));
+    if (from == NULL) hidden = fam->defaults.hidden;
     if (from != NULL && hidden <= 0)
         return pe__fail(PE_ERR_DIM, "'%s%s'=%lld must be > 0", top.prefix, from,
                         (long long)hidden);
@@ -154,8 +190,9 @@ int pe__plan_build_fixed(pe_plan *p, pe__scope top, const pe__family *fam,
          * stack holds the relative_attention_bias table the stack shares. */
         int64_t n_dec = 0;
         bool has;
-        PE_TRY(read_required(top, heads_keys, "head count", 1, 1 << 20, &heads));
-        PE_TRY(read_required(top, layer_keys, "layer count", 1, PE_PLAN_MAX_LAYERS, &n));
+        PE_TRY(read_required(top, heads_keys, "head count", fam->defaults.heads, 1, 1 << 20, &heads));
+        PE_TRY(read_required(top, layer_keys, "layer count", fam->defaults.layers, 1,
+                         PE_PLAN_MAX_LAYERS, &n));
         n_dec = n;
         PE_TRY(pe__json_int(top, "num_decoder_layers", &n_dec, &has));
         if (n_dec < 0 || n_dec > PE_PLAN_MAX_LAYERS - n)
@@ -185,29 +222,33 @@ int pe__plan_build_fixed(pe_plan *p, pe__scope top, const pe__family *fam,
         PE_TRY(set_layers(p, 0, n, "encoder", &pos, d_kv));
         t->bidirectional = 0;
         if (n_dec > 0) PE_TRY(set_layers(p, n, n + n_dec, "decoder", &pos, d_kv));
-        for (int64_t i = 0; i < p->n_layers; i++) p->layers[i].t5_bias_layer = i < n ? 0 : n;
+        for (int64_t i = 0; i < p->n_layers; i++)
+            p->layers[i].t5_bias_layer = fam->t5.bias_per_layer ? i : i < n ? 0 : n;
         return PE_OK;
     }
-    PE_TRY(read_required(top, layer_keys, "layer count", 1, PE_PLAN_MAX_LAYERS, &n));
+    PE_TRY(read_required(top, layer_keys, "layer count", fam->defaults.layers, 1,
+                         PE_PLAN_MAX_LAYERS, &n));
     PE_TRY(read_alias(top, heads_keys, &heads, &from));
+    if (from == NULL) heads = fam->defaults.heads;
     if (from != NULL && heads <= 0)
         return pe__fail(PE_ERR_DIM, "'%s%s'=%lld must be > 0", top.prefix, from,
                         (long long)heads);
     int64_t head_dim = heads > 0 && hidden > 0 && hidden % heads == 0 ? hidden / heads : 0;
     PE_TRY(alloc_layers(p, n));
     if (kind == PE_POSITION_ALIBI) {
-        PE_TRY(read_required(top, heads_keys, "head count", 1, 1 << 20, &heads));
+        PE_TRY(read_required(top, heads_keys, "head count", fam->defaults.heads, 1, 1 << 20, &heads));
         PE_TRY(read_alibi(top, fam, heads, &pos.alibi));
     } else if (kind == PE_POSITION_LEARNED) {
         bool has;
         int64_t rows = fam->learned.rows_default;
         if (fam->learned.rows_key != NULL)
             PE_TRY(pe__json_int(top, fam->learned.rows_key, &rows, &has));
-        if (rows < 1 || rows > INT64_MAX / 2 - fam->learned.offset)
-            return pe__fail(PE_ERR_FORMAT, "'%s%s'=%lld must be >= 1", top.prefix,
+        if (rows < 1 || rows > INT64_MAX / 2 || rows + fam->learned.rows_extra <= fam->learned.offset)
+            return pe__fail(PE_ERR_FORMAT, "'%s%s'=%lld must be >= %lld", top.prefix,
                             fam->learned.rows_key ? fam->learned.rows_key : "positions",
-                            (long long)rows);
-        pos.learned.rows = rows + fam->learned.offset;
+                            (long long)rows,
+                            (long long)(fam->learned.offset - fam->learned.rows_extra + 1));
+        pos.learned.rows = rows + fam->learned.rows_extra;
         pos.learned.offset = fam->learned.offset;
         pos.learned.dim = hidden;
     } else if (kind == PE_POSITION_SINUSOIDAL) {

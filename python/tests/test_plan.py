@@ -76,13 +76,21 @@ def test_gemma4_proportional_global_head():
 
 def test_errors_and_arguments():
     with pytest.raises(posenc.FormatError, match="'layer_types' has 1 entries but num_hidden_layers=2"):
-        posenc.load_plan({"head_dim": 64, "num_hidden_layers": 2, "layer_types": ["full_attention"]})
+        posenc.load_plan({"model_type": "llama", "head_dim": 64, "num_hidden_layers": 2,
+                          "layer_types": ["full_attention"]})
     with pytest.raises(posenc.FileError, match="cannot open"):
         posenc.load_plan("/nonexistent/config.json")
     with pytest.raises(TypeError, match="path or a dict"):
         posenc.load_plan(3)
-    plan = posenc.load_plan({"model_type": "brand_new", "head_dim": 64})
-    assert any("class defaults unknown" in w for w in plan.warnings)
+    # Closed world: refused, naming the nearest records; family= on purpose.
+    with pytest.raises(posenc.Error, match="'brand_new' is not in posenc's family registry"):
+        posenc.load_plan({"model_type": "brand_new", "head_dim": 64})
+    with pytest.raises(posenc.Error, match="closest: 'llama'"):
+        posenc.load_plan({"head_dim": 64}, family="lama")
+    plan = posenc.load_plan({"model_type": "brand_new", "head_dim": 64, "no_rope_layers": [1]},
+                            family="llama")
+    assert plan.model_type == "llama" and plan.layer(0)["base"] == 10000.0
+    assert any("'no_rope_layers': model_type 'llama' does not read it" in w for w in plan.warnings)
     with pytest.raises(IndexError, match="layer 1 is outside"):
         plan.layer(1)
     with pytest.raises(posenc.Error, match="seq_len=-1"):

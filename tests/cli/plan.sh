@@ -13,17 +13,91 @@ expect plan_llama4_nope 0 '^layers 3, 7, .*, 47: full_attention, NoPE, head_dim 
 expect plan_olmo3_yarn_full_only 0 '^layers 3, 7, .*: full_attention, yarn, base 500000, factor 8, .*A 1\.2079441541679836' \
     -- plan --config "$FIX/olmo-3-7b.json"
 expect plan_kimi_softmax 0 'softmax x1\.8132' -- plan --config "$FIX/kimi-k2-instruct.json"
-expect plan_qwen3next_linear 0 'linear_attention, no attention \(no positions\)' \
+expect plan_qwen3next_linear 0 'linear_attention, no positions \(linear_attention\)$' \
     -- plan --config "$FIX/qwen3-next-80b-a3b-instruct.json"
 expect plan_needs_config 2 '--config config.json or --gguf model.gguf is required' -- plan
 expect plan_missing_file 1 "cannot open '$TMP/none.json'" -- plan --config "$TMP/none.json"
 expect plan_bad_format 2 'format' -- plan --config "$FIX/qwen3-8b.json" --format yaml
 expect plan_bad_seq_len 2 '--seq-len must be >= 0' -- plan --config "$FIX/qwen3-8b.json" --seq-len -4
 printf '{"model_type":"brand_new","head_dim":64,"rope_theta":1e5,"rope_scaling":{"rope_type":"linear","factor":2,"wobble":1}}' >"$TMP/new.json"
-expect plan_warns_unknown_type 0 "^warning: model_type 'brand_new': class defaults unknown; rope_theta read from the file$" \
+printf '{"head_dim":64}' >"$TMP/notype.json"
+# Closed world: an unknown model_type is refused with the nearest records and
+# the way on; --family reads the file as a named family on purpose, and keys
+# that family does not read stay warnings.
+expect plan_refuses_unknown_type 1 "model_type 'brand_new' is not in posenc's family registry \(closest: .*\); .*--family NAME" \
     -- plan --config "$TMP/new.json"
-expect plan_warns_unknown_key 0 "^warning: 'rope_scaling.wobble': not understood; ignored$" -- plan --config "$TMP/new.json"
-printf '{"head_dim":64,"num_hidden_layers":3,"layer_types":["full_attention"]}' >"$TMP/short.json"
+expect plan_refuses_no_type 1 "config has no 'model_type'" -- plan --config "$TMP/notype.json"
+expect plan_family_override 0 "^layers 0: full_attention, linear, base 100000, factor 2, rotary 64 of head_dim 64, half" \
+    -- plan --config "$TMP/new.json" --family llama
+expect plan_warns_unknown_key 0 "^warning: 'rope_scaling.wobble': not understood; ignored$" -- plan --config "$TMP/new.json" --family llama
+expect plan_family_unknown 1 "family 'lama' is not in posenc's family registry \(closest: 'llama'" \
+    -- plan --config "$TMP/new.json" --family lama
+expect plan_family_needs_config 2 '--family NAME needs --config config.json' -- plan --family llama
+expect freqs_family 0 '^ +1 +0\.' -- freqs --config "$TMP/new.json" --family llama
+expect plan_families_table 0 '^bloom +alibi +models/bloom/' -- plan --families
+expect plan_families_conflict 2 '--families lists the registry' -- plan --families --config "$FIX/gpt2.json"
+if "$POSENC" plan --families --format json >"$TMP/fam.json" 2>/dev/null &&
+    /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); hf={r["model_type"]: r for r in d["hf"]}
+assert set(d) == {"hf", "gguf"} and isinstance(d["gguf"], list)
+assert hf["falcon"]["kinds"] == ["rope", "alibi"] and hf["t5"]["kinds"] == ["t5"]
+assert hf["lfm2"]["kinds"] == ["rope", "none"] and hf["mllama"]["kinds"] == ["rope", "none"] and hf["qwen3_next"]["kinds"] == ["rope", "none"]
+assert hf["jamba"]["kinds"] == ["nope", "none"] and hf["whisper"]["refusal"]
+assert all(r["source"] for r in d["hf"])' "$TMP/fam.json"; then
+    ok plan_families_json; else bad plan_families_json "$(head -c 300 "$TMP/fam.json")"; fi
+
+# Non-RoPE families (real configs): every layer's kind, in the table and JSON.
+expect plan_gpt2_learned 0 '^layers 0-11: full_attention, learned absolute table at the input, 1024 rows, offset 0, dim 768, head_dim 64$' \
+    -- plan --config "$FIX/gpt2.json"
+expect plan_t5_encoder 0 '^layers 0-5: encoder, T5 relative buckets, 32 buckets, max distance 128, bidirectional, bias of layer 0, head_dim 64$' \
+    -- plan --config "$FIX/t5-small.json"
+expect plan_t5_decoder 0 '^layers 6-11: decoder, T5 relative buckets, 32 buckets, max distance 128, causal, bias of layer 6, head_dim 64$' \
+    -- plan --config "$FIX/t5-small.json"
+expect plan_falcon_rw_alibi 0 '^layers 0-23: full_attention, ALiBi, 32 heads, Press/BLOOM slopes \(max bias 8\), HF rounds them to bfloat16, head_dim 64$' \
+    -- plan --config "$FIX/falcon-rw-1b.json"
+expect plan_bloom_offset_alibi 0 "^warning: 'offset_alibi': .*; ignored$" -- plan --config "$FIX/bloom-560m.json"
+expect plan_lfm2_conv 0 '^layers 0-1, 3-4, 6-7, 9, 11, 13, 15: conv, no positions \(conv\)$' -- plan --config "$FIX/lfm2-1.2b.json"
+expect freqs_refuses_learned 1 "no layer of this config rotates: model_type 'gpt2' has learned positions" \
+    -- freqs --config "$FIX/gpt2.json"
+expect freqs_refuses_t5_layer 1 'layer 7 \(decoder\) does not rotate: its positions are t5' \
+    -- freqs --config "$FIX/t5-small.json" --layer 7
+expect freqs_refuses_conv_layer 1 'layer 0 \(conv\) does not rotate: not an attention layer' \
+    -- freqs --config "$FIX/lfm2-1.2b.json" --layer 0
+# ALiBi slopes: exact = Press et al.'s powers of two; as HF computes them =
+# float32 pow of the float32 base (BLOOM, MPT), then bfloat16 (Falcon).
+alibiok=1
+for case in "bloom-560m.json press float32 16" "falcon-rw-1b.json press bfloat16 32" "mpt-7b.json mpt float32 32"; do
+    set -- $case
+    if ! "$POSENC" plan --config "$FIX/$1" --format json >"$TMP/alibi.json" 2>"$TMP/alibi.err" ||
+        ! /usr/bin/python3 - "$TMP/alibi.json" "$2" "$3" "$4" <<'PY'
+import json, math, struct, sys
+import numpy as np
+d = json.load(open(sys.argv[1])); rule, dtype, H = sys.argv[2], sys.argv[3], int(sys.argv[4])
+def bf16(x):  # round-to-nearest-even of a float32 to bfloat16
+    b = struct.unpack("<I", struct.pack("<f", x))[0]
+    b = (b + 0x7FFF + ((b >> 16) & 1)) & 0xFFFF0000
+    return struct.unpack("<f", struct.pack("<I", b))[0]
+for L in d["layers"]:
+    P = L["position"]
+    assert L["rope"] is False and P["kind"] == "alibi" and P["heads"] == H and P["slope_rule"] == rule
+    assert P["hf_slope_dtype"] == dtype and P["causal"] is True
+    c = 2 ** math.floor(math.log2(H))  # H is a power of two in these three
+    exact = [2.0 ** (-8.0 * (h + 1) / c) for h in range(H)]
+    assert P["slopes"] == exact, (P["slopes"], exact)
+    # As HF computes them: float32 values (then bfloat16 for Falcon), each
+    # within 2 float32 ulps of the exact slope; python/tests/test_plan.py
+    # pins them bit for bit against HF's own torch arithmetic.
+    # float32 error: the base's rounding (2^-24) raised to the head's power
+    # k <= H, plus the result's rounding.
+    for h, (got, want) in enumerate(zip(P["hf_slopes"], exact)):
+        if dtype == "bfloat16":
+            assert bf16(got) == got and abs(got - want) <= 2.0 ** -8 * want, (got, want)
+        else:
+            assert float(np.float32(got)) == got and abs(got - want) <= (h + 3) * 2.0 ** -24 * want, (got, want)
+PY
+    then alibiok=0; bad "plan_alibi_slopes_$1" "$(head -c 300 "$TMP/alibi.err")"; fi
+done
+[ "$alibiok" = 1 ] && ok plan_alibi_slopes
+printf '{"model_type":"llama","head_dim":64,"num_hidden_layers":3,"layer_types":["full_attention"]}' >"$TMP/short.json"
 expect plan_contradiction 1 "'layer_types' has 1 entries but num_hidden_layers=3" -- plan --config "$TMP/short.json"
 
 # JSON: every fixture parses; Gemma 3's layers checked against 1e4 / 1e6 powers.

@@ -99,7 +99,7 @@ expect freqs_config_deepseek 0 'softmax_scale_multiplier 1\.87385420709' -- freq
 expect freqs_config_gptj 0 '"layout": "interleaved"' -- freqs --config "$FIX/gpt-j-6b.json" --format json
 expect freqs_config_conflict 2 '--config gives the frequencies; drop --base' -- freqs --config "$FIX/llama-2-7b.json" --base 5
 expect freqs_config_missing 1 'cannot open' -- freqs --config "$TMP/nope.json"
-printf '{"rope_theta": "ten"}' >"$TMP/bad.json"
+printf '{"model_type": "llama", "rope_theta": "ten"}' >"$TMP/bad.json"
 expect freqs_config_bad_type 1 'rope_theta' -- freqs --config "$TMP/bad.json"
 expect freqs_odd 1 '--head-dim 127 must be even' -- freqs --head-dim 127
 expect freqs_rotary_too_big 1 '--rotary-dim 16 exceeds --head-dim 8' -- freqs --head-dim 8 --rotary-dim 16
