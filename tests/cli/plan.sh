@@ -167,7 +167,7 @@ expect plan_gguf_phi3_longrope 0 '^layers 0-31: full_attention, longrope, base 1
 expect plan_gguf_phi3_f32_predicted 0 '^  layers 0-31: magnitude A: config 1.1902380714238083, gguf 1.1902381181716919 .*; float32 storage explains it \(' \
     -- plan --config "$FIX/phi-3.5-mini-instruct.json" --gguf "$GG/phi-3.5-mini-instruct.gguf"
 # the hybrid Qwen3-Next: 48 decoder layers of 49 blocks, linear attention
-expect plan_gguf_hybrid 0 '^layers 0-2, 4-6, .*: linear_attention, no attention' \
+expect plan_gguf_hybrid 0 '^layers 0-2, 4-6, .*: linear_attention, no positions \(linear_attention\)$' \
     -- plan --gguf "$GG/qwen3-next-80b-a3b-instruct.gguf"
 mkgguf() { # OUT ARCH then KEY=TYPE:VALUE ...
     /usr/bin/python3 - "$@" <<'PY'
@@ -198,6 +198,18 @@ expect plan_gguf_float32_base 0 "^  layers 0-31: inv_freq differ by up to $REL r
 mkgguf "$TMP/lama.gguf" lama @.block_count=u32:2
 expect plan_gguf_unknown_arch 1 "GGUF architecture 'lama' is not in posenc's llama.cpp registry \(closest: 'llama', " \
     -- plan --gguf "$TMP/lama.gguf"
+# a GGUF read as a named llama.cpp architecture on purpose: Qwen3-VL's file
+# as qwen2vl (blocked sections; --family names the config when both are given)
+expect plan_gguf_family_alone 0 'mrope_section \[24,20,20\], float32' \
+    -- plan --gguf "$GG/qwen3-vl-8b-instruct.gguf" --family qwen2vl
+# the "gguf" half of --families: one entry per llama.cpp architecture
+if "$POSENC" plan --families --format json >"$TMP/fam.json" 2>/dev/null &&
+    /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); g={e["arch"]: e for e in d["gguf"]}
+assert len(g) == len(d["gguf"]) == 145, len(d["gguf"])
+assert g["llama"]["rope_type"] == "norm" and g["qwen35moe"]["rope_type"] == "imrope" and g["glm4"]["rope_type"] == "mrope|norm"
+assert g["bloom"]["kind"] == "alibi" and g["gpt2"]["kind"] == "learned" and g["jamba"]["refusal"]
+assert g["phi3"]["source"].startswith("src/llama-model.cpp:") and g["phi3"]["refusal"] is None' "$TMP/fam.json"; then
+    ok plan_families_gguf; else bad plan_families_gguf "$(head -c 300 "$TMP/fam.json")"; fi
 if "$POSENC" plan --config "$FIX/gemma-3-1b-it.json" --gguf "$GG/gemma-3-1b-it.gguf" --format json >"$TMP/both.json" 2>/dev/null &&
     /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["differences"]==[] and d["gguf"]["format"]=="gguf" and d["config"]["num_layers"]==26 and d["gguf"]["layers"][0]["float32_inputs"]=="rope.freq_base_swa"' "$TMP/both.json"; then
     ok plan_gguf_json_both; else bad plan_gguf_json_both "$(head -c 300 "$TMP/both.json")"; fi
