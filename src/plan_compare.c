@@ -169,6 +169,49 @@ static void f32_clause(char *buf, size_t cap, bool predicted, double err, double
         snprintf(buf, cap, "; float32 storage does not explain it");
 }
 
+/* The parameters of two layers of one non-RoPE kind: "" when equal, else
+ * the first that differs. ALiBi slopes compare exactly (each plan's own
+ * rule and head count give them). */
+static int position_diffs(const pe_plan *a, const pe_plan *b, int64_t i, pe_position_kind kind,
+                          char *m, size_t cap) {
+    m[0] = '\0';
+    if (kind == PE_POSITION_ALIBI) {
+        pe_plan_alibi x, y;
+        PE_TRY(pe_plan_layer_alibi(a, i, &x));
+        PE_TRY(pe_plan_layer_alibi(b, i, &y));
+        if (x.heads != y.heads) {
+            snprintf(m, cap, "ALiBi heads: %s %lld, %s %lld", a->source, (long long)x.heads,
+                     b->source, (long long)y.heads);
+            return PE_OK;
+        }
+        if (x.heads < 1 || x.heads > 65536) return PE_OK;
+        double *sx = malloc(2 * (size_t)x.heads * sizeof *sx);
+        if (sx == NULL) return pe__fail(PE_ERR_NOMEM, "no memory to compare plans");
+        double *sy = sx + x.heads;
+        int st = pe_plan_layer_alibi_slopes(a, i, sx, NULL);
+        if (st == PE_OK) st = pe_plan_layer_alibi_slopes(b, i, sy, NULL);
+        for (int64_t h = 0; st == PE_OK && h < x.heads; h++)
+            if (sx[h] != sy[h]) {
+                snprintf(m, cap, "ALiBi slopes: head %lld: %s %.17g, %s %.17g", (long long)h,
+                         a->source, sx[h], b->source, sy[h]);
+                break;
+            }
+        free(sx);
+        return st;
+    }
+    if (kind == PE_POSITION_LEARNED) {
+        pe_plan_learned x, y;
+        PE_TRY(pe_plan_layer_learned(a, i, &x));
+        PE_TRY(pe_plan_layer_learned(b, i, &y));
+        if (x.rows != y.rows || x.offset != y.offset || x.dim != y.dim)
+            snprintf(m, cap, "learned table: %s %lld rows offset %lld dim %lld, %s %lld rows "
+                     "offset %lld dim %lld", a->source, (long long)x.rows, (long long)x.offset,
+                     (long long)x.dim, b->source, (long long)y.rows, (long long)y.offset,
+                     (long long)y.dim);
+    }
+    return PE_OK;
+}
+
 /* Every difference of layer i, each through emit. */
 static int layer_diffs(const pe_plan *a, const pe_plan *b, int64_t i, int64_t seq_len,
                        pe_freqs *fa, pe_freqs *fb, groups *gs) {
@@ -181,11 +224,17 @@ static int layer_diffs(const pe_plan *a, const pe_plan *b, int64_t i, int64_t se
         snprintf(m, sizeof m, "layer type: %s %s, %s %s", na, x.layer_type, nb, y.layer_type);
         PE_TRY(add(gs, i, m));
     }
-    if (x.attention != y.attention || x.rope != y.rope) {
-        snprintf(m, sizeof m, "rotation: %s %s, %s %s", na,
-                 !x.attention ? "no attention" : x.rope ? "RoPE" : "NoPE", nb,
-                 !y.attention ? "no attention" : y.rope ? "RoPE" : "NoPE");
+    pe_plan_position px, py;
+    PE_TRY(pe_plan_layer_position(a, i, &px));
+    PE_TRY(pe_plan_layer_position(b, i, &py));
+    if (px.kind != py.kind || x.attention != y.attention || x.rope != y.rope) {
+        snprintf(m, sizeof m, "positions: %s %s, %s %s", na, pe_position_kind_name(px.kind), nb,
+                 pe_position_kind_name(py.kind));
         return add(gs, i, m);
+    }
+    if (px.kind != PE_POSITION_ROPE) {
+        PE_TRY(position_diffs(a, b, i, px.kind, m, sizeof m));
+        if (m[0] != '\0') PE_TRY(add(gs, i, m));
     }
     if (x.sliding_window != y.sliding_window) {
         snprintf(m, sizeof m, "sliding window: %s %lld, %s %lld", na, (long long)x.sliding_window,

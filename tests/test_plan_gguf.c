@@ -930,6 +930,53 @@ TEST(gguf_reader_on_llama_cpp_fixtures) {
     }
 }
 
+/* The architectures llama.cpp gives no RoPE, as its converter writes them:
+ * GPT-2's learned rows (src/models/gpt2.cpp:19, 74: n_ctx_train rows of
+ * n_embd) and MPT's ALiBi (mpt.cpp:6; ggml's soft_max_ext slopes, Press et
+ * al.'s at max bias 8, which for MPT-7B's 32 heads equal MPT's own) agree
+ * with the configs' plans; Falcon-RW's file is a falcon architecture,
+ * which llama.cpp rotates (NEOX, llama-model.cpp:2665) whatever the
+ * config's "alibi": true: the comparison names the kinds. LFM2 and T5 are
+ * refused by name. */
+TEST(plan_gguf_non_rope_architectures) {
+    static const char *const equal[] = {"gpt2", "mpt-7b"};
+    char name[64];
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(name, sizeof name, "%s.gguf", equal[i]);
+        pe_plan *g = fixture(name);
+        snprintf(name, sizeof name, "%s.json", equal[i]);
+        pe_plan *c = config(name);
+        if (g && c) check_diff(c, g, 0, NULL, NULL);
+        pe_plan_free(c);
+        for (int64_t l = 0; g && l < pe_plan_num_layers(g); l++) {
+            pe_plan_position pos;
+            CHECK_OK(pe_plan_layer_position(g, l, &pos));
+            if (i == 0) {
+                pe_plan_learned L;
+                CHECK(pos.kind == PE_POSITION_LEARNED && pe_plan_layer_learned(g, l, &L) == PE_OK &&
+                      L.rows == 1024 && L.offset == 0 && L.dim == 768);
+            } else {
+                double s[32];
+                CHECK(pos.kind == PE_POSITION_ALIBI &&
+                      pe_plan_layer_alibi_slopes(g, l, s, NULL) == PE_OK);
+                for (int h = 0; h < 32; h++) /* 2^(-8(h+1)/32) */
+                    CHECK(s[h] == (double)exp2l(-8.0L * (h + 1) / 32));
+            }
+        }
+        pe_plan_free(g);
+    }
+    pe_plan *g = fixture("falcon-rw-1b.gguf");
+    pe_plan *c = config("falcon-rw-1b.json");
+    if (g && c) check_diff(c, g, 1, "layers 0-23: positions: config alibi, gguf rope", NULL);
+    pe_plan_free(g);
+    pe_plan_free(c);
+    pe_plan *p = NULL;
+    CHECK(pe_plan_from_gguf("tests/fixtures/gguf/lfm2-1.2b.gguf", &p) == PE_ERR_UNSUPPORTED &&
+          strstr(pe_last_error(), "GGUF architecture 'lfm2': hybrid") != NULL && p == NULL);
+    CHECK(pe_plan_from_gguf("tests/fixtures/gguf/t5-small.gguf", &p) == PE_ERR_UNSUPPORTED &&
+          strstr(pe_last_error(), "GGUF architecture 't5': T5 relative buckets") != NULL && p == NULL);
+}
+
 TEST(errors_plan_gguf) {
     gguf_build *b = gb_new(3);
     gb_u32(b, "llama.block_count", 2);
