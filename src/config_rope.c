@@ -163,6 +163,12 @@ static int read_head_dim(pe__scope top, const pe__family *fam, int64_t *head_dim
         *head_dim = a / b;
         return PE_OK;
     }
+    if (fam != NULL && fam->defaults.hidden > 0 && fam->defaults.heads > 0) {
+        /* The class defaults of both (Falcon: 4544 / 71). */
+        *from = "hidden_size";
+        *head_dim = fam->defaults.hidden / fam->defaults.heads;
+        return PE_OK;
+    }
     return pe__fail(PE_ERR_FORMAT, "config has no qk_rope_head_dim, head_dim, "
                     "hidden_size/num_attention_heads or n_embd/n_head");
 }

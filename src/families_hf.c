@@ -361,6 +361,18 @@ static const pe__family deepseek_v3 = {
     .pairs = {.layout = PE_ROPE_HALF, .switch_key = "rope_interleave", .switch_default = true},
     .softmax = PE__SOFTMAX_DEEPSEEK_MSCALE,
 };
+/* GLM-4.7-Flash: Glm4MoeLiteAttention is DeepseekV3Attention (MLA,
+ * rope_interleave default True, softmax x mscale^2); qk_rope_head_dim 64,
+ * max_position_embeddings 202752, no partial rotary. */
+static const pe__family glm4_moe_lite = {
+    .model_type = "glm4_moe_lite", .position = PE_POSITION_ROPE,
+    .source = "models/glm4_moe_lite/modular_glm4_moe_lite.py (qk_rope_head_dim=64, "
+              "max_position_embeddings=202752, rope_interleave=True; Glm4MoeLiteAttention("
+              "DeepseekV3Attention))",
+    .defaults = {.rope_theta = 10000.0, .max_position = 202752, .head_dim = 64},
+    .pairs = {.layout = PE_ROPE_HALF, .switch_key = "rope_interleave", .switch_default = true},
+    .softmax = PE__SOFTMAX_DEEPSEEK_MSCALE,
+};
 static const pe__family kimi_k2 = {
     .model_type = "kimi_k2", .position = PE_POSITION_ROPE,
     .source = "Kimi K2's modeling_deepseek.py (DeepSeek V3 attention)",
@@ -450,6 +462,39 @@ static const pe__family gpt_bigcode = {
               "n_layer=12, n_head=12), modeling_gpt_bigcode.py (wpe)",
     .defaults = {.heads = 12, .layers = 12, .hidden = 768},
     .learned = {.rows_key = "n_positions", .rows_default = 1024},
+};
+
+/* BertConfig: max_position_embeddings=512, hidden_size=768,
+ * num_hidden_layers=12, num_attention_heads=12,
+ * position_embedding_type="absolute" (the relative_key variants are not
+ * modelled). RoBERTa / XLM-R: the table's first rows are padding; positions
+ * start at padding_idx + 1 = 2 (pad_token_id 1), inside
+ * max_position_embeddings rows. */
+static const pe__family bert = {
+    .model_type = "bert", .position = PE_POSITION_LEARNED,
+    .source = "models/bert/configuration_bert.py (max_position_embeddings=512, hidden_size=768, "
+              "num_hidden_layers=12, num_attention_heads=12, position_embedding_type="
+              "\"absolute\"), modeling_bert.py (BertEmbeddings.position_embeddings)",
+    .defaults = {.heads = 12, .layers = 12, .hidden = 768},
+    .learned = {.rows_key = "max_position_embeddings", .rows_default = 512,
+                .kind_key = "position_embedding_type", .kind_value = "absolute"},
+};
+static const pe__family roberta = {
+    .model_type = "roberta", .position = PE_POSITION_LEARNED,
+    .source = "models/roberta/configuration_roberta.py (max_position_embeddings=512, "
+              "pad_token_id=1), modeling_roberta.py (create_position_ids_from_input_ids: "
+              "padding_idx + 1 onwards)",
+    .defaults = {.heads = 12, .layers = 12, .hidden = 768},
+    .learned = {.rows_key = "max_position_embeddings", .rows_default = 512, .offset = 2,
+                .kind_key = "position_embedding_type", .kind_value = "absolute"},
+};
+static const pe__family xlm_roberta = {
+    .model_type = "xlm-roberta", .position = PE_POSITION_LEARNED,
+    .source = "models/xlm_roberta/configuration_xlm_roberta.py (as RoBERTa: 512 rows, "
+              "pad_token_id=1), modeling_xlm_roberta.py (RoBERTa's embeddings)",
+    .defaults = {.heads = 12, .layers = 12, .hidden = 768},
+    .learned = {.rows_key = "max_position_embeddings", .rows_default = 512, .offset = 2,
+                .kind_key = "position_embedding_type", .kind_value = "absolute"},
 };
 
 /* ---------------------------------------- sinusoidal absolute positions */
@@ -556,6 +601,61 @@ static const pe__family mllama = {
     .layers = PE__LAYERS_CROSS_LIST,
 };
 
+/* ERNIE 4.5: GLM-style rotate_half on interleaved pairs ("Interleave them
+ * instead of usual shape"), default_theta 500000, head_dim 128. */
+static const pe__family ernie4_5 = {
+    .model_type = "ernie4_5", .position = PE_POSITION_ROPE,
+    .source = "models/ernie4_5/configuration_ernie4_5.py (default_theta=500000.0, "
+              "max_position_embeddings=131072, head_dim=128), modular_ernie4_5.py "
+              "(apply_rotary_pos_emb: repeat_interleave cos/sin, glm rotate_half)",
+    .defaults = {.rope_theta = 500000.0, .max_position = 131072, .head_dim = 128},
+    .pairs = INTERLEAVED_PAIRS,
+};
+static const pe__family ernie4_5_moe = {
+    .model_type = "ernie4_5_moe", .position = PE_POSITION_ROPE,
+    .source = "models/ernie4_5_moe/configuration_ernie4_5_moe.py (rope_theta 500000, "
+              "max_position_embeddings=131072), modeling_ernie4_5_moe.py (ERNIE 4.5's "
+              "interleaved apply_rotary_pos_emb)",
+    .defaults = {.rope_theta = 500000.0, .max_position = 131072},
+    .pairs = INTERLEAVED_PAIRS,
+};
+/* Class-default partial rotary: NemotronConfig partial_rotary_factor=0.5,
+ * rope_theta 10000, max_position_embeddings=4096; PersimmonConfig 0.5,
+ * 25000, 16384. */
+static const pe__family nemotron = {
+    .model_type = "nemotron", .position = PE_POSITION_ROPE,
+    .source = "models/nemotron/configuration_nemotron.py (partial_rotary_factor=0.5, "
+              "rope_theta 10000.0, max_position_embeddings=4096)",
+    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.5, .max_position = 4096},
+    .pairs = HALF_PAIRS,
+};
+static const pe__family persimmon = {
+    .model_type = "persimmon", .position = PE_POSITION_ROPE,
+    .source = "models/persimmon/configuration_persimmon.py (partial_rotary_factor=0.5, "
+              "rope_theta=25000.0, max_position_embeddings=16384)",
+    .defaults = {.rope_theta = 25000.0, .partial_rotary = 0.5, .max_position = 16384},
+    .pairs = HALF_PAIRS,
+};
+/* Wrappers whose text_config without a model_type is a LlamaConfig
+ * (configuration_llava.py and kin: text_config.get("model_type", "llama")). */
+static const pe__family llava = {
+    .model_type = "llava", .position = PE_POSITION_ROPE, .text_family = "llama",
+    .source = "models/llava/configuration_llava.py (text_config model_type default \"llama\")",
+};
+static const pe__family llava_next = {
+    .model_type = "llava_next", .position = PE_POSITION_ROPE, .text_family = "llama",
+    .source = "models/llava_next/configuration_llava_next.py (text_config model_type default "
+              "\"llama\")",
+};
+static const pe__family vipllava = {
+    .model_type = "vipllava", .position = PE_POSITION_ROPE, .text_family = "llama",
+    .source = "models/vipllava/configuration_vipllava.py (text_config model_type default \"llama\")",
+};
+static const pe__family janus = {
+    .model_type = "janus", .position = PE_POSITION_ROPE, .text_family = "llama",
+    .source = "models/janus/configuration_janus.py (text_config model_type default \"llama\")",
+};
+
 /* ------------------------------------------- families posenc refuses */
 
 static const pe__family longt5 = {
@@ -589,11 +689,12 @@ static const pe__family *const registry[] = {
     &olmo3,
     &gemma, &gemma2, &gemma3_text, &gemma3n_text, &gemma4_text,
     &cohere, &cohere2, &glm, &glm4, &glm4_moe, &gpt_oss, &hunyuan_v1_dense, &hunyuan_v1_moe,
-    &deepseek_v2, &deepseek_v3, &kimi_k2,
+    &deepseek_v2, &deepseek_v3, &kimi_k2, &glm4_moe_lite,
     &falcon, &bloom, &mpt,
-    &gpt2, &opt, &gpt_neo, &gpt_bigcode, &xglm,
+    &gpt2, &opt, &gpt_neo, &gpt_bigcode, &bert, &roberta, &xlm_roberta, &xglm,
     &t5, &mt5, &umt5,
     &exaone4, &lfm2, &jamba, &mllama_text, &mllama,
+    &ernie4_5, &ernie4_5_moe, &nemotron, &persimmon, &llava, &llava_next, &vipllava, &janus,
     &longt5, &whisper, &qwen2_vl_vision,
 };
 

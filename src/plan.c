@@ -11,54 +11,11 @@
 #include "plan_internal.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ------------------------------------------------------------ helpers */
-
-static char *dup_str(const char *s) {
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d != NULL) memcpy(d, s, n);
-    return d;
-}
-
-int pe__plan_warn(pe_plan *p, const char *fmt, ...) {
-    char buf[320];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    for (int64_t i = 0; i < p->n_warnings; i++)
-        if (strcmp(p->warnings[i], buf) == 0) return PE_OK;
-    if (p->n_warnings == PE_PLAN_MAX_WARNINGS) return PE_OK; /* the first 64 say enough */
-    p->warnings[p->n_warnings] = dup_str(buf);
-    if (p->warnings[p->n_warnings] == NULL)
-        return pe__fail(PE_ERR_NOMEM, "no memory for a plan warning");
-    p->n_warnings++;
-    return PE_OK;
-}
-
-int pe__plan_type_index(pe_plan *p, const char *name, int32_t *out) {
-    for (int64_t i = 0; i < p->n_names; i++)
-        if (strcmp(p->names[i], name) == 0) {
-            *out = (int32_t)i;
-            return PE_OK;
-        }
-    if (p->n_names == PE_PLAN_MAX_TYPES)
-        return pe__fail(PE_ERR_FORMAT, "'layer_types' names more than %d distinct types",
-                        PE_PLAN_MAX_TYPES);
-    if (strlen(name) > 63)
-        return pe__fail(PE_ERR_FORMAT, "layer type '%.40s...' is longer than 63 bytes",
-                        name);
-    p->names[p->n_names] = dup_str(name);
-    if (p->names[p->n_names] == NULL)
-        return pe__fail(PE_ERR_NOMEM, "no memory for a layer type name");
-    *out = (int32_t)p->n_names++;
-    return PE_OK;
-}
 
 static void kind_release(pe__rope_kind *k) {
     free(k->short_factor);
@@ -574,6 +531,15 @@ static int read_model_type(reader *r, pe_plan *p, const char *text_name) {
     if (mt == NULL && root_mt != NULL) {
         snprintf(derived, sizeof derived, "%.60s_text", root_mt);
         mt = text_name != NULL && pe__family_find(derived) ? derived : root_mt;
+    }
+    /* A wrapper's text_config without a model_type is the wrapper class's
+     * default text family (LlavaConfig: text_config.get("model_type", "llama")). */
+    const pe__family *root_fam = pe__family_find(root_mt);
+    if (root_fam != NULL && root_fam->text_family != NULL && r->family == NULL) {
+        if (text_name == NULL)
+            return pe__fail(PE_ERR_UNSUPPORTED, "model_type '%s' keeps its decoder in text_config, "
+                            "which this file lacks", root_mt);
+        if (mt == root_mt || mt == derived) mt = root_fam->text_family;
     }
     if (r->family != NULL) mt = r->family;
     if (mt == NULL)

@@ -1,7 +1,8 @@
 /*
- * plan_internal.h — what the config reader (config_rope.c), the family table
- * (plan_families.c) and the per-layer plan (plan.c) share: a model family's
- * class defaults and code semantics, and the reading of one RoPE block.
+ * plan_internal.h — what the config reader (config_rope.c), the family
+ * registry (families_hf.c), the per-layer plan (plan.c) and its positions
+ * (plan_positions.c) share: a model family's record, the reading of one
+ * RoPE block, and the plan's representation.
  * Internal.
  */
 #ifndef PE_PLAN_INTERNAL_H
@@ -121,6 +122,10 @@ typedef struct {
     int64_t rows_default;
     int64_t rows_extra;         /* rows beyond the key's value (OPT: 2; RoBERTa's key counts them) */
     int64_t offset;             /* added to the position (OPT, RoBERTa: 2) */
+    const char *kind_key;       /* a string key naming the position kind (BERT's
+                                   position_embedding_type); NULL: none */
+    const char *kind_value;     /* the value (default when absent) meaning this table; any
+                                   other value is refused */
 } pe__learned_rule;
 
 typedef struct {
@@ -158,6 +163,8 @@ typedef struct pe__family {
     pe__learned_rule learned;
     pe__sinusoidal_rule sinusoidal;
     pe__ignored_key ignored[2];
+    const char *text_family;    /* a wrapper (LLaVA, ...): the family its text_config is when
+                                   that block names no model_type (LlavaConfig: "llama") */
     const char *const *none_types; /* layer_types values whose layers see no positions (conv,
                                    mamba, linear_attention, ...; NULL-terminated) */
     const char *const *reads;   /* positional config keys its code reads (NULL-terminated); a

@@ -39,20 +39,6 @@ int pe_position_kind_from_name(const char *name, pe_position_kind *out) {
                     "learned, sinusoidal or none", name);
 }
 
-int pe__plan_add_position(pe_plan *p, const pe__position *pos, int32_t *index) {
-    for (int64_t i = 0; i < p->n_positions; i++)
-        if (memcmp(&p->positions[i], pos, sizeof *pos) == 0) {
-            *index = (int32_t)i;
-            return PE_OK;
-        }
-    pe__position *grown = realloc(p->positions, (size_t)(p->n_positions + 1) * sizeof *grown);
-    if (grown == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for a plan's positions");
-    p->positions = grown;
-    p->positions[p->n_positions] = *pos;
-    *index = (int32_t)p->n_positions++;
-    return PE_OK;
-}
-
 /* ------------------------------------------------- non-RoPE families */
 
 /* The first of several alias keys the config has (HF attribute_map
@@ -240,6 +226,15 @@ int pe__plan_build_fixed(pe_plan *p, pe__scope top, const pe__family *fam,
         PE_TRY(read_alibi(top, fam, heads, &pos.alibi));
     } else if (kind == PE_POSITION_LEARNED) {
         bool has;
+        if (fam->learned.kind_key != NULL) {
+            const char *v = NULL;
+            PE_TRY(pe__json_string(top, fam->learned.kind_key, &v));
+            if (v != NULL && strcmp(v, fam->learned.kind_value) != 0)
+                return pe__fail(PE_ERR_UNSUPPORTED, "'%s%s'='%.40s': model_type '%s' then uses "
+                                "relative position embeddings, which posenc does not model "
+                                "(only '%s')", top.prefix, fam->learned.kind_key, v,
+                                fam->model_type, fam->learned.kind_value);
+        }
         int64_t rows = fam->learned.rows_default;
         if (fam->learned.rows_key != NULL)
             PE_TRY(pe__json_int(top, fam->learned.rows_key, &rows, &has));

@@ -70,7 +70,8 @@ TEST(errors_doc_lists_exactly_the_tested_rows) {
                                         "tests/test_errors_safetensors.c",
                                         "tests/test_gguf.c", "tests/test_plan_gguf.c",
                                         "tests/test_check.c", "tests/test_struct_size.c",
-                                        "tests/test_errors_driver.c", "tests/test_errors_fused.c"};
+                                        "tests/test_errors_driver.c", "tests/test_errors_fused.c",
+                                        "tests/test_errors_families.c"};
     for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
         char *src = slurp(files[k]);
         for (char *p = src; p && (p = strstr(p, "EXPECT(\"")) != NULL; p += 8)

@@ -154,7 +154,7 @@ def test_config_layouts_and_errors(tmp_path):
     gptj = posenc.read_config(str(FIXTURES / "gpt-j-6b.json"))
     assert gptj.layout == "interleaved" and gptj.rotary_dim == 64
     with pytest.raises(posenc.FormatError, match="rope_theta|JSON|json"):
-        posenc.parse_config('{"rope_theta": "big", "hidden_size": 64, "num_attention_heads": 2}')
+        posenc.parse_config('{"model_type": "llama", "rope_theta": "big", "hidden_size": 64, "num_attention_heads": 2}')
     with pytest.raises(posenc.FileError) as e:
         posenc.read_config(tmp_path / "missing.json")
     assert isinstance(e.value, OSError) and e.value.status == -9

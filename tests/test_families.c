@@ -1,0 +1,346 @@
+/* test_families.c — one row per record of the family registry
+ * (src/families_hf.c), each restating from the family's transformers
+ * source (configuration_<model>.py class defaults, modeling_<model>.py
+ * rules) what a config that leaves the key out gets: the positional kind of
+ * a layer, the RoPE base, max_position_embeddings, head and rotary dims and
+ * pair layout, or the ALiBi / T5 / learned / sinusoidal parameters. A
+ * record without a row fails, so a family cannot be added untested. */
+#include "fixture_configs.h"
+#include "runner.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define H PE_ROPE_HALF
+#define I PE_ROPE_INTERLEAVED
+/* hidden 4096 / 32 heads = head_dim 128 unless the row's JSON says more. */
+#define BASE "\"hidden_size\":4096,\"num_attention_heads\":32"
+
+typedef struct {
+    const char *model_type;
+    const char *json;        /* extra keys */
+    int64_t layer;           /* the layer checked */
+    pe_position_kind kind;
+    double base;             /* RoPE: class default rope_theta (or the rule's base) */
+    int64_t max_position;    /* RoPE: class default max_position_embeddings (0: none) */
+    int64_t head_dim, rotary_dim;
+    pe_rope_layout layout;
+} row;
+
+static const row rows[] = {
+    /* configuration_llama.py: rope_theta 10000, max_position_embeddings 2048 */
+    {"llama", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    /* configuration_mistral.py: 10000, 4096 * 32 */
+    {"mistral", BASE, 0, PE_POSITION_ROPE, 10000, 131072, 128, 128, H},
+    /* configuration_mixtral.py: 1e6, 4096 * 32 */
+    {"mixtral", BASE, 0, PE_POSITION_ROPE, 1e6, 131072, 128, 128, H},
+    {"ministral", BASE, 0, PE_POSITION_ROPE, 10000, 131072, 128, 128, H},
+    /* configuration_ministral3.py: default_theta 1e6, no max default */
+    {"ministral3", BASE, 0, PE_POSITION_ROPE, 1e6, 0, 128, 128, H},
+    {"granite", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"granitemoe", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    /* configuration_llama4.py: rope_theta 500000, 4096 * 32; no_rope_layer_interval 4
+     * makes layer 3 NoPE; modeling_llama4.py: complex (interleaved) RoPE */
+    {"llama4_text", BASE ",\"num_hidden_layers\":4", 0, PE_POSITION_ROPE, 500000, 131072, 128, 128, I},
+    {"llama4_text", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_NOPE, 0, 0, 0, 0, H},
+    /* configuration_smollm3.py: rope_theta 2e6, 32768, no_rope_layer_interval 4 */
+    {"smollm3", BASE ",\"num_hidden_layers\":4", 0, PE_POSITION_ROPE, 2e6, 32768, 128, 128, H},
+    {"smollm3", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_NOPE, 0, 0, 0, 0, H},
+    /* configuration_qwen2.py / qwen2_moe / qwen3 / qwen3_moe: 10000, 32768 */
+    {"qwen2", BASE, 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, H},
+    {"qwen2_moe", BASE, 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, H},
+    {"qwen3", BASE, 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, H},
+    {"qwen3_moe", BASE, 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, H},
+    /* configuration_qwen3_next.py: partial_rotary_factor 0.25, full_attention_interval 4:
+     * layers 0-2 linear attention (no positions), layer 3 full */
+    {"qwen3_next", BASE ",\"num_hidden_layers\":4", 0, PE_POSITION_NONE, 0, 0, 0, 0, H},
+    {"qwen3_next", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_ROPE, 10000, 32768, 128, 32, H},
+    {"qwen3_5_text", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_ROPE, 10000, 0, 128, 32, H},
+    {"qwen3_5_moe_text", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_ROPE, 10000, 0, 128, 32, H},
+    /* configuration_qwen2_vl.py / qwen2_5_vl.py: rope_theta 1e6, 32768 */
+    {"qwen2_vl", BASE, 0, PE_POSITION_ROPE, 1e6, 32768, 128, 128, H},
+    {"qwen2_vl_text", BASE, 0, PE_POSITION_ROPE, 1e6, 32768, 128, 128, H},
+    {"qwen2_5_vl", BASE, 0, PE_POSITION_ROPE, 1e6, 32768, 128, 128, H},
+    {"qwen2_5_vl_text", BASE, 0, PE_POSITION_ROPE, 1e6, 32768, 128, 128, H},
+    /* configuration_qwen3_vl.py: rope_theta 5e6, 128000 */
+    {"qwen3_vl_text", BASE, 0, PE_POSITION_ROPE, 5e6, 128000, 128, 128, H},
+    {"qwen3_vl_moe_text", BASE, 0, PE_POSITION_ROPE, 5e6, 128000, 128, 128, H},
+    /* configuration_phi.py: partial_rotary_factor 0.5, 2048 */
+    {"phi", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 64, H},
+    {"phi3", BASE, 0, PE_POSITION_ROPE, 10000, 4096, 128, 128, H},
+    {"phimoe", BASE, 0, PE_POSITION_ROPE, 1e6, 131072, 128, 128, H},
+    /* configuration_gpt_neox.py: rotary_pct 0.25, rotary_emb_base 10000, 2048 */
+    {"gpt_neox", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 32, H},
+    {"stablelm", BASE, 0, PE_POSITION_ROPE, 10000, 4096, 128, 32, H},
+    /* configuration_gptj.py / codegen.py: n_positions 2048; rotate_every_two */
+    {"gptj", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, I},
+    {"codegen", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, I},
+    {"starcoder2", BASE, 0, PE_POSITION_ROPE, 10000, 4096, 128, 128, H},
+    {"olmo", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"olmo2", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"olmo3", BASE, 0, PE_POSITION_ROPE, 500000, 2048, 128, 128, H},
+    /* configuration_gemma*.py: head_dim 256; Gemma 2 layer 0 slides; Gemma 3 / 3n
+     * sliding layers at rope_local_base_freq 10000 */
+    {"gemma", BASE, 0, PE_POSITION_ROPE, 10000, 8192, 256, 256, H},
+    {"gemma2", BASE, 0, PE_POSITION_ROPE, 10000, 8192, 256, 256, H},
+    {"gemma3_text", BASE, 0, PE_POSITION_ROPE, 10000, 131072, 256, 256, H},
+    {"gemma3_text", BASE ",\"num_hidden_layers\":6", 5, PE_POSITION_ROPE, 1e6, 131072, 256, 256, H},
+    {"gemma3n_text", BASE ",\"num_hidden_layers\":5", 4, PE_POSITION_ROPE, 1e6, 32768, 256, 256, H},
+    /* configuration_gemma4.py: sliding default RoPE at 10000 on head_dim 256 */
+    {"gemma4_text", BASE, 0, PE_POSITION_ROPE, 10000, 131072, 256, 256, H},
+    /* configuration_cohere.py: rope_theta 500000 (v5 default_theta), 8192;
+     * rotate interleaved */
+    {"cohere", BASE, 0, PE_POSITION_ROPE, 500000, 8192, 128, 128, I},
+    /* Cohere 2: sliding layers rotate, the 4th (full) does not */
+    {"cohere2", BASE ",\"num_hidden_layers\":4", 0, PE_POSITION_ROPE, 500000, 8192, 128, 128, I},
+    {"cohere2", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_NOPE, 0, 0, 0, 0, H},
+    /* configuration_glm.py / glm4.py: partial_rotary_factor 0.5, 131072, interleaved */
+    {"glm", BASE, 0, PE_POSITION_ROPE, 10000, 131072, 128, 64, I},
+    {"glm4", BASE, 0, PE_POSITION_ROPE, 10000, 131072, 128, 64, I},
+    {"glm4_moe", BASE, 0, PE_POSITION_ROPE, 10000, 131072, 128, 64, H},
+    /* configuration_gpt_oss.py: rope_theta 150000, 131072 */
+    {"gpt_oss", BASE, 0, PE_POSITION_ROPE, 150000, 131072, 128, 128, H},
+    {"hunyuan_v1_dense", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"hunyuan_v1_moe", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    /* configuration_deepseek_v2.py: 2048; v3: 4096, rope_interleave True */
+    {"deepseek_v2", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, I},
+    {"deepseek_v3", BASE, 0, PE_POSITION_ROPE, 10000, 4096, 128, 128, I},
+    {"kimi_k2", BASE, 0, PE_POSITION_ROPE, 10000, 4096, 128, 128, I},
+    /* modular_glm4_moe_lite.py: qk_rope_head_dim 64, 202752, rope_interleave True */
+    {"glm4_moe_lite", "\"hidden_size\":2048,\"num_attention_heads\":20", 0, PE_POSITION_ROPE, 10000,
+     202752, 64, 64, I},
+    /* configuration_falcon.py: hidden_size 4544, num_attention_heads 71, rope_theta
+     * 10000, 2048, alibi False */
+    {"falcon", "\"num_hidden_layers\":1", 0, PE_POSITION_ROPE, 10000, 2048, 64, 64, H},
+    {"falcon", "\"alibi\":true", 0, PE_POSITION_ALIBI, 0, 0, 64, 0, H},
+    {"bloom", "", 1, PE_POSITION_ALIBI, 0, 0, 8, 0, H},
+    {"mpt", "", 23, PE_POSITION_ALIBI, 0, 0, 128, 0, H},
+    {"gpt2", "", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
+    {"opt", "", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
+    {"gpt_neo", "", 23, PE_POSITION_LEARNED, 0, 0, 128, 0, H},
+    {"gpt_bigcode", "", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
+    {"xglm", "", 23, PE_POSITION_SINUSOIDAL, 0, 0, 64, 0, H},
+    {"bert", "", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
+    {"roberta", "", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
+    {"xlm-roberta", "", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
+    {"t5", "", 11, PE_POSITION_T5, 0, 0, 0, 0, H},
+    {"mt5", "", 15, PE_POSITION_T5, 0, 0, 0, 0, H},
+    {"umt5", "", 15, PE_POSITION_T5, 0, 0, 0, 0, H},
+    /* configuration_exaone4.py: sliding_window 4096, pattern 4, 2048: layer 3 is
+     * global and (window set) unrotated; without a window every layer rotates */
+    {"exaone4", BASE ",\"num_hidden_layers\":4", 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"exaone4", BASE ",\"num_hidden_layers\":4,\"sliding_window\":4096", 3, PE_POSITION_NOPE, 0, 0, 0, 0, H},
+    {"exaone4", BASE ",\"num_hidden_layers\":4,\"sliding_window\":null,\"layer_types\":"
+                "[\"full_attention\",\"full_attention\",\"full_attention\",\"full_attention\"]",
+     3, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    /* configuration_lfm2.py: rope_theta 1e6, 128000; conv layers see no positions */
+    {"lfm2", BASE ",\"num_hidden_layers\":2,\"layer_types\":[\"conv\",\"full_attention\"]", 1,
+     PE_POSITION_ROPE, 1e6, 128000, 128, 128, H},
+    {"lfm2", BASE ",\"num_hidden_layers\":2,\"layer_types\":[\"conv\",\"full_attention\"]", 0,
+     PE_POSITION_NONE, 0, 0, 0, 0, H},
+    /* configuration_jamba.py: attn_layer_period 8, attn_layer_offset 4; no rotary */
+    {"jamba", BASE ",\"num_hidden_layers\":8", 4, PE_POSITION_NOPE, 0, 0, 0, 0, H},
+    {"jamba", BASE ",\"num_hidden_layers\":8", 3, PE_POSITION_NONE, 0, 0, 0, 0, H},
+    /* configuration_mllama.py: rope_theta 500000, 131072; cross-attention layers */
+    {"mllama_text_model", BASE ",\"num_hidden_layers\":4,\"cross_attention_layers\":[3]", 0,
+     PE_POSITION_ROPE, 500000, 131072, 128, 128, H},
+    {"mllama_text_model", BASE ",\"num_hidden_layers\":4,\"cross_attention_layers\":[3]", 3,
+     PE_POSITION_NONE, 0, 0, 0, 0, H},
+    {"mllama", BASE ",\"num_hidden_layers\":4,\"cross_attention_layers\":[1]", 1,
+     PE_POSITION_NONE, 0, 0, 0, 0, H},
+    /* configuration_ernie4_5.py: default_theta 500000, 131072, head_dim 128;
+     * modular_ernie4_5.py pairs interleaved */
+    {"ernie4_5", "\"hidden_size\":1024,\"num_attention_heads\":16", 0, PE_POSITION_ROPE, 500000,
+     131072, 128, 128, I},
+    {"ernie4_5_moe", BASE, 0, PE_POSITION_ROPE, 500000, 131072, 128, 128, I},
+    /* configuration_nemotron.py: partial_rotary_factor 0.5, 4096; persimmon: 0.5,
+     * rope_theta 25000, 16384 */
+    {"nemotron", BASE, 0, PE_POSITION_ROPE, 10000, 4096, 128, 64, H},
+    {"persimmon", BASE, 0, PE_POSITION_ROPE, 25000, 16384, 128, 64, H},
+    /* LlavaConfig: a text_config without model_type is a LlamaConfig (2048 max) */
+    {"llava", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"llava_next", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"vipllava", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"janus", "\"text_config\":{" BASE ",\"model_type\":\"qwen2\"}", 0, PE_POSITION_ROPE, 10000,
+     32768, 128, 128, H},
+};
+
+static pe_plan *plan_of(const row *r) {
+    char json[512];
+    snprintf(json, sizeof json, "{\"model_type\":\"%s\"%s%s}", r->model_type,
+             r->json[0] ? "," : "", r->json);
+    pe_plan *p = NULL;
+    int st = pe_plan_from_config_json(json, strlen(json), &p);
+    CHECK_MSG(st == PE_OK, "%s: %s", json, pe_last_error());
+    return st == PE_OK ? p : NULL;
+}
+
+static void check_row(const row *r) {
+    pe_plan *p = plan_of(r);
+    if (p == NULL) return;
+    pe_plan_position pos;
+    pe_plan_layer L;
+    CHECK_OK(pe_plan_layer_position(p, r->layer, &pos));
+    CHECK_OK(pe_plan_layer_info(p, r->layer, &L));
+    CHECK_MSG(pos.kind == r->kind, "%s layer %lld: kind %s, want %s", r->model_type,
+              (long long)r->layer, pe_position_kind_name(pos.kind), pe_position_kind_name(r->kind));
+    CHECK_MSG(L.rope == (r->kind == PE_POSITION_ROPE), "%s: rope flag", r->model_type);
+    if (r->kind == PE_POSITION_ROPE && L.rope) {
+        CHECK_MSG(L.base == r->base && L.max_position == r->max_position &&
+                      L.head_dim == r->head_dim && L.rotary_dim == r->rotary_dim &&
+                      L.layout == r->layout && L.layout_known,
+                  "%s layer %lld: base %g max %lld head %lld rotary %lld layout %d, want %g %lld "
+                  "%lld %lld %d", r->model_type, (long long)r->layer, L.base,
+                  (long long)L.max_position, (long long)L.head_dim, (long long)L.rotary_dim,
+                  (int)L.layout, r->base, (long long)r->max_position, (long long)r->head_dim,
+                  (long long)r->rotary_dim, (int)r->layout);
+    } else if (r->head_dim > 0) {
+        CHECK_MSG(L.head_dim == r->head_dim, "%s: head_dim %lld, want %lld", r->model_type,
+                  (long long)L.head_dim, (long long)r->head_dim);
+    }
+    pe_plan_free(p);
+}
+
+TEST(families_every_record_has_a_class_default_row) {
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) check_row(&rows[i]);
+    for (int64_t f = 0; f < pe_family_count(); f++) {
+        pe_family_info info;
+        CHECK_OK(pe_family_get(f, &info));
+        bool tested = false;
+        for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
+            if (strcmp(rows[i].model_type, info.model_type) == 0) tested = true;
+        CHECK_MSG(tested || info.refusal != NULL, "record '%s' has no class-default row",
+                  info.model_type);
+        CHECK_MSG(info.source != NULL && info.source[0] != '\0', "record '%s' names no source",
+                  info.model_type);
+        CHECK_MSG(info.kinds != 0, "record '%s' states no positional kind", info.model_type);
+    }
+    pe_family_info info;
+    CHECK_ERROR(pe_family_get(pe_family_count(), &info), PE_ERR_RANGE, "family index");
+    CHECK_ERROR(pe_family_get(0, NULL), PE_ERR_NULL, "out");
+}
+
+/* The non-RoPE families' parameters, restated from their sources. */
+TEST(families_non_rope_parameters) {
+    pe_plan *p = NULL;
+    /* BloomConfig: n_head 8; build_alibi_tensor: 2^(-(h+1)) for 8 heads. */
+    const char *bloom = "{\"model_type\":\"bloom\"}";
+    CHECK_OK(pe_plan_from_config_json(bloom, strlen(bloom), &p));
+    if (p != NULL) {
+        pe_plan_alibi a;
+        double exact[8], hf[8];
+        CHECK(pe_plan_num_layers(p) == 2);
+        CHECK_OK(pe_plan_layer_alibi(p, 1, &a));
+        CHECK(a.heads == 8 && a.rule == PE_ALIBI_SLOPES_PRESS && a.hf_slope_dtype == PE_F32 &&
+              a.causal == 1 && a.max_bias == 8.0);
+        CHECK_OK(pe_plan_layer_alibi_slopes(p, 1, exact, hf));
+        for (int h = 0; h < 8; h++) CHECK(exact[h] == ldexp(1.0, -(h + 1)) && hf[h] == exact[h]);
+        CHECK_ERROR(pe_plan_layer_t5(p, 0, &(pe_plan_t5){0}), PE_ERR_PARAM, "has alibi positions, not t5");
+        CHECK_ERROR(pe_plan_layer_freqs(p, 0, 0, &(pe_freqs){0}, NULL), PE_ERR_PARAM, "its positions are alibi");
+        pe_plan_free(p);
+    }
+    /* MptConfig: n_heads 16, n_layers 24; 12 heads: c = 16, the odd j first
+     * (2^-1, 2^-2, ..., 2^-8 for j = 1, 3, ..., 15), then 2^-0.5, 2^-1.5, ... */
+    const char *mpt = "{\"model_type\":\"mpt\",\"n_heads\":12,\"d_model\":768,"
+                      "\"attn_config\":{\"alibi_bias_max\":4}}";
+    CHECK_OK(pe_plan_from_config_json(mpt, strlen(mpt), &p));
+    if (p != NULL) {
+        double exact[12];
+        CHECK(pe_plan_num_layers(p) == 24);
+        CHECK_OK(pe_plan_layer_alibi_slopes(p, 0, exact, NULL));
+        for (int h = 0; h < 8; h++) CHECK(exact[h] == ldexp(1.0, -(h + 1)));
+        for (int h = 8; h < 12; h++) CHECK_NEAR(exact[h], pow(2.0, -0.5 - (h - 8)), 1e-16);
+        bool warned = false;
+        for (int64_t w = 0; w < pe_plan_num_warnings(p); w++)
+            if (strstr(pe_plan_warning(p, w), "'attn_config.alibi_bias_max': HF's MptModel") != NULL)
+                warned = true;
+        CHECK(warned);
+        pe_plan_free(p);
+    }
+    /* OPTConfig: max_position_embeddings 2048; OPTLearnedPositionalEmbedding offset 2. */
+    const char *opt = "{\"model_type\":\"opt\"}";
+    CHECK_OK(pe_plan_from_config_json(opt, strlen(opt), &p));
+    if (p != NULL) {
+        pe_plan_learned l;
+        CHECK_OK(pe_plan_layer_learned(p, 11, &l));
+        CHECK(l.rows == 2050 && l.offset == 2 && l.dim == 768 && pe_plan_num_layers(p) == 12);
+        pe_plan_free(p);
+    }
+    /* RoBERTa: 514 rows in its files, positions from padding_idx + 1 = 2;
+     * BERT's relative_key variants are refused. */
+    const char *roberta = "{\"model_type\":\"roberta\",\"max_position_embeddings\":514}";
+    CHECK_OK(pe_plan_from_config_json(roberta, strlen(roberta), &p));
+    if (p != NULL) {
+        pe_plan_learned l;
+        CHECK_OK(pe_plan_layer_learned(p, 0, &l));
+        CHECK(l.rows == 514 && l.offset == 2 && l.dim == 768);
+        pe_plan_free(p);
+    }
+    const char *bert_rel = "{\"model_type\":\"bert\",\"position_embedding_type\":\"relative_key\"}";
+    CHECK_ERROR(pe_plan_from_config_json(bert_rel, strlen(bert_rel), &p), PE_ERR_UNSUPPORTED,
+                "'position_embedding_type'='relative_key': model_type 'bert' then uses relative");
+    /* XGLM: fairseq sinusoids (sin | cos, exponent i / (d/2 - 1)), offset 2. */
+    const char *xglm = "{\"model_type\":\"xglm\"}";
+    CHECK_OK(pe_plan_from_config_json(xglm, strlen(xglm), &p));
+    if (p != NULL) {
+        pe_plan_sinusoidal s;
+        CHECK_OK(pe_plan_layer_sinusoidal(p, 0, &s));
+        CHECK(s.base == 10000.0 && s.layout == PE_SIN_CONCATENATED &&
+              s.convention == PE_SIN_FREQ_T2T && s.offset == 2 && s.dim == 1024);
+        pe_plan_free(p);
+    }
+    /* T5: first layer of each stack owns the bias; UMT5: every layer. */
+    const char *t5 = "{\"model_type\":\"t5\",\"num_decoder_layers\":2,"
+                     "\"relative_attention_max_distance\":64}";
+    CHECK_OK(pe_plan_from_config_json(t5, strlen(t5), &p));
+    if (p != NULL) {
+        pe_plan_t5 t;
+        CHECK(pe_plan_num_layers(p) == 8);
+        CHECK_OK(pe_plan_layer_t5(p, 3, &t));
+        CHECK(t.num_buckets == 32 && t.max_distance == 64 && t.bidirectional == 1 &&
+              t.bias_layer == 0 && !t.owns_bias && t.heads == 8);
+        CHECK_OK(pe_plan_layer_t5(p, 6, &t));
+        CHECK(t.bidirectional == 0 && t.bias_layer == 6 && t.owns_bias);
+        pe_plan_free(p);
+    }
+    const char *umt5 = "{\"model_type\":\"umt5\"}";
+    CHECK_OK(pe_plan_from_config_json(umt5, strlen(umt5), &p));
+    if (p != NULL) {
+        pe_plan_t5 t;
+        CHECK_OK(pe_plan_layer_t5(p, 10, &t));
+        CHECK(t.bias_layer == 10 && t.owns_bias && t.heads == 6 && t.bidirectional == 0);
+        pe_plan_free(p);
+    }
+}
+
+TEST(families_refusals_and_overrides) {
+    pe_plan *p = NULL;
+    const char *t = "{\"model_type\":\"longt5\"}";
+    CHECK_ERROR(pe_plan_from_config_json(t, strlen(t), &p), PE_ERR_UNSUPPORTED,
+                "model_type 'longt5': LongT5's local and transient-global attention");
+    const char *u = "{\"model_type\":\"qwen9\",\"head_dim\":64}";
+    CHECK_ERROR(pe_plan_from_config_json(u, strlen(u), &p), PE_ERR_UNSUPPORTED,
+                "model_type 'qwen9' is not in posenc's family registry (closest: 'qwen2'");
+    CHECK_ERROR(pe_plan_from_config_json_as(u, strlen(u), "nosuch", &p), PE_ERR_UNSUPPORTED,
+                "family 'nosuch' is not in posenc's family registry");
+    const char *none = "{\"head_dim\":64}";
+    CHECK_ERROR(pe_plan_from_config_json(none, strlen(none), &p), PE_ERR_UNSUPPORTED,
+                "config has no 'model_type'");
+    CHECK_OK(pe_plan_from_config_json_as(u, strlen(u), "gptj", &p));
+    if (p != NULL) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(p, 0, &L));
+        CHECK(strcmp(pe_plan_model_type(p), "gptj") == 0 && L.layout == PE_ROPE_INTERLEAVED);
+        pe_plan_free(p);
+    }
+    static pe_rope_config c;
+    CHECK_OK(pe_config_parse_as(u, strlen(u), "gemma", &c));
+    CHECK(c.scaling.head_dim == 64 && c.scaling.max_position == 8192);
+    pe_position_kind k;
+    CHECK_OK(pe_position_kind_from_name("sinusoidal", &k));
+    CHECK(k == PE_POSITION_SINUSOIDAL && strcmp(pe_position_kind_name(k), "sinusoidal") == 0);
+    CHECK_ERROR(pe_position_kind_from_name("absolute", &k), PE_ERR_PARAM, "'absolute'");
+    CHECK(strcmp(pe_position_kind_name((pe_position_kind)99), "?") == 0);
+}
