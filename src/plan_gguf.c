@@ -424,6 +424,28 @@ static int recurrent_layers(const pe__gguf_rope *g, int64_t n_layer, int64_t n_l
     return PE_OK;
 }
 
+/* The RoPE a file describes must be one the library runs: its frequencies
+ * are computed once here (at L0 and, for LongRoPE, past it), so a plan
+ * never holds a kind whose frequencies would be refused later. */
+static int check_runs(const pe_rope_scaling *s, const char *arch, const char *which) {
+    pe_freqs *f = malloc(sizeof *f);
+    if (f == NULL) return pe__fail(PE_ERR_NOMEM, "no memory to check a RoPE");
+    pe_rope_scaling t = *s;
+    int st = pe_freqs_from_scaling(&t, f, NULL);
+    if (st == PE_OK && s->type == PE_SCALING_LONGROPE) {
+        t.seq_len = s->original_max_position + 1;
+        st = pe_freqs_from_scaling(&t, f, NULL);
+    }
+    free(f);
+    if (st != PE_OK) {
+        char detail[200];
+        snprintf(detail, sizeof detail, "%s", pe_last_error());
+        return pe__fail(PE_ERR_FORMAT, "'%s' describes %s RoPE posenc cannot run: %s", arch,
+                        which, detail);
+    }
+    return PE_OK;
+}
+
 static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
     if (g->architecture == NULL)
         return pe__fail(PE_ERR_FORMAT, "GGUF has no general.architecture");
@@ -487,6 +509,7 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
     bool deepseek = false;
     pe_rope_scaling full;
     PE_TRY(read_scaling(g, a, head_dim, n_rot, &full, &deepseek, &notes, p));
+    PE_TRY(check_runs(&full, arch, "a"));
     pe__rope_extras x;
     memset(&x, 0, sizeof x);
     if (mrope) {
@@ -541,6 +564,7 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
         pe_rope_scaling swa;
         f32_notes swa_notes;
         swa_scaling(g, r, &full, head_dim, n_rot, &notes, &swa, &swa_notes);
+        PE_TRY(check_runs(&swa, arch, "a sliding-window"));
         PE_TRY(pe__plan_add_kind(p, &swa, &x, layout, 1, deepseek, swa_notes.note, &swa_kind));
     }
 

@@ -1102,6 +1102,18 @@ TEST(errors_plan_gguf) {
     gb_f32(b, "mpt.attention.max_alibi_bias", 16.0f);
     EXPECT("ARCH-7", PE_ERR_UNSUPPORTED, "'mpt.attention.max_alibi_bias'=16: ALiBi slopes are modelled for a max bias of 8 only",
            pe_plan_from_gguf(bad_file(b), OUT));
+    b = gb_new(3);
+    gb_str(b, "general.architecture", "llama");
+    gb_u32(b, "llama.block_count", 2);
+    gb_u32(b, "llama.attention.key_length", 64);
+    gb_f32(b, "llama.rope.freq_base", -5.0f);
+    EXPECT("ARCH-9", PE_ERR_FORMAT, "'llama' describes a RoPE posenc cannot run: ",
+           pe_plan_from_gguf(bad_file(b), OUT));
+    b = swa_file("gemma2", 2);
+    gb_u32(b, "gemma2.attention.sliding_window", 64);
+    gb_f32(b, "gemma2.rope.freq_base_swa", 1.0f);
+    EXPECT("ARCH-9", PE_ERR_FORMAT, "'gemma2' describes a sliding-window RoPE posenc cannot run: ",
+           pe_plan_from_gguf(bad_file(b), OUT));
     pe_gguf_arch_info info;
     EXPECT("ARCH-8", PE_ERR_RANGE, "architecture index -1 outside [0, ", pe_gguf_arch_get(-1, &info));
     EXPECT("ARCH-8", PE_ERR_NULL, "out must not be NULL", pe_gguf_arch_get(0, NULL));
