@@ -424,6 +424,53 @@ static int recurrent_layers(const pe__gguf_rope *g, int64_t n_layer, int64_t n_l
     return PE_OK;
 }
 
+/* Which layers slide (or take chunks), as the architecture's hparams set
+ * them up. */
+typedef struct {
+    int64_t window;   /* tokens of a sliding layer or of a chunk */
+    uint64_t period;  /* set_swa_pattern(n); 0: every layer matches */
+    bool swa_on;      /* sliding layers exist */
+    bool chunked;     /* Llama 4's chunked attention */
+} swa_setup;
+
+static int sliding_setup(const pe__gguf_rope *g, const pe__gguf_arch *a, pe_plan *p,
+                         swa_setup *out) {
+    const char *arch = g->architecture;
+    const pe__gguf_swa_rule *r = &a->swa;
+    bool rule_on = r->rule == PE__GGUF_SWA_PERIOD || r->rule == PE__GGUF_SWA_CHUNKED;
+    if (r->only_layers > 0 && r->only_layers != p->n_layers) rule_on = false;
+    *out = (swa_setup){g->sliding_window.present ? (int64_t)g->sliding_window.value : 0, 0, false,
+                     false};
+    if (!rule_on) {
+        if (out->window > 0 || g->swa_pattern_present)
+            PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window': llama.cpp runs every layer "
+                                 "of '%s' with full attention%s; ignored", arch, a->arch,
+                                 r->only_layers > 0 ? " at this layer count" : ""));
+        out->window = 0;
+        return PE_OK;
+    }
+    if (!g->sliding_window.present) out->window = r->default_window;
+    out->period = r->period;
+    if (g->swa_pattern_present && !g->swa_pattern_is_array) out->period = g->swa_pattern_period;
+    else if (g->swa_pattern_is_array)
+        PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window_pattern' is an array: llama.cpp "
+                             "reads an integer period for '%s' and keeps %u", arch, a->arch,
+                             r->period));
+    if (r->rule == PE__GGUF_SWA_CHUNKED) {
+        /* llama4.cpp:13-20: a window of 0 turns chunks off; any other
+         * value is replaced by the chunk of 8192 set in code */
+        out->chunked = !(g->sliding_window.present && g->sliding_window.value == 0);
+        out->window = r->default_window;
+        return PE_OK;
+    }
+    out->swa_on = out->window > 0;
+    if (!out->swa_on && !r->needs_window)
+        PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window' absent or 0: llama.cpp sets "
+                             "sliding layers for '%s' but no window; every layer taken as full "
+                             "attention", arch, a->arch));
+    return PE_OK;
+}
+
 /* The RoPE a file describes must be one the library runs: its frequencies
  * are computed once here (at L0 and, for LongRoPE, past it), so a plan
  * never holds a kind whose frequencies would be refused later. */
@@ -531,34 +578,11 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
 
     /* Sliding layers: the architecture's rule (families_gguf.c). */
     const pe__gguf_swa_rule *r = &a->swa;
-    bool rule_on = r->rule == PE__GGUF_SWA_PERIOD || r->rule == PE__GGUF_SWA_CHUNKED;
-    if (r->only_layers > 0 && r->only_layers != p->n_layers) rule_on = false;
-    int64_t window = g->sliding_window.present ? (int64_t)g->sliding_window.value : 0;
-    uint64_t period = 0;
-    bool swa_on = false, chunked = false;
-    if (rule_on) {
-        if (!g->sliding_window.present) window = r->default_window;
-        period = r->period;
-        if (g->swa_pattern_present && !g->swa_pattern_is_array) period = g->swa_pattern_period;
-        else if (g->swa_pattern_is_array)
-            PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window_pattern' is an array: "
-                                 "llama.cpp reads an integer period for '%s' and keeps %u",
-                                 arch, a->arch, r->period));
-        if (r->rule == PE__GGUF_SWA_CHUNKED) {
-            chunked = !(g->sliding_window.present && g->sliding_window.value == 0);
-            if (chunked && !g->sliding_window.present) window = r->default_window;
-        } else {
-            swa_on = window > 0;
-            if (!swa_on && !r->needs_window)
-                PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window' absent or 0: llama.cpp "
-                                     "sets sliding layers for '%s' but no window; every layer "
-                                     "taken as full attention", arch, a->arch));
-        }
-    } else if (window > 0 || g->swa_pattern_present) {
-        PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window': llama.cpp runs every layer of "
-                             "'%s' with full attention%s; ignored", arch, a->arch,
-                             r->only_layers > 0 ? " at this layer count" : ""));
-    }
+    swa_setup sw;
+    PE_TRY(sliding_setup(g, a, p, &sw));
+    const int64_t window = sw.window;
+    const uint64_t period = sw.period;
+    const bool swa_on = sw.swa_on, chunked = sw.chunked;
     swa_kind = full_kind;
     if (swa_on) { /* a kind no layer uses would show in the plan */
         pe_rope_scaling swa;

@@ -411,6 +411,7 @@ TEST(plan_gguf_rule_probes) {
     pe_plan_free(g);
     b = swa_file("llama4", 6);
     gb_u32(b, "llama4.attention.sliding_window_pattern", 3);
+    gb_u32(b, "llama4.attention.sliding_window", 1000); /* replaced by 8192 in code */
     g = plan_of(b, "llama4_pattern3");
     for (int64_t i = 0; g && i < 6; i++) {
         pe_plan_layer L;
