@@ -421,7 +421,9 @@ static const pe__family mpt = {
     .ignored = {{.key = "attn_config.alibi_bias_max", .used = 8.0,
                  .why = "HF's MptModel calls build_mpt_alibi_tensor without it (8)"},
                 {.key = "attn_config.alibi", .used = 1.0,
-                 .why = "HF's MptModel always adds the ALiBi bias"}},
+                 .why = "HF's MptModel always adds the ALiBi bias"},
+                {.key = "learned_pos_emb", .used = 0.0,
+                 .why = "HF's MptModel has no learned position table (wte, blocks, norm_f)"}},
 };
 
 /* ------------------------------------------- learned absolute positions */

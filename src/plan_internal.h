@@ -162,7 +162,7 @@ typedef struct pe__family {
     pe__t5_rule t5;
     pe__learned_rule learned;
     pe__sinusoidal_rule sinusoidal;
-    pe__ignored_key ignored[2];
+    pe__ignored_key ignored[3];
     const char *text_family;    /* a wrapper (LLaVA, ...): the family its text_config is when
                                    that block names no model_type (LlavaConfig: "llama") */
     const char *const *none_types; /* layer_types values whose layers see no positions (conv,

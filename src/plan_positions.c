@@ -157,11 +157,34 @@ int pe__plan_warn_ignored(pe_plan *p, pe__scope top, const pe__family *fam) {
     return PE_OK;
 }
 
+/* Positional-looking keys a non-RoPE family's code does not read (a
+ * rope_theta in an ALiBi Falcon, a rope_scaling in GPT-2): warnings. The
+ * keys the record reads or names as ignored are not repeated. */
+static int warn_unread(pe_plan *p, pe__scope top, const pe__family *fam, pe_position_kind kind) {
+    static const char *const hints[] = {"rope", "rotary", "alibi", "position_embedding", "nope"};
+    for (const cJSON *c = top.obj->child; c != NULL; c = c->next) {
+        const char *k = c->string ? c->string : "";
+        bool looks = false, read = cJSON_IsNull(c);
+        for (size_t i = 0; i < sizeof hints / sizeof *hints; i++)
+            if (strstr(k, hints[i]) != NULL) looks = true;
+        if (fam->kind_switch.key != NULL && strcmp(k, fam->kind_switch.key) == 0) read = true;
+        if (fam->learned.kind_key != NULL && strcmp(k, fam->learned.kind_key) == 0) read = true;
+        for (size_t i = 0; i < sizeof fam->ignored / sizeof *fam->ignored; i++)
+            if (fam->ignored[i].key != NULL && strcmp(k, fam->ignored[i].key) == 0) read = true;
+        if (looks && !read)
+            PE_TRY(pe__plan_warn(p, "'%s%s': model_type '%s' has %s positions and its code does "
+                                 "not read it; ignored", top.prefix, k, fam->model_type,
+                                 pe_position_kind_name(kind)));
+    }
+    return PE_OK;
+}
+
 int pe__plan_build_fixed(pe_plan *p, pe__scope top, const pe__family *fam,
                          pe_position_kind kind) {
     int64_t heads = 0, hidden = 0, n = 0;
     const char *from;
     PE_TRY(pe__plan_warn_ignored(p, top, fam));
+    PE_TRY(warn_unread(p, top, fam, kind));
     PE_TRY(read_alias(top, hidden_keys, &hidden, &from));
     if (from == NULL) hidden = fam->defaults.hidden;
     if (from != NULL && hidden <= 0)

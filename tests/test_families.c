@@ -278,6 +278,15 @@ TEST(families_non_rope_parameters) {
         CHECK(l.rows == 514 && l.offset == 2 && l.dim == 768);
         pe_plan_free(p);
     }
+    /* A RoPE key in a learned-position family is a warning, not a plan. */
+    const char *gpt2 = "{\"model_type\":\"gpt2\",\"rope_theta\":10000,\"rope_scaling\":null}";
+    CHECK_OK(pe_plan_from_config_json(gpt2, strlen(gpt2), &p));
+    if (p != NULL) {
+        CHECK(pe_plan_num_warnings(p) == 1 && pe_plan_num_rope_kinds(p) == 0);
+        CHECK(strcmp(pe_plan_warning(p, 0), "'rope_theta': model_type 'gpt2' has learned positions "
+                     "and its code does not read it; ignored") == 0);
+        pe_plan_free(p);
+    }
     const char *bert_rel = "{\"model_type\":\"bert\",\"position_embedding_type\":\"relative_key\"}";
     CHECK_ERROR(pe_plan_from_config_json(bert_rel, strlen(bert_rel), &p), PE_ERR_UNSUPPORTED,
                 "'position_embedding_type'='relative_key': model_type 'bert' then uses relative");

@@ -54,6 +54,8 @@ expect plan_t5_decoder 0 '^layers 6-11: decoder, T5 relative buckets, 32 buckets
     -- plan --config "$FIX/t5-small.json"
 expect plan_falcon_rw_alibi 0 '^layers 0-23: full_attention, ALiBi, 32 heads, Press/BLOOM slopes \(max bias 8\), HF rounds them to bfloat16, head_dim 64$' \
     -- plan --config "$FIX/falcon-rw-1b.json"
+expect plan_mpt_learned_pos_emb 0 "^warning: 'learned_pos_emb': HF's MptModel has no learned position table" \
+    -- plan --config "$FIX/mpt-7b.json"
 expect plan_bloom_offset_alibi 0 "^warning: 'offset_alibi': .*; ignored$" -- plan --config "$FIX/bloom-560m.json"
 expect plan_lfm2_conv 0 '^layers 0-1, 3-4, 6-7, 9, 11, 13, 15: conv, no positions \(conv\)$' -- plan --config "$FIX/lfm2-1.2b.json"
 expect freqs_refuses_learned 1 "no layer of this config rotates: model_type 'gpt2' has learned positions" \
