@@ -2,6 +2,7 @@
  * its config.json, as a table of identical-layer groups or as JSON. */
 #include "commands.h"
 #include "output.h"
+#include "plan_families_gguf.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -13,7 +14,7 @@ static const cli_opt opts[] = {
     {"gguf", "model.gguf", "a llama.cpp GGUF file (only its header and rope tensors are read)"},
     {"seq-len", "S", "sequence length the frequencies are for (dynamic, longrope; default 0 = not stated)"},
     {"format", "table|json", "output format (default table)"},
-    {"family", "NAME", "read --config as this registry family on purpose (its model_type is not one)"},
+    {"family", "NAME", "read --config (or --gguf alone) as this registry family / llama.cpp architecture on purpose"},
     {"families", NULL, "list the family registry (model types, positional kinds, sources)"},
     {NULL, NULL, NULL},
 };
@@ -407,7 +408,7 @@ static int load(const cli_spec *spec, const char *path, bool gguf, const char *f
                 int64_t seq_len, loaded *l) {
     memset(l, 0, sizeof *l);
     l->path = path;
-    int st = gguf ? pe_plan_from_gguf(path, &l->plan)
+    int st = gguf ? pe_plan_from_gguf_as(path, family, &l->plan)
                   : pe_plan_from_config_file_as(path, family, &l->plan);
     if (st != PE_OK) return cli_lib_error(spec, st);
     const int64_t n = pe_plan_num_layers(l->plan), kinds = pe_plan_num_rope_kinds(l->plan);
@@ -430,11 +431,9 @@ static int load(const cli_spec *spec, const char *path, bool gguf, const char *f
     return st == PE_OK ? CLI_OK : cli_lib_error(spec, st);
 }
 
-/* The GGUF architecture registry's entries, {"arch", "rope_type",
- * "source"} each: the llama.cpp side of the registry fills this in (it
- * lives with the GGUF reader); until then the list is empty. */
-static int print_gguf_families_json(void) { return PE_OK; }
-static int print_gguf_families_table(void) { return PE_OK; }
+/* The GGUF architecture registry's entries: plan_families_gguf.c. */
+static int print_gguf_families_json(void) { return cli_print_gguf_families_json(); }
+static int print_gguf_families_table(void) { return cli_print_gguf_families_table(); }
 
 static void print_kinds_json(unsigned kinds) {
     printf("[");
@@ -507,8 +506,8 @@ int cmd_plan(const cli_spec *spec, int argc, char **argv) {
         rc = print_families(format == 1);
         return rc != CLI_OK ? cli_lib_error(spec, rc) : cli_close_output(spec, stdout, NULL);
     }
-    if (cli_has(&a, "family") && !cli_has(&a, "config"))
-        return cli_usage_error(spec, "--family NAME needs --config config.json");
+    if (cli_has(&a, "family") && !cli_has(&a, "config") && !cli_has(&a, "gguf"))
+        return cli_usage_error(spec, "--family NAME needs --config config.json or --gguf model.gguf");
     if (!cli_has(&a, "config") && !cli_has(&a, "gguf"))
         return cli_usage_error(spec, "--config config.json or --gguf model.gguf is required");
     if (seq_len < 0) return cli_usage_error(spec, "--seq-len must be >= 0 (got %lld)", (long long)seq_len);
@@ -517,7 +516,9 @@ int cmd_plan(const cli_spec *spec, int argc, char **argv) {
     if (cli_has(&a, "config") &&
         (rc = load(spec, cli_get(&a, "config"), false, cli_get(&a, "family"), seq_len, &c)))
         goto out;
-    if (cli_has(&a, "gguf") && (rc = load(spec, cli_get(&a, "gguf"), true, NULL, seq_len, &g)))
+    if (cli_has(&a, "gguf") && (rc = load(spec, cli_get(&a, "gguf"), true,
+                                           cli_has(&a, "config") ? NULL : cli_get(&a, "family"),
+                                           seq_len, &g)))
         goto out;
     if (c.plan && g.plan) {
         int st = pe_plan_compare(c.plan, g.plan, seq_len, &diff);

@@ -1148,20 +1148,38 @@ int pe_plan_layer_query_scale(const pe_plan *plan, int64_t layer, int64_t positi
 
 /*
  * The plan of a llama.cpp GGUF file, from its header, metadata and the
- * small rope tensors only (the weights are never read): {arch}.block_count,
- * key_length (or embedding_length / head_count), rope.dimension_count,
- * rope.freq_base, rope.freq_base_swa (sliding layers), rope.scaling.* (type,
- * factor, original_context_length, attn_factor, yarn_beta_*,
- * yarn_log_multiplier), attention.sliding_window(_pattern),
- * no_rope_layer_step, rope.dimension_sections, and the rope_freqs.weight
- * divisors of Llama 3 conversions (EXPLICIT scaling) or the
- * rope_factors_long/short lists of LongRoPE ones. Values are read back into
- * the Hugging Face parameters they were converted from; each layer's
- * f32_inputs names what went through float32. Pair layout: llama.cpp's
- * rope type of the architecture (its conversion permutes Llama-family q/k
- * weights to adjacent pairs). Unknown positional keys are warnings.
+ * small rope tensors only (the weights are never read), read as llama.cpp's
+ * loader and graph read it for the file's general.architecture: the
+ * architecture's record in posenc's llama.cpp registry (docs/FAMILIES.md,
+ * GGUF) gives the rope type (pair layout, M-RoPE blocked or interleaved),
+ * the sliding-window rule, NextN layers (n_layer = block_count -
+ * nextn_predict_layers), recurrent layers (kind none), the YaRN keys it
+ * reads (others run llama.cpp's defaults) and NoPE steps. LongRoPE comes
+ * from the rope_factors_long/short tensors with rope.scaling.attn_factor
+ * (Phi-3 conversions write no scaling type); Llama 3 from rope_freqs.weight
+ * (EXPLICIT). Each layer's f32_inputs names what went through float32.
+ * PE_ERR_UNSUPPORTED for an architecture not in the registry (naming the
+ * closest) or one it refuses (with the reason). Unknown positional keys,
+ * and keys llama.cpp does not read for the architecture, are warnings.
+ * pe_plan_from_gguf_as reads the file as the named registry architecture
+ * on purpose (general.architecture still names the keys).
  */
 int pe_plan_from_gguf(const char *path, pe_plan **out);
+int pe_plan_from_gguf_as(const char *path, const char *arch, pe_plan **out);
+
+/* The llama.cpp architecture registry, one record per architecture. */
+typedef struct {
+    const char *arch;         /* general.architecture */
+    const char *rope_type;    /* llama_model_rope_type(): "none", "norm", "neox", "mrope",
+                                 "imrope", "mrope|norm" / "mrope|neox" (by the file's sections) */
+    pe_position_kind position; /* of its attention layers */
+    const char *source;       /* llama.cpp file:line at the commit in docs/FAMILIES.md */
+    const char *refusal;      /* NULL: modelled; else why posenc refuses it */
+} pe_gguf_arch_info;
+
+int64_t pe_gguf_arch_count(void);
+/* Record index into *out; PE_ERR_RANGE past the end, PE_ERR_NULL. */
+int pe_gguf_arch_get(int64_t index, pe_gguf_arch_info *out);
 
 /* Differences between two plans of one model (a config.json and a GGUF,
  * say), layer by layer at seq_len: layer count, rotation, types, dims,

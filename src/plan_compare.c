@@ -4,10 +4,17 @@
  * Each difference is a sentence; layers that share a sentence are listed
  * together ("layers 0-4, 6-10: ..."), so a 60-layer model with one float32
  * base gives one line, not sixty.
+ *
+ * A frequency or magnitude difference is said to come from a GGUF's float32
+ * storage only when that is predicted: the other plan's scaling, with every
+ * real input (base, factor, magnitude, betas, lists) rounded to float32 as
+ * the conversion stores it, must give the GGUF's values; otherwise the line
+ * says float32 does not explain it.
  */
 #include "plan_internal.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,23 +95,146 @@ static const char *layout_name(pe_rope_layout l) {
     return l == PE_ROPE_HALF ? "half" : "interleaved";
 }
 
+static double f32(double v) { return isfinite(v) ? (double)(float)v : v; }
+
+/* Round a list into buf (n <= PE_MAX_ROTARY_DIM / 2) and point at it. */
+static const double *f32_list(const double *v, int64_t n, double *buf) {
+    if (v == NULL) return NULL;
+    for (int64_t i = 0; i < n && i < PE_MAX_ROTARY_DIM / 2; i++) buf[i] = f32(v[i]);
+    return buf;
+}
+
+/* The GGUF's frequencies predicted from the other plan's layer with every
+ * real input rounded to float32. A GGUF carrying explicit divisors
+ * (rope_freqs.weight) gets the other plan's ratios to the default
+ * frequencies, rounded. *ok false when the prediction cannot be made. */
+static int predict_f32(const pe_plan *c, const pe_plan *g, int64_t i, int64_t seq_len,
+                       const pe_freqs *fc, pe_freqs *out, bool *ok) {
+    static const size_t half = PE_MAX_ROTARY_DIM / 2;
+    pe_rope_scaling s, sg;
+    *ok = false;
+    PE_TRY(pe_plan_layer_scaling(c, i, seq_len, &s));
+    PE_TRY(pe_plan_layer_scaling(g, i, seq_len, &sg));
+    double shortf[PE_MAX_ROTARY_DIM / 2], longf[PE_MAX_ROTARY_DIM / 2], divs[PE_MAX_ROTARY_DIM / 2];
+    pe_rope_scaling p = s;
+    if (sg.type == PE_SCALING_EXPLICIT && s.type != PE_SCALING_EXPLICIT) {
+        /* the conversion wrote w_default(b) / w_i per pair */
+        pe_freqs def;
+        PE_TRY(pe_freqs_default(fc->rotary_dim, s.base, &def));
+        for (int64_t k = 0; k < fc->rotary_dim / 2 && (size_t)k < half; k++) {
+            long double d = (long double)def.inv_freq[k] + def.inv_freq_lo[k];
+            long double w = (long double)fc->inv_freq[k] + fc->inv_freq_lo[k];
+            divs[k] = (double)(float)(d / w);
+        }
+        p = pe_rope_scaling_defaults(PE_SCALING_EXPLICIT, s.head_dim);
+        p.rotary_dim = s.rotary_dim;
+        p.base = f32(s.base);
+        p.divisors = divs;
+        p.n_divisors = fc->rotary_dim / 2;
+    } else {
+        if (sg.type != s.type) return PE_OK;
+        p.base = f32(s.base);
+        p.factor = f32(s.factor);
+        p.beta_fast = f32(s.beta_fast);
+        p.beta_slow = f32(s.beta_slow);
+        p.mscale = f32(s.mscale);
+        p.mscale_all_dim = f32(s.mscale_all_dim);
+        p.low_freq_factor = f32(s.low_freq_factor);
+        p.high_freq_factor = f32(s.high_freq_factor);
+        /* a derived magnitude is stored as a number */
+        p.attention_factor = f32(fc->attention_factor);
+        p.short_factor = f32_list(s.short_factor, s.n_short_factor, shortf);
+        p.long_factor = f32_list(s.long_factor, s.n_long_factor, longf);
+        p.divisors = f32_list(s.divisors, s.n_divisors, divs);
+    }
+    if (pe_freqs_from_scaling(&p, out, NULL) != PE_OK) return PE_OK;
+    *ok = true;
+    return PE_OK;
+}
+
+/* What float32 says about a difference of relative size diff whose
+ * prediction (the other plan's inputs rounded to float32) misses the GGUF
+ * by err: it explains it (err within tol), it may (the difference is
+ * within a few float32 ulps, as a converter computing in float32 makes:
+ * Llama 3's divisors), or it does not. */
+static void f32_clause(char *buf, size_t cap, bool predicted, double err, double diff,
+                       double tol, const char *inputs) {
+    const double few_f32_ulps = 8.0 * 5.9604644775390625e-8; /* 8 * 2^-24 */
+    if (predicted && err <= tol)
+        snprintf(buf, cap, "; float32 storage explains it (%s)", inputs);
+    else if (diff <= few_f32_ulps)
+        snprintf(buf, cap, "; within float32 precision, but rounding the inputs to float32 does "
+                 "not reproduce it (the conversion's float32 arithmetic)");
+    else
+        snprintf(buf, cap, "; float32 storage does not explain it");
+}
+
+/* The parameters of two layers of one non-RoPE kind: "" when equal, else
+ * the first that differs. ALiBi slopes compare exactly (each plan's own
+ * rule and head count give them). */
+static int position_diffs(const pe_plan *a, const pe_plan *b, int64_t i, pe_position_kind kind,
+                          char *m, size_t cap) {
+    m[0] = '\0';
+    if (kind == PE_POSITION_ALIBI) {
+        pe_plan_alibi x, y;
+        PE_TRY(pe_plan_layer_alibi(a, i, &x));
+        PE_TRY(pe_plan_layer_alibi(b, i, &y));
+        if (x.heads != y.heads) {
+            snprintf(m, cap, "ALiBi heads: %s %lld, %s %lld", a->source, (long long)x.heads,
+                     b->source, (long long)y.heads);
+            return PE_OK;
+        }
+        if (x.heads < 1 || x.heads > 65536) return PE_OK;
+        double *sx = malloc(2 * (size_t)x.heads * sizeof *sx);
+        if (sx == NULL) return pe__fail(PE_ERR_NOMEM, "no memory to compare plans");
+        double *sy = sx + x.heads;
+        int st = pe_plan_layer_alibi_slopes(a, i, sx, NULL);
+        if (st == PE_OK) st = pe_plan_layer_alibi_slopes(b, i, sy, NULL);
+        for (int64_t h = 0; st == PE_OK && h < x.heads; h++)
+            if (sx[h] != sy[h]) {
+                snprintf(m, cap, "ALiBi slopes: head %lld: %s %.17g, %s %.17g", (long long)h,
+                         a->source, sx[h], b->source, sy[h]);
+                break;
+            }
+        free(sx);
+        return st;
+    }
+    if (kind == PE_POSITION_LEARNED) {
+        pe_plan_learned x, y;
+        PE_TRY(pe_plan_layer_learned(a, i, &x));
+        PE_TRY(pe_plan_layer_learned(b, i, &y));
+        if (x.rows != y.rows || x.offset != y.offset || x.dim != y.dim)
+            snprintf(m, cap, "learned table: %s %lld rows offset %lld dim %lld, %s %lld rows "
+                     "offset %lld dim %lld", a->source, (long long)x.rows, (long long)x.offset,
+                     (long long)x.dim, b->source, (long long)y.rows, (long long)y.offset,
+                     (long long)y.dim);
+    }
+    return PE_OK;
+}
+
 /* Every difference of layer i, each through emit. */
 static int layer_diffs(const pe_plan *a, const pe_plan *b, int64_t i, int64_t seq_len,
                        pe_freqs *fa, pe_freqs *fb, groups *gs) {
     pe_plan_layer x, y;
     PE_TRY(pe_plan_layer_info(a, i, &x));
     PE_TRY(pe_plan_layer_info(b, i, &y));
-    char m[480];
+    char m[560];
     const char *na = a->source, *nb = b->source;
     if (strcmp(x.layer_type, y.layer_type) != 0) {
         snprintf(m, sizeof m, "layer type: %s %s, %s %s", na, x.layer_type, nb, y.layer_type);
         PE_TRY(add(gs, i, m));
     }
-    if (x.attention != y.attention || x.rope != y.rope) {
-        snprintf(m, sizeof m, "rotation: %s %s, %s %s", na,
-                 !x.attention ? "no attention" : x.rope ? "RoPE" : "NoPE", nb,
-                 !y.attention ? "no attention" : y.rope ? "RoPE" : "NoPE");
+    pe_plan_position px, py;
+    PE_TRY(pe_plan_layer_position(a, i, &px));
+    PE_TRY(pe_plan_layer_position(b, i, &py));
+    if (px.kind != py.kind || x.attention != y.attention || x.rope != y.rope) {
+        snprintf(m, sizeof m, "positions: %s %s, %s %s", na, pe_position_kind_name(px.kind), nb,
+                 pe_position_kind_name(py.kind));
         return add(gs, i, m);
+    }
+    if (px.kind != PE_POSITION_ROPE) {
+        PE_TRY(position_diffs(a, b, i, px.kind, m, sizeof m));
+        if (m[0] != '\0') PE_TRY(add(gs, i, m));
     }
     if (x.sliding_window != y.sliding_window) {
         snprintf(m, sizeof m, "sliding window: %s %lld, %s %lld", na, (long long)x.sliding_window,
@@ -115,8 +245,21 @@ static int layer_diffs(const pe_plan *a, const pe_plan *b, int64_t i, int64_t se
         (x.temperature.active && (x.temperature.beta != y.temperature.beta ||
                                   x.temperature.span != y.temperature.span ||
                                   x.temperature.offset != y.temperature.offset))) {
-        snprintf(m, sizeof m, "query scale: %s %s, %s %s", na,
-                 x.temperature.active ? "yes" : "none", nb, y.temperature.active ? "yes" : "none");
+        char tx[96] = "none", ty[96] = "none";
+        if (x.temperature.active)
+            snprintf(tx, sizeof tx, "beta %.17g span %lld offset %lld", x.temperature.beta,
+                     (long long)x.temperature.span, (long long)x.temperature.offset);
+        if (y.temperature.active)
+            snprintf(ty, sizeof ty, "beta %.17g span %lld offset %lld", y.temperature.beta,
+                     (long long)y.temperature.span, (long long)y.temperature.offset);
+        /* predicted: the same scale but for one beta rounded to float32 */
+        const bool f32_beta = x.temperature.active && y.temperature.active &&
+                              x.temperature.span == y.temperature.span &&
+                              x.temperature.offset == y.temperature.offset &&
+                              (f32(x.temperature.beta) == y.temperature.beta ||
+                               f32(y.temperature.beta) == x.temperature.beta);
+        snprintf(m, sizeof m, "query scale: %s %s, %s %s%s", na, tx, nb, ty,
+                 f32_beta ? "; float32 storage explains it (the beta)" : "");
         PE_TRY(add(gs, i, m));
     }
     if (!x.rope) return PE_OK;
@@ -124,12 +267,31 @@ static int layer_diffs(const pe_plan *a, const pe_plan *b, int64_t i, int64_t se
         snprintf(m, sizeof m, "dims: %s rotary %lld of head %lld, %s rotary %lld of head %lld", na,
                  (long long)x.rotary_dim, (long long)x.head_dim, nb, (long long)y.rotary_dim,
                  (long long)y.head_dim);
-        return add(gs, i, m);
+        PE_TRY(add(gs, i, m));
+        /* the rotated pairs still compare when only the head differs (an
+         * MLA GGUF's key_length holds the latent width) */
+        if (x.rotary_dim != y.rotary_dim) return PE_OK;
     }
     if (x.layout != y.layout) {
         snprintf(m, sizeof m, "pair layout: %s %s, %s %s (a GGUF's q/k weights are permuted to "
                  "match its own layout; each is right for its weights)", na,
                  layout_name(x.layout), nb, layout_name(y.layout));
+        PE_TRY(add(gs, i, m));
+    }
+    bool sections_differ = x.n_mrope_section != y.n_mrope_section;
+    for (int64_t k = 0; !sections_differ && k < x.n_mrope_section && k < 4; k++)
+        sections_differ = x.mrope_section[k] != y.mrope_section[k];
+    if (sections_differ || (x.n_mrope_section > 0 && x.mrope_interleaved != y.mrope_interleaved)) {
+        char sx[64] = "none", sy[64] = "none";
+        if (x.n_mrope_section > 0)
+            snprintf(sx, sizeof sx, "[%lld,%lld,%lld] %s", (long long)x.mrope_section[0],
+                     (long long)x.mrope_section[1], (long long)x.mrope_section[2],
+                     x.mrope_interleaved ? "interleaved" : "blocked");
+        if (y.n_mrope_section > 0)
+            snprintf(sy, sizeof sy, "[%lld,%lld,%lld] %s", (long long)y.mrope_section[0],
+                     (long long)y.mrope_section[1], (long long)y.mrope_section[2],
+                     y.mrope_interleaved ? "interleaved" : "blocked");
+        snprintf(m, sizeof m, "M-RoPE sections: %s %s, %s %s", na, sx, nb, sy);
         PE_TRY(add(gs, i, m));
     }
     PE_TRY(pe_plan_layer_freqs(a, i, seq_len, fa, NULL));
@@ -143,20 +305,36 @@ static int layer_diffs(const pe_plan *a, const pe_plan *b, int64_t i, int64_t se
     const double tol = 4 * 2.220446049250313e-16;
     int64_t at;
     double r = max_rel(fa, fb, &at);
-    const char *why = y.f32_inputs[0] ? y.f32_inputs : x.f32_inputs;
+    double ra = fabs(fa->attention_factor - fb->attention_factor) / fabs(fa->attention_factor);
+    /* The float32 prediction, when exactly one side is a GGUF with float32
+     * inputs. */
+    const bool a_gguf = strcmp(a->source, "gguf") == 0, b_gguf = strcmp(b->source, "gguf") == 0;
+    const pe_plan_layer *gl = b_gguf ? &y : &x;
+    char fclause[200] = "", aclause[200] = "";
+    if ((r > tol || ra > tol) && a_gguf != b_gguf && gl->f32_inputs[0] != '\0') {
+        pe_freqs pred;
+        bool ok;
+        const pe_freqs *fg = b_gguf ? fb : fa, *fc = b_gguf ? fa : fb;
+        PE_TRY(predict_f32(b_gguf ? a : b, b_gguf ? b : a, i, seq_len, fc, &pred, &ok));
+        int64_t w;
+        f32_clause(fclause, sizeof fclause, ok, ok ? max_rel(&pred, fg, &w) : 0.0, r, tol,
+                   gl->f32_inputs);
+        f32_clause(aclause, sizeof aclause, ok,
+                   ok ? fabs(pred.attention_factor - fg->attention_factor) /
+                            fabs(fg->attention_factor)
+                      : 0.0,
+                   ra, tol, gl->f32_inputs);
+    }
     if (r > tol) {
         snprintf(m, sizeof m, "inv_freq differ by up to %.3g relative (pair %lld: %s %.17g, %s "
-                 "%.17g; %s %s, base %.17g vs %.17g)%s%s", r, (long long)at, na,
+                 "%.17g; %s %s, base %.17g vs %.17g)%s", r, (long long)at, na,
                  fa->inv_freq[at], nb, fb->inv_freq[at], pe_scaling_name(x.scaling),
-                 pe_scaling_name(y.scaling), x.base, y.base, why[0] ? "; stored as float32: " : "",
-                 why);
+                 pe_scaling_name(y.scaling), x.base, y.base, fclause);
         PE_TRY(add(gs, i, m));
     }
-    double ra = fabs(fa->attention_factor - fb->attention_factor) / fabs(fa->attention_factor);
     if (ra > tol) {
-        snprintf(m, sizeof m, "magnitude A: %s %.17g, %s %.17g (%.3g relative)%s%s", na,
-                 fa->attention_factor, nb, fb->attention_factor, ra,
-                 why[0] ? "; stored as float32: " : "", why);
+        snprintf(m, sizeof m, "magnitude A: %s %.17g, %s %.17g (%.3g relative)%s", na,
+                 fa->attention_factor, nb, fb->attention_factor, ra, aclause);
         PE_TRY(add(gs, i, m));
     }
     double rm = fabs(fa->softmax_scale_multiplier - fb->softmax_scale_multiplier) /

@@ -1,26 +1,25 @@
 /*
  * plan_gguf.c — the per-layer plan of a llama.cpp GGUF file (pe_plan_from_gguf):
- * the metadata the GGUF reader (io/gguf.c) hands over, read back into the
- * Hugging Face parameters convert_hf_to_gguf.py wrote them from, with the
- * layer rules of llama.cpp's own model setup (sliding-window pattern,
- * NoPE step, sliding layers' base). Every float that went through float32
- * is named on the layers it feeds, so a comparison with the config can say
- * why a frequency differs.
+ * the metadata the GGUF reader (io/gguf.c) hands over, read the way
+ * llama.cpp's own loader and graph read it for the file's architecture. The
+ * architecture's record (families_gguf.c: rope type, sliding-window rule,
+ * NextN and recurrent layers, the YaRN keys it reads, NoPE step) decides;
+ * an architecture without a record is refused, never planned by guess.
+ * Every float that went through float32 is named on the layers it feeds, so
+ * a comparison with the config can say why a frequency differs.
  *
- * The tables below restate llama.cpp (github.com/ggml-org/llama.cpp), checked
- * against its source (docs/SCALING.md §7 names the files):
- *   rope types   src/llama-model.cpp llama_model_rope_type() @ 00395eb285c7
- *   key names    src/llama-arch.cpp LLM_KV_NAMES @ 00395eb285c7
- *   window rules src/models/{gemma2,cohere2}.cpp @ 82234e08ad11,
- *                src/models/olmo2.cpp @ 8a5c4e03d11b, openai-moe.cpp and the
- *                load_hparams switch of src/llama-model.cpp (Dec 2025
- *                revision: gemma3, gemma3n, gemma-embedding, llama4,
- *                exaone4, smollm3, granite).
- * An architecture absent from them gets a warning, never a guess presented
- * as llama.cpp's.
+ * llama.cpp at 34af94cd9ab2 (docs/FAMILIES.md, GGUF; docs/SCALING.md §7):
+ *   generic keys   src/llama-model.cpp load_hparams (n_ctx_orig_yarn defaults
+ *                  to context_length; scaling type defaults to "linear";
+ *                  rope.scaling.factor 0 means none; rope.scaling.attn_factor)
+ *   magnitude      src/llama-context.cpp (YaRN: get_mscale, the
+ *                  yarn_log_multiplier rule; times rope_attn_factor)
+ *   factors        llama_model::get_rope_factors: rope_freqs, else
+ *                  rope_factors_long beyond n_ctx_orig_yarn, else short
  */
 #include "plan_internal.h"
 
+#include "families_gguf.h"
 #include "io/gguf.h"
 
 #include <math.h>
@@ -28,98 +27,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* llama.cpp's rope type of an architecture. NORM rotates adjacent pairs
- * (its conversion permutes Llama-family q/k weights back to Meta's order),
- * NEOX the two halves; MROPE and IMROPE rotate halves too, with the pairs
- * split into contiguous (MROPE) or interleaved (IMROPE) t/h/w sections.
- * Only architectures whose positions need nothing beyond the generic keys
- * (and the rules below) are listed; the hybrid, draft and per-layer-special
- * ones llama.cpp also lists (falcon-h1, plamo2/3, lfm2, qwen3next, qwen35,
- * granitehybrid, jamba, gemma4, mimo2, step35, deepseek32/4, glm-dsa,
- * mistral4, afmoe, smallthinker, cohere2moe, modern-bert, ...) take the
- * "unknown" path. glm4, glm4moe and hunyuan_vl depend on the file (below). */
-static const char *const norm_archs[] = {
-    "llama", "llada", "llama4", "deci", "baichuan", "starcoder", "internlm2", "minicpm",
-    "xverse", "command-r", "cohere2", "olmo", "arctic", "deepseek", "deepseek2", "plm",
-    "chatglm", "granite", "granitemoe", "chameleon", "bailingmoe", "smollm3", "arcee",
-    "ernie4_5", "ernie4_5-moe", "mistral3", "llama-embed", "maincoder"};
-static const char *const neox_archs[] = {
-    "falcon", "dbrx", "stablelm", "bitnet", "qwen", "qwen2", "dream", "qwen2moe", "qwen3",
-    "qwen3moe", "llada-moe", "rnd1", "olmo2", "olmoe", "phi2", "phi3", "phimoe", "plamo",
-    "gemma", "gemma2", "gemma3", "gemma3n", "gemma-embedding", "starcoder2", "openelm",
-    "gptneox", "codeshell", "orion", "nemotron", "exaone", "exaone4", "bailingmoe2", "dots1",
-    "hunyuan-moe", "gpt-oss", "hunyuan-dense", "seed_oss", "grovemoe", "apertus",
-    "minimax-m2", "cogvlm", "pangu-embedded"};
-static const char *const mrope_archs[] = {"qwen2vl"};
-static const char *const imrope_archs[] = {"qwen3vl", "qwen3vlmoe"};
-
-typedef enum { ROPE_UNKNOWN, ROPE_NORM, ROPE_NEOX, ROPE_MROPE, ROPE_IMROPE } rope_type;
-
-static bool in_list(const char *s, const char *const *list, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(s, list[i]) == 0) return true;
-    return false;
-}
-#define IN(s, list) in_list((s), (list), sizeof(list) / sizeof *(list))
-
 /* llama.cpp's hparams.use_mrope(): the first two sections non-zero. */
 static bool uses_mrope(const pe__gguf_rope *g) {
     return g->dimension_sections_count >= 2 && g->dimension_sections[0] > 0 &&
            g->dimension_sections[1] > 0;
 }
 
-static rope_type rope_type_of(const char *arch, const pe__gguf_rope *g) {
-    if (IN(arch, norm_archs)) return ROPE_NORM;
-    if (IN(arch, neox_archs)) return ROPE_NEOX;
-    if (IN(arch, mrope_archs)) return ROPE_MROPE;
-    if (IN(arch, imrope_archs)) return ROPE_IMROPE;
-    if (strcmp(arch, "glm4") == 0) return uses_mrope(g) ? ROPE_MROPE : ROPE_NORM;
-    if (strcmp(arch, "glm4moe") == 0 || strcmp(arch, "hunyuan_vl") == 0)
-        return uses_mrope(g) ? ROPE_MROPE : ROPE_NEOX;
-    return ROPE_UNKNOWN;
+/* The rope type the record gives this file (resolving glm4's, glm4moe's and
+ * hunyuan_vl's choice by the file's sections). */
+static pe__gguf_rope_type rope_type_of(const pe__gguf_arch *a, const pe__gguf_rope *g) {
+    switch (a->rope) {
+    case PE__GGUF_ROPE_MROPE_IF_SECTIONS_ELSE_NORM:
+        return uses_mrope(g) ? PE__GGUF_ROPE_MROPE : PE__GGUF_ROPE_NORM;
+    case PE__GGUF_ROPE_MROPE_IF_SECTIONS_ELSE_NEOX:
+        return uses_mrope(g) ? PE__GGUF_ROPE_MROPE : PE__GGUF_ROPE_NEOX;
+    default:
+        return a->rope;
+    }
 }
 
-/* Where a sliding layer's base comes from in llama.cpp. */
-typedef enum {
-    SWA_BASE_KEY_OR_FULL, /* rope.freq_base_swa, else rope.freq_base */
-    SWA_BASE_KEY_OR_1E4,  /* rope.freq_base_swa, else llama_hparams' 10000 */
-    SWA_BASE_FULL         /* the graph rotates with rope.freq_base whatever the key */
-} swa_base;
-
-/* llama.cpp's sliding-window setup of an architecture: the period it sets in
- * code (layer i slides when i % n < n - 1; the integer
- * attention.sliding_window_pattern overrides it), whether the window key
- * must be > 0 for any layer to slide, the window when the key is absent,
- * and the sliding layers' RoPE. */
-typedef struct {
-    const char *arch;
-    uint64_t period;
-    bool needs_window;      /* sliding only when the file's window > 0 */
-    int64_t default_window; /* when the key is absent (0: none) */
-    int64_t only_layers;    /* > 0: the rule applies at this block_count only */
-    swa_base base;
-    bool unscaled;          /* sliding layers: default RoPE (scale 1, no YaRN) */
-} swa_rule;
-
-static const swa_rule swa_rules[] = {
-    {"gemma2", 2, false, 4096, 0, SWA_BASE_KEY_OR_FULL, false},
-    {"gemma3", 6, true, 0, 0, SWA_BASE_KEY_OR_1E4, true},
-    {"gemma3n", 5, false, 0, 0, SWA_BASE_KEY_OR_1E4, true},
-    {"gemma-embedding", 6, false, 0, 0, SWA_BASE_KEY_OR_1E4, true},
-    {"cohere2", 4, false, 0, 0, SWA_BASE_FULL, false},
-    {"gpt-oss", 2, false, 0, 0, SWA_BASE_KEY_OR_FULL, false},
-    {"olmo2", 4, true, 0, 0, SWA_BASE_FULL, true}, /* OLMo 3 converts to olmo2 */
-    {"exaone4", 4, false, 4096, 64, SWA_BASE_KEY_OR_FULL, false},
-};
-
-static const swa_rule *swa_rule_of(const char *arch, int64_t n_layers) {
-    for (size_t i = 0; i < sizeof swa_rules / sizeof *swa_rules; i++)
-        if (strcmp(arch, swa_rules[i].arch) == 0)
-            return swa_rules[i].only_layers == 0 || swa_rules[i].only_layers == n_layers
-                       ? &swa_rules[i]
-                       : NULL;
-    return NULL;
-}
 typedef struct {
     char note[128];
 } f32_notes;
@@ -138,7 +64,7 @@ static const char *const known_suffixes[] = {
     ".rope.scaling.factor", ".rope.scaling.original_context_length",
     ".rope.scaling.attn_factor", ".rope.scaling.yarn_log_multiplier",
     ".rope.scaling.yarn_beta_fast", ".rope.scaling.yarn_beta_slow",
-    ".rope.scaling.finetuned", ".no_rope_layer_step",
+    ".rope.scaling.finetuned", ".rope.scaling.alpha",
     /* llama.cpp's runtime knobs (context parameters override them): read,
      * not part of the checkpoint's positions */
     ".rope.scaling.yarn_ext_factor", ".rope.scaling.yarn_attn_factor"};
@@ -170,32 +96,59 @@ static int check_list(const pe__gguf_tensor *t, const char *name, int64_t half) 
     return PE_OK;
 }
 
-/* The full-attention RoPE of the file. */
-static int read_scaling(const pe__gguf_rope *g, const char *arch, int64_t head_dim,
-                        int64_t n_rot, pe_rope_scaling *s, bool *deepseek, f32_notes *notes) {
+/* A float key of the file under {arch}. (not one of the reader's typed
+ * fields): present, its value, and whether it was stored as float32. */
+static bool find_real(const pe__gguf_rope *g, const char *suffix, pe__gguf_real *out) {
+    char key[160];
+    snprintf(key, sizeof key, "%s.%s", g->architecture, suffix);
+    pe__gguf_value v;
+    *out = (pe__gguf_real){false, PE_GGUF_F32, 0.0};
+    if (!pe__gguf_find(g, key, &v) || v.type == PE_GGUF_ARRAY || v.type == PE_GGUF_STRING)
+        return false;
+    *out = (pe__gguf_real){true, v.type, v.f};
+    return true;
+}
+
+/* llama-context.cpp's get_mscale: 1 at or below factor 1. */
+static double yarn_get_mscale(double factor, double mscale) {
+    return factor <= 1.0 ? 1.0 : 0.1 * mscale * log(factor) + 1.0;
+}
+
+/* The full-attention RoPE of the file, as llama.cpp runs it. */
+static int read_scaling(const pe__gguf_rope *g, const pe__gguf_arch *a, int64_t head_dim,
+                        int64_t n_rot, pe_rope_scaling *s, bool *deepseek, f32_notes *notes,
+                        pe_plan *p) {
+    const char *arch = g->architecture;
     const char *type = g->rope_scaling_type;
     const pe__gguf_real *factor = &g->rope_scaling_factor;
     if (!factor->present && g->rope_scale_linear.present) factor = &g->rope_scale_linear;
-    /* Without a type llama.cpp takes "linear" with the factor (the old
-     * scale_linear key too), a factor of 0 or 1 meaning none. */
-    if (type == NULL)
-        type = factor->present && factor->value != 0.0 && factor->value != 1.0 ? "linear"
-                                                                               : "none";
+    const bool scaled = factor->present && factor->value != 0.0 && factor->value != 1.0;
+    const bool rope_factors = g->rope_factors_long.present || g->rope_factors_short.present;
+    /* load_hparams: the type defaults to "linear" (a factor of 0 meaning
+     * none); get_rope_factors applies rope_factors_long/short whatever the
+     * type: Phi-3's converter writes those tensors and no type at all. */
     pe_scaling_type t;
-    if (strcmp(type, "none") == 0) t = PE_SCALING_DEFAULT;
-    else if (strcmp(type, "linear") == 0) t = PE_SCALING_LINEAR;
+    if (type == NULL) t = scaled ? PE_SCALING_LINEAR : PE_SCALING_DEFAULT;
+    else if (strcmp(type, "none") == 0) t = PE_SCALING_DEFAULT;
+    else if (strcmp(type, "linear") == 0) t = scaled ? PE_SCALING_LINEAR : PE_SCALING_DEFAULT;
     else if (strcmp(type, "yarn") == 0) t = PE_SCALING_YARN;
     else if (strcmp(type, "longrope") == 0) t = PE_SCALING_LONGROPE;
     else
         return pe__fail(PE_ERR_FORMAT, "'%s.rope.scaling.type'='%.40s' is not none, linear, yarn "
                         "or longrope", arch, type);
+    if (rope_factors) {
+        if (t == PE_SCALING_YARN || t == PE_SCALING_LINEAR)
+            return pe__fail(PE_ERR_UNSUPPORTED, "'rope_factors_long.weight' together with "
+                            "rope.scaling.type '%s'", type != NULL ? type : "linear");
+        t = PE_SCALING_LONGROPE;
+    }
     const int64_t half = n_rot / 2;
     if (g->rope_freqs.present) {
         /* Llama 3 (and some LongRoPE) conversions bake the scaling into
          * per-pair divisors: w'_i = w_i / rope_freqs[i]. */
         if (t != PE_SCALING_DEFAULT)
             return pe__fail(PE_ERR_UNSUPPORTED, "'rope_freqs.weight' together with "
-                            "rope.scaling.type '%s'", type);
+                            "rope.scaling.type '%s'", type != NULL ? type : "longrope");
         PE_TRY(check_list(&g->rope_freqs, "rope_freqs.weight", half));
         t = PE_SCALING_EXPLICIT;
     }
@@ -203,6 +156,15 @@ static int read_scaling(const pe__gguf_rope *g, const char *arch, int64_t head_d
     s->rotary_dim = n_rot;
     s->base = g->rope_freq_base.present ? g->rope_freq_base.value : 10000.0;
     note_f32(notes, &g->rope_freq_base, "rope.freq_base");
+    pe__gguf_real alpha;
+    if (a->alpha && find_real(g, "rope.scaling.alpha", &alpha) && alpha.value > 0.0) {
+        /* hunyuan-vl.cpp: base * alpha^(d / (d - 2)), d the key head size */
+        if (!isfinite(alpha.value))
+            return pe__fail(PE_ERR_FORMAT, "'%s.rope.scaling.alpha'=%g must be finite", arch,
+                            alpha.value);
+        s->base *= pow(alpha.value, (double)head_dim / (double)(head_dim - 2));
+        note_f32(notes, &alpha, "rope.scaling.alpha");
+    }
     if (g->context_length.present) s->max_position = (int64_t)g->context_length.value;
     if (t == PE_SCALING_EXPLICIT) {
         s->divisors = g->rope_freqs.values;
@@ -215,26 +177,33 @@ static int read_scaling(const pe__gguf_rope *g, const char *arch, int64_t head_d
         return PE_OK;
     }
     if (t == PE_SCALING_DEFAULT) return PE_OK;
-    if (!factor->present && t != PE_SCALING_LONGROPE)
-        return pe__fail(PE_ERR_FORMAT, "'%s.rope.scaling.factor' is required for scaling type "
-                        "'%s'", arch, type);
-    if (factor->present) {
+    if (t == PE_SCALING_LINEAR) {
         s->factor = factor->value;
         note_f32(notes, factor, "rope.scaling.factor");
-        if (!(s->factor > 0.0))
+        if (!(s->factor > 0.0) || !isfinite(s->factor))
             return pe__fail(PE_ERR_FORMAT, "'%s.rope.scaling.factor'=%g must be > 0", arch,
                             s->factor);
+        return PE_OK;
     }
-    if (t == PE_SCALING_LINEAR) return PE_OK;
-    if (!g->rope_scaling_original_context_length.present)
-        return pe__fail(PE_ERR_FORMAT, "'%s.rope.scaling.original_context_length' is required "
-                        "for scaling type '%s'", arch, type);
-    s->original_max_position = (int64_t)g->rope_scaling_original_context_length.value;
-    if (s->original_max_position <= 0)
-        return pe__fail(PE_ERR_FORMAT, "'%s.rope.scaling.original_context_length'=0 must be > 0",
-                        arch);
+    /* YaRN and LongRoPE: n_ctx_orig_yarn is original_context_length, else
+     * context_length (load_hparams). */
+    const pe__gguf_uint *orig = g->rope_scaling_original_context_length.present
+                                    ? &g->rope_scaling_original_context_length
+                                    : &g->context_length;
+    if (!orig->present || orig->value == 0 || orig->value > INT64_MAX)
+        return pe__fail(PE_ERR_FORMAT, "scaling type '%s' needs '%s.rope.scaling."
+                        "original_context_length' or '%s.context_length' > 0",
+                        t == PE_SCALING_YARN ? "yarn" : "longrope", arch, arch);
+    s->original_max_position = (int64_t)orig->value;
+    /* The magnitude: ggml multiplies by attn_factor, which llama-context
+     * sets from rope.scaling.attn_factor (default 1) and, under YaRN, the
+     * mscale rule below. */
+    const double attn = g->rope_scaling_attn_factor.present ? g->rope_scaling_attn_factor.value
+                                                            : 1.0;
     if (g->rope_scaling_attn_factor.present) {
-        s->attention_factor = g->rope_scaling_attn_factor.value;
+        if (!(attn > 0.0) || !isfinite(attn))
+            return pe__fail(PE_ERR_FORMAT, "'%s.rope.scaling.attn_factor'=%g must be > 0", arch,
+                            attn);
         note_f32(notes, &g->rope_scaling_attn_factor, "rope.scaling.attn_factor");
     }
     if (t == PE_SCALING_LONGROPE) {
@@ -243,54 +212,81 @@ static int read_scaling(const pe__gguf_rope *g, const char *arch, int64_t head_d
                             "rope_factors_long.weight and rope_factors_short.weight tensors");
         PE_TRY(check_list(&g->rope_factors_long, "rope_factors_long.weight", half));
         PE_TRY(check_list(&g->rope_factors_short, "rope_factors_short.weight", half));
+        if (g->rope_factors_long.ggml_type == 0 || g->rope_factors_short.ggml_type == 0) {
+            size_t used = strlen(notes->note);
+            snprintf(notes->note + used, sizeof notes->note - used, "%srope_factors_long/short",
+                     used ? ", " : "");
+        }
         s->long_factor = g->rope_factors_long.values;
         s->short_factor = g->rope_factors_short.values;
         s->n_long_factor = s->n_short_factor = half;
-        if (s->max_position <= 0 && isnan(s->factor))
-            return pe__fail(PE_ERR_FORMAT, "scaling type 'longrope' needs '%s.context_length' "
-                            "or '%s.rope.scaling.factor'", arch, arch);
+        if (s->max_position <= 0) s->max_position = s->original_max_position;
+        s->attention_factor = attn; /* llama.cpp: no LongRoPE magnitude of its own */
         return PE_OK;
     }
     /* YaRN */
-    if (g->yarn_beta_fast.present) s->beta_fast = g->yarn_beta_fast.value;
-    if (g->yarn_beta_slow.present) s->beta_slow = g->yarn_beta_slow.value;
-    note_f32(notes, &g->yarn_beta_fast, "yarn_beta_fast");
-    note_f32(notes, &g->yarn_beta_slow, "yarn_beta_slow");
-    if (!(s->beta_fast >= s->beta_slow) || !(s->beta_slow > 0.0))
-        return pe__fail(PE_ERR_FORMAT, "'%s.rope.scaling.yarn_beta_fast'=%g and "
-                        "'yarn_beta_slow'=%g: need beta_fast >= beta_slow > 0", arch,
-                        s->beta_fast, s->beta_slow);
-    if (g->yarn_log_multiplier.present) {
-        /* DeepSeek conversions write 0.1 * mscale_all_dim; their mscale
-         * equals it, so the magnitude is 1 and the attention multiplies the
-         * softmax scale by mscale(f, mscale_all_dim)^2. */
-        double m = g->yarn_log_multiplier.value / 0.1;
-        if (!(m >= 0.0) || !isfinite(m))
+    if (!factor->present || !(factor->value > 0.0) || !isfinite(factor->value))
+        return pe__fail(PE_ERR_FORMAT, "'%s.rope.scaling.factor' > 0 is required for scaling "
+                        "type 'yarn'", arch);
+    s->factor = factor->value;
+    note_f32(notes, factor, "rope.scaling.factor");
+    if (a->yarn_betas) {
+        if (g->yarn_beta_fast.present) s->beta_fast = g->yarn_beta_fast.value;
+        if (g->yarn_beta_slow.present) s->beta_slow = g->yarn_beta_slow.value;
+        note_f32(notes, &g->yarn_beta_fast, "yarn_beta_fast");
+        note_f32(notes, &g->yarn_beta_slow, "yarn_beta_slow");
+        if (!(s->beta_fast > s->beta_slow) || !(s->beta_slow > 0.0))
+            return pe__fail(PE_ERR_FORMAT, "'%s.rope.scaling.yarn_beta_fast'=%g and "
+                            "'yarn_beta_slow'=%g: need beta_fast > beta_slow > 0", arch,
+                            s->beta_fast, s->beta_slow);
+    } else if (g->yarn_beta_fast.present || g->yarn_beta_slow.present) {
+        PE_TRY(pe__plan_warn(p, "'%s.rope.scaling.yarn_beta_fast/slow': llama.cpp reads them for "
+                             "grok and mistral3 only; '%s' runs 32 / 1", arch, arch));
+    }
+    double mscale_all = 0.0;
+    if (a->log_mul != PE__GGUF_LOG_MUL_IGNORED && g->yarn_log_multiplier.present) {
+        mscale_all = g->yarn_log_multiplier.value;
+        if (a->log_mul == PE__GGUF_LOG_MUL_OVER_0_1) mscale_all /= 0.1;
+        if (!(mscale_all >= 0.0) || !isfinite(mscale_all))
             return pe__fail(PE_ERR_FORMAT, "'%s.rope.scaling.yarn_log_multiplier'=%g must be "
                             ">= 0", arch, g->yarn_log_multiplier.value);
-        s->mscale = s->mscale_all_dim = m;
         note_f32(notes, &g->yarn_log_multiplier, "yarn_log_multiplier");
-        *deepseek = strcmp(arch, "deepseek2") == 0;
+    } else if (g->yarn_log_multiplier.present) {
+        PE_TRY(pe__plan_warn(p, "'%s.rope.scaling.yarn_log_multiplier': llama.cpp does not read "
+                             "it for '%s'", arch, arch));
     }
+    double A;
+    if (mscale_all != 0.0) {
+        /* llama-context.cpp: mscale 1 (DeepSeek 2: mscale_all_dim when it
+         * is not 1), A = get_mscale(f, mscale) / get_mscale(f, all). */
+        const double mscale = a->deepseek2_mscale && mscale_all != 1.0 ? mscale_all : 1.0;
+        A = yarn_get_mscale(s->factor, mscale) / yarn_get_mscale(s->factor, mscale_all);
+        if (a->deepseek_softmax) {
+            s->mscale_all_dim = mscale_all;
+            *deepseek = true;
+        }
+    } else {
+        A = yarn_get_mscale(s->factor, 1.0);
+    }
+    s->attention_factor = A * attn;
     return PE_OK;
 }
-
 
 /* The sliding layers' RoPE under rule r (NULL: the file's freq_base_swa if
  * any, scaling as the full layers). The float32 notes name the base's key,
  * and for scaled layers the full layers' notes when the base is theirs. */
-static void swa_scaling(const pe__gguf_rope *g, const swa_rule *r, const pe_rope_scaling *full,
-                        int64_t head_dim, int64_t n_rot, const f32_notes *notes,
-                        pe_rope_scaling *swa, f32_notes *swa_notes) {
+static void swa_scaling(const pe__gguf_rope *g, const pe__gguf_swa_rule *r,
+                        const pe_rope_scaling *full, int64_t head_dim, int64_t n_rot,
+                        const f32_notes *notes, pe_rope_scaling *swa, f32_notes *swa_notes) {
     const pe__gguf_real *key = NULL;
-    if (g->rope_freq_base_swa.present && (r == NULL || r->base != SWA_BASE_FULL))
+    if (g->rope_freq_base_swa.present && r->base != PE__GGUF_SWA_BASE_FULL)
         key = &g->rope_freq_base_swa;
     double base = full->base;
     if (key != NULL) base = key->value;
-    else if (r != NULL && r->base == SWA_BASE_KEY_OR_1E4) base = 10000.0;
+    else if (r->base == PE__GGUF_SWA_BASE_KEY_OR_1E4) base = 10000.0;
     *swa = *full;
     *swa_notes = *notes;
-    if (r != NULL && r->unscaled) {
+    if (r->unscaled) {
         *swa = pe_rope_scaling_defaults(PE_SCALING_DEFAULT, head_dim);
         swa->rotary_dim = n_rot;
         swa->max_position = full->max_position;
@@ -304,10 +300,215 @@ static void swa_scaling(const pe__gguf_rope *g, const swa_rule *r, const pe_rope
     if (key != NULL) note_f32(swa_notes, key, "rope.freq_base_swa");
 }
 
-static int build(const pe__gguf_rope *g, pe_plan *p) {
+/* An integer key under {arch}. (>= 0), or false. */
+static bool find_uint(const pe__gguf_rope *g, const char *suffix, uint64_t *out) {
+    char key[160];
+    snprintf(key, sizeof key, "%s.%s", g->architecture, suffix);
+    pe__gguf_value v;
+    if (!pe__gguf_find(g, key, &v) || !v.is_integer || v.negative) return false;
+    *out = v.u;
+    return true;
+}
+
+/* Store a non-RoPE position on layer L. */
+static int set_position(pe_plan *p, pe__layer_rec *L, const pe__position *pos) {
+    int32_t at;
+    PE_TRY(pe__plan_add_position(p, pos, &at));
+    L->position = at + 1;
+    return PE_OK;
+}
+
+/* The layers of an architecture whose attention takes no RoPE at all:
+ * ALiBi, a learned table, or no attention over positions (Mamba, RWKV). */
+static int build_fixed(const pe__gguf_rope *g, const pe__gguf_arch *a, pe_position_kind kind,
+                       int64_t head_dim, pe_plan *p) {
+    const char *arch = g->architecture;
+    pe__position pos;
+    memset(&pos, 0, sizeof pos);
+    pos.kind = kind;
+    if (kind == PE_POSITION_ALIBI) {
+        double max_bias = a->alibi.max_bias;
+        pe__gguf_real key;
+        if (a->alibi.key != NULL && find_real(g, a->alibi.key, &key)) max_bias = key.value;
+        /* ggml_soft_max_ext: m0 = 2^(-max_bias / c), c = 2^floor(log2 H):
+         * Press et al.'s slopes, which posenc models at max_bias 8 only */
+        if (max_bias != 8.0)
+            return pe__fail(PE_ERR_UNSUPPORTED, "'%s.%s'=%g: ALiBi slopes are modelled for a "
+                            "max bias of 8 only", arch, a->alibi.key, max_bias);
+        if (!g->head_count.present || g->head_count.value < 1 ||
+            g->head_count.value > PE_MAX_ROTARY_DIM * 64)
+            return pe__fail(PE_ERR_FORMAT, "GGUF gives no '%s.attention.head_count' for ALiBi",
+                            arch);
+        pos.alibi = (pe_plan_alibi){(int64_t)g->head_count.value, PE_ALIBI_SLOPES_PRESS, 8.0,
+                                    PE_F32, 1};
+    } else if (kind == PE_POSITION_LEARNED) {
+        if (!g->context_length.present || !g->embedding_length.present)
+            return pe__fail(PE_ERR_FORMAT, "GGUF gives no '%s.context_length' and "
+                            "'%s.embedding_length' for its learned positions", arch, arch);
+        pos.learned = (pe_plan_learned){(int64_t)g->context_length.value, 0,
+                                        (int64_t)g->embedding_length.value};
+    } else {
+        snprintf(pos.why, sizeof pos.why, "%s", a->none_why != NULL ? a->none_why : "recurrent");
+    }
+    int32_t t;
+    PE_TRY(pe__plan_type_index(p, kind == PE_POSITION_NONE ? pos.why : "full_attention", &t));
+    for (int64_t i = 0; i < p->n_layers; i++) {
+        pe__layer_rec *L = &p->layers[i];
+        L->type = t;
+        L->kind = -1;
+        L->attention = kind != PE_POSITION_NONE;
+        L->head_dim = head_dim;
+        PE_TRY(set_position(p, L, &pos));
+    }
+    return warn_unknown_keys(g, p);
+}
+
+/* The head size llama.cpp computes: attention.key_length, else
+ * embedding_length / head_count of layer 0 (a per-layer head_count array
+ * must have block_count entries; n_head() is its first). */
+static int head_size(const pe__gguf_rope *g, int64_t n_layer_all, int64_t *out) {
+    const char *arch = g->architecture;
+    uint64_t heads = 0;
+    bool have_heads = false;
+    if (g->head_count.present) {
+        heads = g->head_count.value;
+        have_heads = true;
+    } else {
+        char key[160];
+        snprintf(key, sizeof key, "%s.attention.head_count", arch);
+        pe__gguf_value v;
+        if (pe__gguf_find(g, key, &v) && v.type == PE_GGUF_ARRAY) {
+            if (v.count != (uint64_t)n_layer_all || v.num == NULL)
+                return pe__fail(PE_ERR_FORMAT, "'%s' has %llu entries but block_count=%lld", key,
+                                (unsigned long long)v.count, (long long)n_layer_all);
+            if (!(v.num[0] >= 0.0))
+                return pe__fail(PE_ERR_FORMAT, "'%s'[0]=%g must be >= 0", key, v.num[0]);
+            heads = (uint64_t)v.num[0];
+            have_heads = true;
+        }
+    }
+    if (g->key_length.present) {
+        *out = (int64_t)g->key_length.value;
+    } else if (g->embedding_length.present && have_heads && heads > 0 &&
+               g->embedding_length.value % heads == 0) {
+        *out = (int64_t)(g->embedding_length.value / heads);
+    } else {
+        return pe__fail(PE_ERR_FORMAT, "GGUF gives no head size: '%s.attention.key_length', or "
+                        "'%s.embedding_length' a multiple of '%s.attention.head_count'", arch,
+                        arch, arch);
+    }
+    return PE_OK;
+}
+
+/* The recurrent (linear-attention) layers of a hybrid Qwen: the
+ * attention.recurrent_layers array when the file has one, else every layer
+ * but each full_attention_interval-th (default 4). */
+static int recurrent_layers(const pe__gguf_rope *g, int64_t n_layer, int64_t n_layer_all,
+                            bool *recr) {
+    char key[160];
+    snprintf(key, sizeof key, "%s.attention.recurrent_layers", g->architecture);
+    pe__gguf_value v;
+    if (pe__gguf_find(g, key, &v)) {
+        if (v.type != PE_GGUF_ARRAY || v.count != (uint64_t)n_layer_all || v.num == NULL)
+            return pe__fail(PE_ERR_FORMAT, "'%s' must be an array of block_count=%lld entries",
+                            key, (long long)n_layer_all);
+        for (int64_t i = 0; i < n_layer; i++) recr[i] = v.num[i] != 0.0;
+        return PE_OK;
+    }
+    uint64_t interval = 4;
+    (void)find_uint(g, "full_attention_interval", &interval);
+    if (interval == 0)
+        return pe__fail(PE_ERR_FORMAT, "'%s.full_attention_interval'=0 must be >= 1",
+                        g->architecture);
+    for (int64_t i = 0; i < n_layer; i++) recr[i] = ((uint64_t)i + 1) % interval != 0;
+    return PE_OK;
+}
+
+/* Which layers slide (or take chunks), as the architecture's hparams set
+ * them up. */
+typedef struct {
+    int64_t window;   /* tokens of a sliding layer or of a chunk */
+    uint64_t period;  /* set_swa_pattern(n); 0: every layer matches */
+    bool swa_on;      /* sliding layers exist */
+    bool chunked;     /* Llama 4's chunked attention */
+} swa_setup;
+
+static int sliding_setup(const pe__gguf_rope *g, const pe__gguf_arch *a, pe_plan *p,
+                         swa_setup *out) {
+    const char *arch = g->architecture;
+    const pe__gguf_swa_rule *r = &a->swa;
+    bool rule_on = r->rule == PE__GGUF_SWA_PERIOD || r->rule == PE__GGUF_SWA_CHUNKED;
+    if (r->only_layers > 0 && r->only_layers != p->n_layers) rule_on = false;
+    *out = (swa_setup){g->sliding_window.present ? (int64_t)g->sliding_window.value : 0, 0, false,
+                     false};
+    if (!rule_on) {
+        if (out->window > 0 || g->swa_pattern_present)
+            PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window': llama.cpp runs every layer "
+                                 "of '%s' with full attention%s; ignored", arch, a->arch,
+                                 r->only_layers > 0 ? " at this layer count" : ""));
+        out->window = 0;
+        return PE_OK;
+    }
+    if (!g->sliding_window.present) out->window = r->default_window;
+    out->period = r->period;
+    if (g->swa_pattern_present && !g->swa_pattern_is_array) out->period = g->swa_pattern_period;
+    else if (g->swa_pattern_is_array)
+        PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window_pattern' is an array: llama.cpp "
+                             "reads an integer period for '%s' and keeps %u", arch, a->arch,
+                             r->period));
+    if (r->rule == PE__GGUF_SWA_CHUNKED) {
+        /* llama4.cpp:13-20: a window of 0 turns chunks off; any other
+         * value is replaced by the chunk of 8192 set in code */
+        out->chunked = !(g->sliding_window.present && g->sliding_window.value == 0);
+        out->window = r->default_window;
+        return PE_OK;
+    }
+    out->swa_on = out->window > 0;
+    if (!out->swa_on && !r->needs_window)
+        PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window' absent or 0: llama.cpp sets "
+                             "sliding layers for '%s' but no window; every layer taken as full "
+                             "attention", arch, a->arch));
+    return PE_OK;
+}
+
+/* The RoPE a file describes must be one the library runs: its frequencies
+ * are computed once here (at L0 and, for LongRoPE, past it), so a plan
+ * never holds a kind whose frequencies would be refused later. */
+static int check_runs(const pe_rope_scaling *s, const char *arch, const char *which) {
+    pe_freqs *f = malloc(sizeof *f);
+    if (f == NULL) return pe__fail(PE_ERR_NOMEM, "no memory to check a RoPE");
+    pe_rope_scaling t = *s;
+    int st = pe_freqs_from_scaling(&t, f, NULL);
+    if (st == PE_OK && s->type == PE_SCALING_LONGROPE) {
+        t.seq_len = s->original_max_position + 1;
+        st = pe_freqs_from_scaling(&t, f, NULL);
+    }
+    free(f);
+    if (st != PE_OK) {
+        char detail[200];
+        snprintf(detail, sizeof detail, "%s", pe_last_error());
+        return pe__fail(PE_ERR_FORMAT, "'%s' describes %s RoPE posenc cannot run: %s", arch,
+                        which, detail);
+    }
+    return PE_OK;
+}
+
+static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
     if (g->architecture == NULL)
         return pe__fail(PE_ERR_FORMAT, "GGUF has no general.architecture");
     const char *arch = g->architecture;
+    const char *family = as != NULL ? as : arch;
+    const pe__gguf_arch *a = pe__gguf_arch_find(family);
+    if (a == NULL) {
+        char closest[160];
+        pe__gguf_arch_closest(family, closest, sizeof closest);
+        return pe__fail(PE_ERR_UNSUPPORTED, "GGUF architecture '%.60s' is not in posenc's "
+                        "llama.cpp registry (closest: %s); to read the file as a known "
+                        "architecture on purpose, name it (--family NAME, "
+                        "pe_plan_from_gguf_as)", family, closest);
+    }
+    if (a->refusal != NULL)
+        return pe__fail(PE_ERR_UNSUPPORTED, "GGUF architecture '%s': %s", a->arch, a->refusal);
     snprintf(p->model_type, sizeof p->model_type, "%.63s", arch);
     snprintf(p->source, sizeof p->source, "gguf");
     if (!g->block_count.present)
@@ -315,43 +516,50 @@ static int build(const pe__gguf_rope *g, pe_plan *p) {
     if (g->block_count.value < 1 || g->block_count.value > PE_PLAN_MAX_LAYERS)
         return pe__fail(PE_ERR_FORMAT, "'%s.block_count'=%llu must be in [1, %d]", arch,
                         (unsigned long long)g->block_count.value, PE_PLAN_MAX_LAYERS);
-    p->n_layers = (int64_t)g->block_count.value;
+    const int64_t n_layer_all = (int64_t)g->block_count.value;
+    /* llama_hparams::n_layer(): the NextN (MTP) blocks are appended beyond
+     * the decoder's layers and take no part in its positions. */
+    uint64_t nextn = 0;
+    if (a->nextn && find_uint(g, "nextn_predict_layers", &nextn) &&
+        nextn >= (uint64_t)n_layer_all)
+        return pe__fail(PE_ERR_FORMAT, "'%s.nextn_predict_layers'=%llu must be below "
+                        "block_count=%lld", arch, (unsigned long long)nextn,
+                        (long long)n_layer_all);
+    p->n_layers = n_layer_all - (int64_t)nextn;
+    p->layers = calloc((size_t)p->n_layers, sizeof *p->layers);
+    if (p->layers == NULL)
+        return pe__fail(PE_ERR_NOMEM, "no memory for %lld layers", (long long)p->n_layers);
+
     int64_t head_dim = 0;
-    if (g->key_length.present) {
-        head_dim = (int64_t)g->key_length.value;
-    } else if (g->embedding_length.present && g->head_count.present &&
-               g->head_count.value > 0 && g->embedding_length.value % g->head_count.value == 0) {
-        head_dim = (int64_t)(g->embedding_length.value / g->head_count.value);
-    } else {
-        return pe__fail(PE_ERR_FORMAT, "GGUF gives no head size: '%s.attention.key_length', or "
-                        "'%s.embedding_length' a multiple of '%s.attention.head_count'", arch,
-                        arch, arch);
-    }
+    if (a->layers == PE__GGUF_LAYERS_ALL_RECURRENT) return build_fixed(g, a, PE_POSITION_NONE, 0, p);
+    PE_TRY(head_size(g, n_layer_all, &head_dim));
+    pe_position_kind kind = a->position;
+    if (a->alibi_at_layers > 0 && p->n_layers == a->alibi_at_layers) kind = PE_POSITION_ALIBI;
+    if (kind != PE_POSITION_ROPE) return build_fixed(g, a, kind, head_dim, p);
+
     int64_t n_rot = g->rope_dimension_count.present ? (int64_t)g->rope_dimension_count.value
                                                     : head_dim;
     if (head_dim < 2 || head_dim > PE_MAX_ROTARY_DIM || n_rot < 2 || n_rot % 2 != 0 ||
         n_rot > head_dim)
         return pe__fail(PE_ERR_DIM, "'%s.rope.dimension_count'=%lld must be even and in [2, "
-                        "head size %lld <= PE_MAX_ROTARY_DIM=%d]", arch, (long long)n_rot, (long long)head_dim,
-                        PE_MAX_ROTARY_DIM);
+                        "head size %lld <= PE_MAX_ROTARY_DIM=%d]", arch, (long long)n_rot,
+                        (long long)head_dim, PE_MAX_ROTARY_DIM);
 
-    const rope_type rt = rope_type_of(arch, g);
-    const bool known = rt != ROPE_UNKNOWN;
-    if (!known)
-        PE_TRY(pe__plan_warn(p, "architecture '%s': llama.cpp rope type unknown here; half "
-                             "(NEOX) assumed", arch));
-    const pe_rope_layout layout = rt == ROPE_NORM ? PE_ROPE_INTERLEAVED : PE_ROPE_HALF;
-    if ((rt == ROPE_MROPE || rt == ROPE_IMROPE) && g->dimension_sections_count == 0)
-        PE_TRY(pe__plan_warn(p, "'%s.rope.dimension_sections' absent (llama.cpp requires it "
-                             "for '%s'): plain RoPE assumed", arch, arch));
+    const pe__gguf_rope_type rt = rope_type_of(a, g);
+    const bool mrope = rt == PE__GGUF_ROPE_MROPE || rt == PE__GGUF_ROPE_IMROPE;
+    const pe_rope_layout layout = rt == PE__GGUF_ROPE_NORM ? PE_ROPE_INTERLEAVED : PE_ROPE_HALF;
+    if (mrope && g->dimension_sections_count == 0)
+        return pe__fail(PE_ERR_FORMAT, "'%s.rope.dimension_sections' is required for '%s' "
+                        "(llama.cpp rope type %s)", arch, a->arch, pe__gguf_rope_type_name(rt));
 
     f32_notes notes = {""};
     bool deepseek = false;
     pe_rope_scaling full;
-    PE_TRY(read_scaling(g, arch, head_dim, n_rot, &full, &deepseek, &notes));
+    PE_TRY(read_scaling(g, a, head_dim, n_rot, &full, &deepseek, &notes, p));
+    PE_TRY(check_runs(&full, arch, "a"));
     pe__rope_extras x;
     memset(&x, 0, sizeof x);
-    if (g->dimension_sections_count > 0) {
+    if (mrope) {
         int64_t sum = 0, n = 0;
         for (size_t i = 0; i < g->dimension_sections_count && i < 4; i++) {
             x.mrope_section[i] = g->dimension_sections[i];
@@ -362,116 +570,110 @@ static int build(const pe__gguf_rope *g, pe_plan *p) {
             return pe__fail(PE_ERR_FORMAT, "'%s.rope.dimension_sections' sum to %lld pairs but "
                             "the rotary dim %lld has %lld", arch, (long long)sum,
                             (long long)n_rot, (long long)(n_rot / 2));
-        /* ggml's sections apply only under an M-RoPE type (glm4 without
-         * use_mrope, or a plain architecture, ignores the key). */
-        if (rt == ROPE_MROPE || rt == ROPE_IMROPE || !known) x.n_mrope_section = n;
-        x.mrope_interleaved = rt == ROPE_IMROPE;
+        x.n_mrope_section = n;
+        x.mrope_interleaved = rt == PE__GGUF_ROPE_IMROPE;
     }
     int32_t full_kind, swa_kind;
-    PE_TRY(pe__plan_add_kind(p, &full, &x, layout, known, deepseek, notes.note, &full_kind));
+    PE_TRY(pe__plan_add_kind(p, &full, &x, layout, 1, deepseek, notes.note, &full_kind));
 
-    /* Sliding layers: llama.cpp's rule of the architecture. */
-    const swa_rule *rule = swa_rule_of(arch, p->n_layers);
-    const bool llama4 = strcmp(arch, "llama4") == 0;
-    int64_t window = g->sliding_window.present ? (int64_t)g->sliding_window.value : 0;
-    uint64_t period = 0;
-    bool swa_on;
-    if (rule != NULL) {
-        if (!g->sliding_window.present) window = rule->default_window;
-        swa_on = window > 0;
-        period = g->swa_pattern_present && !g->swa_pattern_is_array ? g->swa_pattern_period
-                                                                     : rule->period;
-        if (!swa_on && !rule->needs_window)
-            PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window' absent or 0: llama.cpp "
-                                 "sets sliding layers for '%s' but no window; every layer "
-                                 "taken as full attention", arch, arch));
-    } else if (llama4) {
-        swa_on = false; /* chunked attention, below */
-    } else if (known) {
-        swa_on = false;
-        if (window > 0 || g->swa_pattern_present)
-            PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window': llama.cpp runs every layer "
-                                 "of '%s' with full attention%s; ignored", arch, arch,
-                                 strcmp(arch, "exaone4") == 0 ? " unless block_count is 64"
-                                                              : ""));
-    } else {
-        /* not restated: the file's keys taken at their word */
-        swa_on = window > 0;
-        if (g->swa_pattern_present && !g->swa_pattern_is_array) period = g->swa_pattern_period;
-        if (swa_on && !g->swa_pattern_present)
-            PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window' without a pattern: every "
-                                 "layer taken as sliding", arch));
-    }
+    /* Sliding layers: the architecture's rule (families_gguf.c). */
+    const pe__gguf_swa_rule *r = &a->swa;
+    swa_setup sw;
+    PE_TRY(sliding_setup(g, a, p, &sw));
+    const int64_t window = sw.window;
+    const uint64_t period = sw.period;
+    const bool swa_on = sw.swa_on, chunked = sw.chunked;
     swa_kind = full_kind;
     if (swa_on) { /* a kind no layer uses would show in the plan */
         pe_rope_scaling swa;
         f32_notes swa_notes;
-        swa_scaling(g, rule, &full, head_dim, n_rot, &notes, &swa, &swa_notes);
-        PE_TRY(pe__plan_add_kind(p, &swa, &x, layout, known, deepseek, swa_notes.note,
-                                 &swa_kind));
+        swa_scaling(g, r, &full, head_dim, n_rot, &notes, &swa, &swa_notes);
+        PE_TRY(check_runs(&swa, arch, "a sliding-window"));
+        PE_TRY(pe__plan_add_kind(p, &swa, &x, layout, 1, deepseek, swa_notes.note, &swa_kind));
     }
 
-    p->layers = calloc((size_t)p->n_layers, sizeof *p->layers);
-    if (p->layers == NULL)
-        return pe__fail(PE_ERR_NOMEM, "no memory for %lld layers", (long long)p->n_layers);
-    int32_t t_full, t_swa, t_chunk = -1;
+    int32_t t_full, t_swa, t_chunk = -1, t_recr = -1;
     PE_TRY(pe__plan_type_index(p, "full_attention", &t_full));
     PE_TRY(pe__plan_type_index(p, "sliding_attention", &t_swa));
-    if (swa_on && g->swa_pattern_is_array && g->swa_pattern_count != (size_t)p->n_layers)
-        return pe__fail(PE_ERR_FORMAT, "'%s.attention.sliding_window_pattern' has %zu entries "
-                        "but block_count=%lld", arch, g->swa_pattern_count,
-                        (long long)p->n_layers);
+    if (chunked) PE_TRY(pe__plan_type_index(p, "chunked_attention", &t_chunk));
 
-    /* NoPE layers: llama.cpp's in-code step (n_no_rope_layer_step: layer i
-     * has no RoPE when (i + 1) % step == 0); a file's own key, which
-     * llama.cpp does not read, is honoured when present. Llama 4: chunked
-     * attention (8192 tokens, period 4) with the NoPE layers' temperature
-     * set in code, unless the file's sliding_window is 0 (then no chunks
-     * and the step is block_count). */
-    uint64_t nope_step = 0;
-    bool llama4_chunked = false;
-    if (llama4) {
-        llama4_chunked = !(g->sliding_window.present && g->sliding_window.value == 0);
-        nope_step = llama4_chunked ? 4 : (uint64_t)p->n_layers;
-        if (llama4_chunked) PE_TRY(pe__plan_type_index(p, "chunked_attention", &t_chunk));
-    } else if (strcmp(arch, "smollm3") == 0) {
-        nope_step = 4;
+    bool *recr = calloc((size_t)p->n_layers, sizeof *recr);
+    if (recr == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for %lld layers", (long long)p->n_layers);
+    int st = PE_OK;
+    if (a->layers == PE__GGUF_LAYERS_RECURRENT_INTERVAL) {
+        st = recurrent_layers(g, p->n_layers, n_layer_all, recr);
+        if (st == PE_OK) st = pe__plan_type_index(p, a->none_why, &t_recr);
     }
-    if (g->no_rope_layer_step.present) nope_step = g->no_rope_layer_step.value;
-    /* Granite: rope.scaling.finetuned (default true) switches RoPE on. */
-    const bool granite_nope = (strcmp(arch, "granite") == 0 || strcmp(arch, "granitemoe") == 0) &&
-                              g->rope_scaling_finetuned.present && !g->rope_scaling_finetuned.value;
 
-    for (int64_t i = 0; i < p->n_layers; i++) {
+    /* NoPE layers: n_no_rope_layer_step set in code ((i + 1) % step == 0
+     * unrotated); Llama 4's is 4 with chunks, block_count without. */
+    uint64_t nope_step = a->nope_step;
+    if (r->rule == PE__GGUF_SWA_CHUNKED) nope_step = chunked ? 4 : (uint64_t)p->n_layers;
+    /* Granite: rope.scaling.finetuned (default true) switches RoPE on. */
+    const bool rope_off = a->rope_switch == PE__GGUF_FINETUNED_SWITCH &&
+                          g->rope_scaling_finetuned.present && !g->rope_scaling_finetuned.value;
+    /* Mistral 3 (src/models/mistral3.cpp:5-20, llama-graph.cpp:156-168):
+     * q *= 1 + s ln(1 + floor(p / n_ctx_orig_yarn)) on every layer. */
+    pe_plan_temperature temp = {0, 0.0, 0, 0};
+    pe__gguf_real ts;
+    if (a->temperature_key && find_real(g, "attention.temperature_scale", &ts) && ts.value != 0.0) {
+        const pe__gguf_uint *orig = g->rope_scaling_original_context_length.present
+                                        ? &g->rope_scaling_original_context_length
+                                        : &g->context_length;
+        if (!orig->present || orig->value == 0 || orig->value > INT64_MAX || !isfinite(ts.value)) {
+            free(recr);
+            return pe__fail(PE_ERR_FORMAT, "'%s.attention.temperature_scale' needs "
+                            "'%s.rope.scaling.original_context_length' or '%s.context_length' > 0",
+                            arch, arch, arch);
+        }
+        temp = (pe_plan_temperature){1, ts.value, (int64_t)orig->value, 0};
+    }
+    pe__position none_pos, nope_pos;
+    memset(&none_pos, 0, sizeof none_pos);
+    memset(&nope_pos, 0, sizeof nope_pos);
+    none_pos.kind = PE_POSITION_NONE;
+    snprintf(none_pos.why, sizeof none_pos.why, "%s", a->none_why != NULL ? a->none_why : "");
+    nope_pos.kind = PE_POSITION_NOPE;
+    snprintf(nope_pos.why, sizeof nope_pos.why, "nope_layer");
+
+    for (int64_t i = 0; st == PE_OK && i < p->n_layers; i++) {
         pe__layer_rec *L = &p->layers[i];
-        /* llama.cpp's set_swa_pattern(n): layer i slides when i % n < n - 1 */
-        bool pattern = true;
-        if (g->swa_pattern_is_array && g->swa_pattern_count == (size_t)p->n_layers)
-            pattern = g->swa_pattern_layers[i];
-        else if (period > 0) pattern = (uint64_t)i % period < period - 1;
+        L->head_dim = head_dim;
+        if (recr[i]) {
+            L->type = t_recr;
+            L->kind = -1;
+            L->attention = 0;
+            st = set_position(p, L, &none_pos);
+            continue;
+        }
+        /* llama_hparams::set_swa_pattern(n): layer i slides when
+         * i % n < n - 1 (n = 0: every layer) */
+        const bool pattern = period == 0 || (uint64_t)i % period < period - 1;
         const bool sliding = swa_on && pattern;
         L->type = sliding ? t_swa : t_full;
         L->attention = 1;
-        L->head_dim = head_dim;
         L->sliding_window = sliding ? window : 0;
-        bool rope = !granite_nope;
+        L->temperature = temp;
+        bool rope = !rope_off;
         if (nope_step > 0 && ((uint64_t)i + 1) % nope_step == 0) rope = false;
-        /* cohere2 rotates its sliding-pattern layers only (window or not) */
-        if (strcmp(arch, "cohere2") == 0 && !pattern) rope = false;
-        if (llama4_chunked) {
-            if ((uint64_t)i % 4 < 3) {
+        if (a->rope_switch == PE__GGUF_ROPE_SLIDING_ONLY && !pattern) rope = false;
+        if (chunked) {
+            if (pattern) {
                 L->type = t_chunk;
-                L->chunk = 8192;
+                L->chunk = window;
             } else if (!rope) {
                 L->temperature = (pe_plan_temperature){1, 0.1, 8192, 1};
             }
         }
         L->kind = rope ? (sliding ? swa_kind : full_kind) : -1;
+        if (!rope) st = set_position(p, L, &nope_pos);
     }
+    free(recr);
+    PE_TRY(st);
     return warn_unknown_keys(g, p);
 }
 
-int pe_plan_from_gguf(const char *path, pe_plan **out) {
+static int from_gguf(const char *path, const char *as, pe_plan **out) {
     PE_CHECK_NULL(path);
     PE_CHECK_NULL(out);
     pe__gguf_rope *g = NULL;
@@ -481,12 +683,33 @@ int pe_plan_from_gguf(const char *path, pe_plan **out) {
         pe__gguf_rope_free(g);
         return pe__fail(PE_ERR_NOMEM, "no memory for a plan");
     }
-    int st = build(g, p);
+    int st = build(g, as, p);
     pe__gguf_rope_free(g);
     if (st != PE_OK) {
         pe_plan_free(p);
         return st;
     }
     *out = p;
+    return PE_OK;
+}
+
+int pe_plan_from_gguf(const char *path, pe_plan **out) { return from_gguf(path, NULL, out); }
+
+int pe_plan_from_gguf_as(const char *path, const char *arch, pe_plan **out) {
+    return from_gguf(path, arch, out);
+}
+
+/* ---------------------------------------------- the registry, listed */
+
+int64_t pe_gguf_arch_count(void) { return (int64_t)pe__gguf_arch_count(); }
+
+int pe_gguf_arch_get(int64_t index, pe_gguf_arch_info *out) {
+    PE_CHECK_NULL(out);
+    if (index < 0 || index >= pe_gguf_arch_count())
+        return pe__fail(PE_ERR_RANGE, "architecture index %lld outside [0, %lld)",
+                        (long long)index, (long long)pe_gguf_arch_count());
+    const pe__gguf_arch *a = pe__gguf_arch_at((size_t)index);
+    *out = (pe_gguf_arch_info){a->arch, pe__gguf_rope_type_name(a->rope), a->position, a->source,
+                               a->refusal};
     return PE_OK;
 }

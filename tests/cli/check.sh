@@ -42,11 +42,11 @@ expect check_gemma_global_layer_agrees 0 '^verdict: agree' \
     -- check --config "$GEMMA" --layer 5 --in "$CK/g.npy" --out "$CK/g_global.npy" --start 0
 expect check_first_divergence 1 '^first divergence: token 1, head 0, pair 0$' \
     -- check --config "$LLAMA" --in "$CK/x.npy" --out "$CK/y_layout.npy" --start 0
-# --gguf: plan.sh (sourced before this file) wrote Gemma 3's GGUF metadata to $TMP/g3.gguf.
+# --gguf: Gemma 3 1B as llama.cpp's converter writes it ($GG, set by plan.sh).
 expect check_gguf_layer_base 1 '^ +1\. base .*base 1000000 instead of 10000' \
-    -- check --gguf "$TMP/g3.gguf" --layer 0 --in "$CK/g.npy" --out "$CK/g_global.npy" --start 0
+    -- check --gguf "$GG/gemma-3-1b-it.gguf" --layer 0 --in "$CK/g.npy" --out "$CK/g_global.npy" --start 0
 expect check_gguf_global_agrees 0 '^verdict: agree' \
-    -- check --gguf "$TMP/g3.gguf" --layer 5 --in "$CK/g.npy" --out "$CK/g_global.npy" --start 0
+    -- check --gguf "$GG/gemma-3-1b-it.gguf" --layer 5 --in "$CK/g.npy" --out "$CK/g_global.npy" --start 0
 
 # The JSON contract: exactly these keys, best diagnosis first.
 if "$POSENC" check --config "$LLAMA" --in "$CK/x.npy" --out "$CK/y_layout.npy" --start 0 --format json \

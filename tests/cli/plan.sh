@@ -154,8 +154,23 @@ if "$POSENC" rope --in "$TMP/x256.npy" --out "$TMP/g_local.npy" --config "$FIX/g
     ok rope_config_layer; else bad rope_config_layer "rope --layer 0 of Gemma 3 is not default RoPE at base 1e4 (or layer 5 is)"; fi
 expect rope_config_mixed_layers 1 'the layers differ' -- rope --in "$TMP/x256.npy" --out "$TMP/g.npy" --config "$FIX/gemma-3-1b-it.json" --start 0
 
-# --gguf: a GGUF written here by a few lines of Python (header and metadata
-# only), independent of posenc's reader.
+# --gguf: files written by llama.cpp's own converter (tests/fixtures/gguf,
+# README there), and one written here by a few lines of Python for the
+# model the converter could not write (header and metadata only).
+GG=$(cd "$FIX/../gguf" && pwd)
+expect plan_gguf_alone 0 '^layers 5, 11, 17, 23: full_attention, default, base 1000000, rotary 256 of head_dim 256, half, A 1, float32: rope.freq_base$' \
+    -- plan --gguf "$GG/gemma-3-1b-it.gguf"
+expect plan_gguf_matches_config 0 '^differences \(config vs gguf\): 0$' \
+    -- plan --config "$FIX/gemma-3-1b-it.json" --gguf "$GG/gemma-3-1b-it.gguf"
+# Phi-3.5: no scaling type in the file; LongRoPE from its factor tensors and
+# rope.scaling.attn_factor (float32 of sqrt(1 + ln 32 / ln 4096))
+expect plan_gguf_phi3_longrope 0 '^layers 0-31: full_attention, longrope, base 10000, rotary 96 of head_dim 96, half, A 1.1902381181716919, ' \
+    -- plan --gguf "$GG/phi-3.5-mini-instruct.gguf"
+expect plan_gguf_phi3_f32_predicted 0 '^  layers 0-31: magnitude A: config 1.1902380714238083, gguf 1.1902381181716919 .*; float32 storage explains it \(' \
+    -- plan --config "$FIX/phi-3.5-mini-instruct.json" --gguf "$GG/phi-3.5-mini-instruct.gguf"
+# the hybrid Qwen3-Next: 48 decoder layers of 49 blocks, linear attention
+expect plan_gguf_hybrid 0 '^layers 0-2, 4-6, .*: linear_attention, no positions \(linear_attention\)$' \
+    -- plan --gguf "$GG/qwen3-next-80b-a3b-instruct.gguf"
 mkgguf() { # OUT ARCH then KEY=TYPE:VALUE ...
     /usr/bin/python3 - "$@" <<'PY'
 import struct, sys
@@ -173,22 +188,31 @@ data = b"GGUF" + struct.pack("<IQQ", 3, 0, len(kv)) + b"".join(kv)
 open(out, "wb").write(data)
 PY
 }
-mkgguf "$TMP/g3.gguf" gemma3 @.block_count=u32:26 @.embedding_length=u32:1152 @.attention.head_count=u32:4 \
-    @.attention.key_length=u32:256 @.rope.freq_base=f32:1000000 @.rope.freq_base_swa=f32:10000 \
-    @.attention.sliding_window=u32:512 @.attention.sliding_window_pattern=u32:6
-expect plan_gguf_alone 0 '^layers 5, 11, 17, 23: full_attention, default, base 1000000, rotary 256 of head_dim 256, half, A 1, float32: rope.freq_base$' \
-    -- plan --gguf "$TMP/g3.gguf"
-expect plan_gguf_matches_config 0 '^differences \(config vs gguf\): 0$' \
-    -- plan --config "$FIX/gemma-3-1b-it.json" --gguf "$TMP/g3.gguf"
 # HunYuan: llama.cpp folds alpha into freq_base, stored as float32 (11158840,
-# not 11158839.925...): the frequencies move by up to (b32/b)^(-126/128) - 1.
+# not 11158839.925...): the frequencies move by up to (b32/b)^(-126/128) - 1,
+# which the comparison predicts from the config's base rounded to float32.
 B32=$(/usr/bin/python3 -c 'import struct; b=10000*1000**(128/126); print(repr(struct.unpack("<f", struct.pack("<f", b))[0]))')
 REL=$(/usr/bin/python3 -c "b=10000*1000**(128/126); print('%.3g' % abs(($B32/b)**(-126/128)-1))")
 mkgguf "$TMP/hy.gguf" hunyuan-dense @.block_count=u32:32 @.embedding_length=u32:4096 @.attention.head_count=u32:32 \
     @.attention.key_length=u32:128 "@.rope.freq_base=f32:$B32" @.rope.scaling.factor=f32:1
-expect plan_gguf_float32_base 0 "^  layers 0-31: inv_freq differ by up to $REL relative .*stored as float32: rope.freq_base$" \
+expect plan_gguf_float32_base 0 "^  layers 0-31: inv_freq differ by up to $REL relative .*float32 storage explains it \(rope.freq_base\)$" \
     -- plan --config "$FIX/hy-mt2-7b.json" --gguf "$TMP/hy.gguf"
-if "$POSENC" plan --config "$FIX/gemma-3-1b-it.json" --gguf "$TMP/g3.gguf" --format json >"$TMP/both.json" 2>/dev/null &&
+mkgguf "$TMP/lama.gguf" lama @.block_count=u32:2
+expect plan_gguf_unknown_arch 1 "GGUF architecture 'lama' is not in posenc's llama.cpp registry \(closest: 'llama', " \
+    -- plan --gguf "$TMP/lama.gguf"
+# a GGUF read as a named llama.cpp architecture on purpose: Qwen3-VL's file
+# as qwen2vl (blocked sections; --family names the config when both are given)
+expect plan_gguf_family_alone 0 'mrope_section \[24,20,20\], float32' \
+    -- plan --gguf "$GG/qwen3-vl-8b-instruct.gguf" --family qwen2vl
+# the "gguf" half of --families: one entry per llama.cpp architecture
+if "$POSENC" plan --families --format json >"$TMP/fam.json" 2>/dev/null &&
+    /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); g={e["arch"]: e for e in d["gguf"]}
+assert len(g) == len(d["gguf"]) == 145, len(d["gguf"])
+assert g["llama"]["rope_type"] == "norm" and g["qwen35moe"]["rope_type"] == "imrope" and g["glm4"]["rope_type"] == "mrope|norm"
+assert g["bloom"]["kind"] == "alibi" and g["gpt2"]["kind"] == "learned" and g["jamba"]["refusal"]
+assert g["phi3"]["source"].startswith("src/llama-model.cpp:") and g["phi3"]["refusal"] is None' "$TMP/fam.json"; then
+    ok plan_families_gguf; else bad plan_families_gguf "$(head -c 300 "$TMP/fam.json")"; fi
+if "$POSENC" plan --config "$FIX/gemma-3-1b-it.json" --gguf "$GG/gemma-3-1b-it.gguf" --format json >"$TMP/both.json" 2>/dev/null &&
     /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["differences"]==[] and d["gguf"]["format"]=="gguf" and d["config"]["num_layers"]==26 and d["gguf"]["layers"][0]["float32_inputs"]=="rope.freq_base_swa"' "$TMP/both.json"; then
     ok plan_gguf_json_both; else bad plan_gguf_json_both "$(head -c 300 "$TMP/both.json")"; fi
 printf 'GGUF\3\0\0\0' >"$TMP/short.gguf"
