@@ -164,7 +164,7 @@ expect plan_gguf_matches_config 0 '^differences \(config vs gguf\): 0$' \
     -- plan --config "$FIX/gemma-3-1b-it.json" --gguf "$GG/gemma-3-1b-it.gguf"
 # Phi-3.5: no scaling type in the file; LongRoPE from its factor tensors and
 # rope.scaling.attn_factor (float32 of sqrt(1 + ln 32 / ln 4096))
-expect plan_gguf_phi3_longrope 0 '^layers 0-31: full_attention, longrope, base 10000, rotary 96 of head_dim 96, half, A 1.1902381181716919, ' \
+expect plan_gguf_phi3_longrope 0 '^layers 0-31: full_attention, longrope, base 10000, original_max_position 4096, .*, rotary 96 of head_dim 96, half, A 1.1902381181716919, ' \
     -- plan --gguf "$GG/phi-3.5-mini-instruct.gguf"
 expect plan_gguf_phi3_f32_predicted 0 '^  layers 0-31: magnitude A: config 1.1902380714238083, gguf 1.1902381181716919 .*; float32 storage explains it \(' \
     -- plan --config "$FIX/phi-3.5-mini-instruct.json" --gguf "$GG/phi-3.5-mini-instruct.gguf"
