@@ -264,5 +264,39 @@ fi
 mountpoint -q "$TMP/ro" && umount "$TMP/ro"
 chmod 755 "$TMP/ro"
 
+# --- 6. lost output: every byte a command writes to stdout is checked. With
+# stdout on /dev/full every command (its --help, and a real run of each one
+# that prints) exits 1 naming the failed write, never 0 with nothing written.
+if [ -w /dev/full ]; then
+    lost_ok=1
+    # lost NAME -- ARGS: ARGS > /dev/full exits 1 and says the write failed
+    lost() {
+        local name=$1 out rc
+        shift 2
+        out=$(cd "$TMP" && timeout 60 "$POSENC" "$@" 2>&1 >/dev/full)
+        rc=$?
+        if [ "$rc" -ne 1 ] || ! grep -Eq 'write to (stdout|standard output) failed' <<<"$out"; then
+            lost_ok=0
+            bad "lost_output_$name" "exit $rc: $(head -c 200 <<<"$out")"
+        fi
+    }
+    cmds=$("$POSENC" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z-]*\) .*/\1/p')
+    [ "$(wc -w <<<"$cmds")" -ge 14 ] || { lost_ok=0; bad lost_output_commands "found only: $cmds"; }
+    for c in $cmds; do lost "${c}_help" -- "$c" --help; lost "help_$c" -- help "$c"; done
+    lost version -- --version
+    lost main_help -- --help
+    lost attention -- attention
+    lost info -- info
+    lost encode -- encode sinusoidal --dim 8 --range 0:4
+    lost encode_json -- encode sinusoidal --dim 8 --range 0:4 --format json
+    lost freqs -- freqs --head-dim 64
+    lost plan -- plan --config "$ROOT/tests/fixtures/configs/gemma-2-9b-it.json"
+    lost bias -- bias alibi --heads 4
+    lost analyze -- analyze binary --range 0:8
+    [ "$lost_ok" -eq 1 ] && ok lost_output_every_command
+else
+    skip lost_output_every_command "no /dev/full"
+fi
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
