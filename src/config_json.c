@@ -1,6 +1,7 @@
 /* config_json.c — typed, duplicate-checked access to config.json keys
  * (see config_json.h), and reading the text from memory or a file. */
 #include "config_json.h"
+#include "io/input_file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -177,9 +178,11 @@ int pe__json_parse_text(const char *json, size_t len, cJSON **root) {
 int pe__json_slurp(const char *path, char **out, size_t *out_len) {
     *out = NULL;
     *out_len = 0;
-    FILE *fp = fopen(path, "rb");
-    if (fp == NULL)
-        return pe__fail(PE_ERR_IO, "cannot open '%.200s': %s", path, strerror(errno));
+    FILE *fp = NULL;
+    int64_t size = -1;
+    char shown[208];
+    snprintf(shown, sizeof shown, "'%.200s'", path);
+    PE_TRY(pe__input_open_as(path, shown, PE__INPUT_STREAM, &fp, &size));
     size_t cap = 1 << 16, len = 0;
     char *buf = malloc(cap);
     int status = buf == NULL ? pe__fail(PE_ERR_NOMEM, "no memory to read '%.200s'", path)

@@ -256,3 +256,26 @@ TEST(errors_output_files) {
     unlink(path);
     rmdir(dir);
 }
+
+/* Every reader decides what it was given before anything can block: a FIFO
+ * nobody writes to used to hold `posenc plan --gguf f` forever in open().
+ * alarm(10) turns a hang back into a failure (the binary dies of SIGALRM). */
+TEST(errors_readers_never_block_on_a_fifo) {
+    char dir[] = "/tmp/pe_fifo_XXXXXX", fifo[64];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(fifo, sizeof fifo, "%s/f", dir);
+    CHECK(mkfifo(fifo, 0600) == 0);
+    alarm(10);
+    EXPECT("GGUF-29", PE_ERR_IO, "/f: not a regular file (a FIFO)", pe_plan_from_gguf(fifo, OUT));
+    EXPECT("ST-10", PE_ERR_IO, "/f: not a regular file (a FIFO)", pe_safetensors_read(fifo, OUT));
+    EXPECT("ST-10", PE_ERR_IO, "/dev/null: not a regular file (a character device)",
+           pe_safetensors_read("/dev/null", OUT));
+    EXPECT("GGUF-29", PE_ERR_IO, "/tmp: not a regular file (a directory)", pe_plan_from_gguf("/tmp", OUT));
+    /* the stream readers take a pipe as it is at the open: no writer, nothing to read */
+    EXPECT("NPY-32", PE_ERR_IO, "/f: a pipe with no writer", pe_npy_read(fifo, OUT));
+    EXPECT("CFG-45", PE_ERR_IO, "/f': a pipe with no writer", pe_config_read(fifo, OUT));
+    EXPECT("PLAN-20", PE_ERR_IO, "/f': a pipe with no writer", pe_plan_from_config_file(fifo, OUT));
+    alarm(0);
+    unlink(fifo);
+    rmdir(dir);
+}

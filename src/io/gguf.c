@@ -11,6 +11,7 @@
  * allocation or a loop.
  */
 #include "gguf.h"
+#include "input_file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -833,19 +834,17 @@ int pe__gguf_rope_parse(const unsigned char *buf, size_t len, pe__gguf_rope **ou
 int pe__gguf_rope_read(const char *path, pe__gguf_rope **out) {
     PE_CHECK_NULL(path);
     PE_CHECK_NULL(out);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) return pe__fail(PE_ERR_IO, "cannot open %s: %s", path, strerror(errno));
-    struct stat sb;
+    FILE *f = NULL;
+    int64_t file_size = -1;
+    PE_TRY(pe__input_open(path, PE__INPUT_REGULAR, &f, &file_size));
     int status = PE_OK;
     pe__gguf_rope *g = NULL;
-    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        status = pe__fail(PE_ERR_IO, "%s: not a regular file", path);
-    } else if ((g = calloc(1, sizeof *g)) == NULL) {
+    if ((g = calloc(1, sizeof *g)) == NULL) {
         status = pe__fail(PE_ERR_NOMEM, "gguf: no memory for a handle");
     } else {
         /* the header is many small reads: a larger stdio buffer */
         setvbuf(f, NULL, _IOFBF, 1 << 16);
-        source s = {.f = f, .size = (uint64_t)sb.st_size};
+        source s = {.f = f, .size = (uint64_t)file_size};
         status = parse(&s, g);
         if (status != PE_OK) {
             char detail[400];

@@ -10,6 +10,7 @@
  * is an error, never an over-read.
  */
 #include "../internal.h"
+#include "input_file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -280,8 +281,9 @@ static int read_image(FILE *f, const char *path, unsigned char **data, size_t *l
 int pe_npy_read(const char *path, pe_npy_array *out) {
     PE_CHECK_NULL(path);
     PE_CHECK_NULL(out);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) return pe__fail(PE_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    FILE *f = NULL;
+    int64_t size = -1;
+    PE_TRY(pe__input_open(path, PE__INPUT_STREAM, &f, &size));
     unsigned char *buf = NULL;
     size_t len = 0;
     int status = read_image(f, path, &buf, &len);

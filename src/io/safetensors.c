@@ -13,6 +13,7 @@
  * nothing after the last. All of that is checked against the byte count
  * before any data is copied.
  */
+#include "input_file.h"
 #include "safetensors_internal.h"
 
 #include <cjson/cJSON.h>
@@ -414,8 +415,9 @@ static int read_file(FILE *f, pe_safetensors **out) {
 int pe_safetensors_read(const char *path, pe_safetensors **out) {
     PE_CHECK_NULL(path);
     PE_CHECK_NULL(out);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) return pe__fail(PE_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    FILE *f = NULL;
+    int64_t size = -1;
+    PE_TRY(pe__input_open(path, PE__INPUT_REGULAR, &f, &size));
     int status = read_file(f, out);
     fclose(f);
     if (status != PE_OK) {

@@ -298,5 +298,25 @@ else
     skip lost_output_every_command "no /dev/full"
 fi
 
+# --- 7. no reader blocks: a FIFO with no writer is refused at once, by name,
+# by every command that reads a file (it used to hang in open()).
+mkfifo "$TMP/fifo"
+bounded fifo_plan_gguf 1 'fifo: not a regular file \(a FIFO\)' -- plan --gguf "$TMP/fifo"
+bounded fifo_check_gguf 1 'fifo: not a regular file \(a FIFO\)' -- check --gguf "$TMP/fifo" --in "$TMP/fifo" --out "$TMP/o.npy" --start 0
+bounded fifo_plan_config 1 "fifo': a pipe with no writer" -- plan --config "$TMP/fifo"
+bounded fifo_freqs_config 1 "fifo': a pipe with no writer" -- freqs --config "$TMP/fifo"
+bounded fifo_rope_in 1 'fifo: a pipe with no writer' -- rope --in "$TMP/fifo" --out "$TMP/o.npy" --layout half --start 0
+bounded fifo_convert_qk 1 'fifo: not a regular file \(a FIFO\)' -- \
+    convert-qk --in "$TMP/fifo" --out "$TMP/o.st" --to half --heads 1 --head-dim 8
+# a FIFO whose writer is there is still read (a stream, as a pipe is)
+"$POSENC" encode sinusoidal --dim 8 --range 0:4 --format npy -o "$TMP/x.npy"
+cat "$TMP/x.npy" >"$TMP/fifo" &
+writer=$!
+sleep 0.2
+bounded fifo_with_writer_is_read 0 '^$' -- rope --in "$TMP/fifo" --out "$TMP/o.npy" --layout half --start 0
+kill "$writer" 2>/dev/null
+wait "$writer" 2>/dev/null
+rm -f "$TMP/fifo" "$TMP/o.npy" "$TMP/x.npy"
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
