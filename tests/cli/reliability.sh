@@ -318,5 +318,40 @@ kill "$writer" 2>/dev/null
 wait "$writer" 2>/dev/null
 rm -f "$TMP/fifo" "$TMP/o.npy" "$TMP/x.npy"
 
+# --- 8. every option's range is enforced (the interval its --help ends with),
+# no figure ignores an option it was given, and the messages say what is wrong.
+bounded plot_width_0 2 '--width: 0 is outside its range \[16, 8192\]' -- plot waves --width 0 -o "$TMP/never.png"
+bounded plot_height_0 2 '--height: 0 is outside its range \[16, 8192\]' -- plot waves --height 0 -o "$TMP/never.png"
+bounded plot_scale_0 2 '--scale: 0 is outside its range \[0.25, 8\]' -- plot waves --scale 0 -o "$TMP/never.png"
+bounded plot_dim_0 2 '--dim: 0 is outside its range \[1, 4096\]' -- plot waves --dim 0 -o "$TMP/never.png"
+bounded plot_width_big 2 '--width: 8193 is outside' -- plot waves --width 8193 -o "$TMP/never.png"
+bounded plot_base_nan 2 "--base: 'nan' is not a number \(NaN\)" -- plot waves --base nan -o "$TMP/never.png"
+bounded plot_base_grid_base 2 "--base: figure 'base-grid' does not use it \(it takes --dim\)" -- \
+    plot base-grid --base nan -o "$TMP/never.png"
+bounded plot_wavelengths_base 2 "--base: figure 'wavelengths' does not use it" -- \
+    plot wavelengths --base 1 -o "$TMP/never.png"
+bounded plot_flip_dim 2 "--dim: figure 'flip' does not use it \(it takes --offset\)" -- plot flip --dim 8 -o "$TMP/never.png"
+bounded plot_in_range 0 '^$' -- plot waves --width 16 --height 2048 --scale 8 --dim 4 -o "$TMP/w1.svg"
+bounded plot_side_cap 2 'more than 16384 device pixels' -- plot waves --width 8192 --scale 8 -o "$TMP/never.png"
+bounded base_subnormal 2 "--base: '1e-320' is out of range \(below the smallest normal double" -- \
+    encode sinusoidal --dim 8 --range 0:2 --base 1e-320
+bounded base_overflow 2 "--base: '1e999' is out of range \(overflows a double\)" -- \
+    encode sinusoidal --dim 8 --range 0:2 --base 1e999
+bounded base_inf 2 "--base: 'inf' is not finite" -- encode sinusoidal --dim 8 --range 0:2 --base inf
+bounded beta_fast_nan 2 "--beta-fast: 'nan' is not a number \(NaN\)" -- \
+    freqs --head-dim 64 --scaling yarn --factor 4 --beta-fast nan
+bounded output_empty 2 "option '-o' needs a value \(FILE\), not an empty string" -- encode raw --dim 2 --range 0:2 -o ''
+bounded output_eq_empty 2 "option '--output' needs a value \(FILE\), not an empty string" -- \
+    encode raw --dim 2 --range 0:2 --output=
+[ ! -e "$TMP/never.png" ] && ok no_figure_for_refused_options || bad no_figure_for_refused_options "$(ls "$TMP")"
+# the ranges are in --help, each as the interval that is checked
+ranges_ok=1
+for r in "width W:[16, 8192]" "height H:[16, 8192]" "scale S:[0.25, 8]" "dim D:[1, 4096]"; do
+    "$POSENC" plot --help | grep -E -- "--${r%% *} " | grep -qF -- "${r#*:}" || { ranges_ok=0; bad help_states_range "plot --${r%% *} lacks ${r#*:}"; }
+done
+"$POSENC" plot --help | grep -qF 'base-grid           bases 100' && "$POSENC" plot --help | grep -q 'base-grid .*\[dim\]$' ||
+    { ranges_ok=0; bad help_states_figure_options "plot --help lacks base-grid's [dim]"; }
+[ "$ranges_ok" -eq 1 ] && ok help_states_ranges
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
