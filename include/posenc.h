@@ -91,6 +91,15 @@ size_t pe_dtype_size(pe_dtype dtype);
 const char *pe_dtype_name(pe_dtype dtype);
 
 /*
+ * dst[i] = src[i] rounded once to float32, for i < n: the checked narrowing
+ * every f64 -> f32 output goes through (the CLI's float32 .npy, for one).
+ * PE_ERR_RANGE naming the first offending index and value when a src value
+ * is NaN or infinite, or finite but beyond float32 (it would round to inf);
+ * nothing is written then. src and dst must not share a byte (PE_ERR_SHAPE).
+ */
+int pe_narrow_f32(const double *src, int64_t n, float *dst);
+
+/*
  * Positions of `count` tokens. Either contiguous (ids == NULL: the tokens sit
  * at start, start+1, ..., the KV-cache case) or explicit (ids[count], any
  * order, repeats and negative values allowed where the scheme has no table).

@@ -5,6 +5,8 @@
 #include "errors.h"
 
 #include <fcntl.h>
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -278,4 +280,20 @@ TEST(errors_readers_never_block_on_a_fifo) {
     alarm(0);
     unlink(fifo);
     rmdir(dir);
+}
+
+/* pe_narrow_f32: the tie between FLT_MAX and 2^128 is where rounding
+ * reaches inf; below it a value narrows to FLT_MAX. */
+TEST(errors_narrow_f32) {
+    const double edge[3] = {1.0, -0x1.ffffffp127, 2.0}, nan3[3] = {1.0, 2.0, NAN},
+                 fine[4] = {0x1.fffffefffffffp127, -0x1.fffffefffffffp127, 1e-50, -0.0};
+    EXPECT("NAR-1", PE_ERR_RANGE, "value[1]=-3.4028235677973366e+38 overflows float32",
+           pe_narrow_f32(edge, 3, OUTF));
+    EXPECT("NAR-2", PE_ERR_RANGE, "value[2]=nan is not finite", pe_narrow_f32(nan3, 3, OUTF));
+    EXPECT("NAR-3", PE_ERR_SHAPE, "dst overlaps src", pe_narrow_f32(OUTD, 4, OUTF + 2));
+    EXPECT("NAR-3", PE_ERR_NULL, "src must not be NULL", pe_narrow_f32(NULL, 4, OUTF));
+    EXPECT("NAR-3", PE_ERR_SHAPE, "n=-1 is negative", pe_narrow_f32(fine, -1, OUTF));
+    float f[4];
+    CHECK_OK(pe_narrow_f32(fine, 4, f));
+    CHECK(f[0] == FLT_MAX && f[1] == -FLT_MAX && f[2] == 0.0f && signbit(f[3]));
 }

@@ -353,5 +353,13 @@ done
     { ranges_ok=0; bad help_states_figure_options "plot --help lacks base-grid's [dim]"; }
 [ "$ranges_ok" -eq 1 ] && ok help_states_ranges
 
+# --- 9. accepted inputs never write NaN/inf: the CLI narrows f64 to f32
+# through pe_narrow_f32, so a value past float32 is an error, not an inf.
+bounded encode_f32_overflow 1 'position 35 gives 3.5e\+38, beyond float32 .*use --dtype f64' -- \
+    encode raw --scale 1e37 --dim 2 --range 0:40 --format npy -o "$TMP/never.npy"
+bounded encode_f32_edge 0 '^$' -- encode raw --scale 1e37 --dim 2 --range 0:35 --format npy -o "$TMP/edge.npy"
+bounded encode_f64_keeps 0 '^$' -- encode raw --scale 1e37 --dim 2 --range 0:40 --format npy --dtype f64 -o "$TMP/f64.npy"
+[ ! -e "$TMP/never.npy" ] && ok encode_overflow_writes_no_file || bad encode_overflow_writes_no_file "never.npy exists"
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
