@@ -3,6 +3,7 @@
  * harness of errors.h. Writers must also leave no file behind when they
  * reject their arguments (checked with access()). */
 #include "errors.h"
+#include "gguf_build.h"
 
 #include <fcntl.h>
 #include <float.h>
@@ -296,4 +297,119 @@ TEST(errors_narrow_f32) {
     float f[4];
     CHECK_OK(pe_narrow_f32(fine, 4, f));
     CHECK(f[0] == FLT_MAX && f[1] == -FLT_MAX && f[2] == 0.0f && signbit(f[3]));
+}
+
+/* GGUF values the plan would misread are refused where they are read
+ * (src/io/gguf.c), through the public pe_plan_from_gguf. */
+static int plan_of(const char *path, gguf_build *b) {
+    CHECK(gb_write(b, path) == 0);
+    gb_free(b);
+    return pe_plan_from_gguf(path, OUT);
+}
+
+static gguf_build *llama_gguf(void) {
+    gguf_build *b = gb_new(3);
+    gb_str(b, "general.architecture", "llama");
+    return b;
+}
+
+TEST(errors_gguf_values_the_plan_would_misread) {
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/pe_gguf_values_%ld.gguf", (long)getpid());
+    gguf_build *b = llama_gguf();
+    gb_u64(b, "llama.attention.sliding_window", UINT64_MAX); /* was: no window */
+    EXPECT("GGUF-31", PE_ERR_FORMAT, "key 'llama.attention.sliding_window' = 18446744073709551615 exceeds INT64_MAX",
+           plan_of(path, b));
+    b = llama_gguf();
+    gb_u64(b, "llama.rope.scaling.original_context_length", (uint64_t)1 << 63); /* was: "=0" */
+    EXPECT("GGUF-31", PE_ERR_FORMAT, "original_context_length' = 9223372036854775808 exceeds INT64_MAX",
+           plan_of(path, b));
+    b = llama_gguf();
+    gb_str(b, "llama.rope.scaling.type", "longrope");
+    gb_u64(b, "llama.context_length", UINT64_MAX); /* was: "needs context_length" */
+    EXPECT("GGUF-31", PE_ERR_FORMAT, "key 'llama.context_length' = 18446744073709551615 exceeds INT64_MAX",
+           plan_of(path, b));
+    b = llama_gguf();
+    gb_f32(b, "llama.rope.scaling.attn_factor", NAN); /* was: derive it */
+    EXPECT("GGUF-32", PE_ERR_FORMAT, "key 'llama.rope.scaling.attn_factor' = nan is not finite", plan_of(path, b));
+    b = llama_gguf();
+    gb_f64(b, "llama.rope.freq_base", -INFINITY);
+    EXPECT("GGUF-32", PE_ERR_FORMAT, "key 'llama.rope.freq_base' = -inf is not finite", plan_of(path, b));
+    const int32_t five[5] = {8, 12, 12, 0, 0}, three[3] = {8, 12, 12};
+    b = llama_gguf();
+    gb_array(b, "llama.rope.dimension_sections", GB_I32, 5, five);
+    EXPECT("GGUF-33", PE_ERR_FORMAT, "key 'llama.rope.dimension_sections' has 5 sections; llama.cpp reads exactly 4",
+           plan_of(path, b));
+    b = llama_gguf();
+    gb_array(b, "llama.rope.dimension_sections", GB_I32, 3, three);
+    EXPECT("GGUF-33", PE_ERR_FORMAT, "has 3 sections; llama.cpp reads exactly 4", plan_of(path, b));
+    unlink(path);
+}
+
+/* ---- parsers as strict as their reference readers (issue 26) */
+
+/* A safetensors image of header + data_len bytes, parsed into OUT. */
+static int st_parse(const char *header, size_t data_len) {
+    static unsigned char buf[1024];
+    const size_t n = strlen(header);
+    for (int i = 0; i < 8; i++) buf[i] = (unsigned char)((uint64_t)n >> (8 * i));
+    memcpy(buf + 8, header, n);
+    memset(buf + 8 + n, 0x3c, data_len);
+    return pe_safetensors_parse(buf, 8 + n + data_len, (pe_safetensors **)OUT);
+}
+
+TEST(errors_parsers_as_strict_as_numpy_and_serde) {
+    unsigned char b[256];
+    /* NumPy reads versions (1, 0), (2, 0), (3, 0) only */
+    size_t n = npy(b, 1, F4 "'shape': (2,), }", 8);
+    b[7] = 1;
+    EXPECT("NPY-3", PE_ERR_FORMAT, "npy format version 1.1 is not supported", pe_npy_parse(b, n, OUT));
+    /* ast.literal_eval refuses leading zeros */
+    EXPECT("NPY-12", PE_ERR_FORMAT, "npy header: bad shape entry", parse_dict(F4 "'shape': (02, 8), }", 64));
+    EXPECT("NPY-12", PE_ERR_FORMAT, "npy header: bad shape entry", parse_dict(F4 "'shape': (2, 00), }", 0));
+    CHECK_OK(parse_dict(F4 "'shape': (0, 8), }", 0));
+    CHECK_OK(parse_dict(F4 "'shape': (10, 1), }", 40));
+    /* a NUL inside a string of the dict: "<f4\0x" was read as "<f4" */
+    static const char nul_descr[] = "{'descr': '<f4\0x', 'fortran_order': False, 'shape': (2,), }";
+    n = npy(b, 1, "", 8);
+    const size_t dl = sizeof nul_descr - 1, hl = dl + 1;
+    memcpy(b + 10, nul_descr, dl);
+    b[10 + dl] = '\n';
+    b[8] = (unsigned char)hl;
+    b[9] = 0;
+    memset(b + 10 + hl, 0, 8);
+    EXPECT("NPY-33", PE_ERR_FORMAT, "npy header holds a NUL at byte 14 (NumPy refuses it)",
+           pe_npy_parse(b, 10 + hl + 8, OUT));
+    (void)n;
+
+    /* serde_json reads shapes and offsets as usize: 2.0, 8e0, 02, -0 are refused */
+    EXPECT("ST-19", PE_ERR_FORMAT, "number '2.0' at byte 29 is not an unsigned integer",
+           st_parse("{\"w\":{\"dtype\":\"F32\",\"shape\":[2.0],\"data_offsets\":[0,8]}}", 8));
+    EXPECT("ST-19", PE_ERR_FORMAT, "number '8e0' at byte 50 is not an unsigned integer",
+           st_parse("{\"w\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8e0]}}", 8));
+    EXPECT("ST-19", PE_ERR_FORMAT, "number '02' at byte 29 is not an unsigned integer",
+           st_parse("{\"w\":{\"dtype\":\"F32\",\"shape\":[02],\"data_offsets\":[0,8]}}", 8));
+    /* \u0000 in a name: cJSON would cut "q\u0000x" to "q" */
+    EXPECT("ST-20", PE_ERR_FORMAT, "\\u0000 at byte 3: a name or value holding a NUL cannot be kept whole",
+           st_parse("{\"q\\u0000x\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}", 8));
+    EXPECT("ST-20", PE_ERR_FORMAT, "\\u0000 at byte",
+           st_parse("{\"__metadata__\":{\"k\":\"v\\u0000\"},\"w\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}", 8));
+    /* an escaped backslash before u0000 is not an escape of a NUL */
+    pe_safetensors *st = NULL;
+    static unsigned char ok_img[256];
+    const char *okh = "{\"__metadata__\":{\"k\":\"a\\\\u0000\"},\"w\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}";
+    const size_t on = strlen(okh);
+    for (int i = 0; i < 8; i++) ok_img[i] = (unsigned char)((uint64_t)on >> (8 * i));
+    memcpy(ok_img + 8, okh, on);
+    memset(ok_img + 8 + on, 0, 8);
+    CHECK_OK(pe_safetensors_parse(ok_img, 8 + on + 8, &st));
+    pe_safetensors_free(st);
+
+    /* config.json: HF reads it as UTF-8 text */
+    EXPECT("CFG-41", PE_ERR_FORMAT, "config is not valid UTF-8 (byte 15 is 0xe9)",
+           pe_config_parse("{\"model_type\":\"\xe9t\xe9\",\"head_dim\":64}", 36, OUT));
+    EXPECT("CFG-41", PE_ERR_FORMAT, "config is not valid UTF-8 (byte 15 is 0xed)",
+           pe_config_parse("{\"model_type\":\"\xed\xa0\x80\",\"head_dim\":64}", 36, OUT));
+    EXPECT("PLAN-20", PE_ERR_FORMAT, "config is not valid UTF-8 (byte 15 is 0xc0)",
+           pe_plan_from_config_json("{\"model_type\":\"\xc0\xaf\",\"head_dim\":64}", 35, OUT));
 }

@@ -8,6 +8,7 @@
  */
 #include "runner.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -393,4 +394,55 @@ TEST(reliability_mixed_dtype_outputs_overlap_exactly) {
             CHECK_MSG(shared ? st == PE_ERR_SHAPE : st == PE_OK, "T=%lld delta=%lld: status %d (%s)",
                       (long long)T, (long long)delta, st, pe_last_error());
         }
+}
+
+/* ---------------------------------------------- struct_size, one rule */
+
+TEST(reliability_rope_table_bytes_past_struct_size_are_refused) {
+    /* issue 26: pe_rope_table checked only the lower bound of struct_size,
+     * so a newer caller's field past this library's struct was ignored. */
+    enum { D = 8 };
+    float C[4 * D / 2], x[D] = {1, 2, 3, 4, 5, 6, 7, 8}, y[D], y0[D];
+    for (int i = 0; i < 4 * D / 2; i++) C[i] = 0.5f;
+    struct {
+        pe_rope_table t;
+        unsigned char more[16];
+    } newer;
+    memset(&newer, 0, sizeof newer);
+    newer.t = pe_rope_table_default();
+    newer.t.rotary_dim = D;
+    newer.t.rows = 4;
+    newer.t.cos = C;
+    newer.t.sin = C;
+    newer.t.struct_size = sizeof newer;
+    pe_positions p = pe_positions_range(1);
+    pe_tensor in = pe_tensor_dense(x, PE_F32, 1, 1, D), out = pe_tensor_dense(y, PE_F32, 1, 1, D);
+    CHECK_OK(pe_rope_apply_table(&newer.t, PE_ROPE_HALF, &p, &in, &out, PE_ROPE_FORWARD, NULL));
+    memcpy(y0, y, sizeof y);
+    newer.more[5] = 1;
+    memset(y, 0x7f, sizeof y);
+    CHECK_ERROR(pe_rope_apply_table(&newer.t, PE_ROPE_HALF, &p, &in, &out, PE_ROPE_FORWARD, NULL),
+                PE_ERR_PARAM, "pe_rope_table.struct_size=");
+    CHECK(strstr(pe_last_error(), "sets fields past this library's") != NULL);
+    for (int i = 0; i < D; i++) CHECK(((unsigned char *)y)[4 * i] == 0x7f);
+}
+
+TEST(reliability_llama4_attn_scale_keeps_the_query_scale_finite) {
+    /* issue 26: attn_scale 1e308 gave scale = 1 + 1e308 log1p(p / 8192) = inf */
+    static const char big[] = "{\"model_type\":\"llama4_text\",\"head_dim\":64,\"num_hidden_layers\":4,"
+                              "\"attn_scale\":1e308}";
+    pe_plan *p = NULL;
+    CHECK_ERROR(pe_plan_from_config_json(big, sizeof big - 1, &p), PE_ERR_FORMAT,
+                "'attn_scale'=1e+308 must be >= 0 and <= 1e+09");
+    static const char edge[] = "{\"model_type\":\"llama4_text\",\"head_dim\":64,\"num_hidden_layers\":4,"
+                               "\"attn_scale\":1e9}";
+    CHECK_OK(pe_plan_from_config_json(edge, sizeof edge - 1, &p));
+    if (p != NULL) {
+        for (int64_t layer = 0; layer < 4; layer++) {
+            double s = 0;
+            CHECK_OK(pe_plan_layer_query_scale(p, layer, INT64_MAX, &s));
+            CHECK_MSG(isfinite(s) && s >= 1.0, "layer %lld scale %g at INT64_MAX", (long long)layer, s);
+        }
+        pe_plan_free(p);
+    }
 }
