@@ -167,3 +167,16 @@ int pe__check_bytes_apart(const void *out, size_t out_bytes, const char *out_nam
     return pe__fail(PE_ERR_SHAPE, "%s overlaps %s (%zu and %zu bytes)", out_name, other_name,
                     out_bytes, other_bytes);
 }
+
+int pe__check_regions_apart(const pe__region *outs, int n_out, const pe__region *ins, int n_in) {
+    for (int a = 0; a < n_out; a++) {
+        if (outs[a].data == NULL || outs[a].bytes == 0) continue;
+        for (int b = 0; b < a; b++)
+            PE_TRY(pe__check_bytes_apart(outs[a].data, outs[a].bytes, outs[a].name, outs[b].data,
+                                         outs[b].bytes, outs[b].name));
+        for (int i = 0; i < n_in; i++)
+            PE_TRY(pe__check_bytes_apart(outs[a].data, outs[a].bytes, outs[a].name, ins[i].data,
+                                         ins[i].bytes, ins[i].name));
+    }
+    return PE_OK;
+}

@@ -169,6 +169,11 @@ static int check_all(const pe_freqs *freqs, pe_rope_layout layout, const pe_posi
     PE_TRY(check_scale(&p->v_scale, "v_scale", &p->v_cache, "v_cache"));
     if (!isfinite(p->norm_eps) || !(p->norm_eps >= 0.0))
         return pe__fail(PE_ERR_PARAM, "norm_eps=%g must be finite and >= 0", p->norm_eps);
+    if ((p->q_norm_weight != NULL || p->k_norm_weight != NULL) && p->norm_eps < PE_MIN_NORM_EPS)
+        return pe__fail(PE_ERR_PARAM,
+                        "norm_eps=%g is below PE_MIN_NORM_EPS=%g: a zero or subnormal head would "
+                        "normalise to NaN or inf",
+                        p->norm_eps, PE_MIN_NORM_EPS);
     if (p->norm_weight != PE_NORM_WEIGHT && p->norm_weight != PE_NORM_ONE_PLUS_WEIGHT)
         return pe__fail(PE_ERR_PARAM, "norm_weight=%d is not a pe_norm_weight",
                         (int)p->norm_weight);
@@ -179,7 +184,6 @@ static int check_all(const pe_freqs *freqs, pe_rope_layout layout, const pe_posi
     static const char *const out_name[N_OUT] = {"q_out", "k_cache", "v_cache", "k_scale",
                                                 "v_scale"};
     const size_t w_bytes = (size_t)q->head_dim * sizeof(float); /* a row: fits */
-    const size_t ids_bytes = positions->ids ? (size_t)q->tokens * sizeof(int64_t) : 0;
     for (int a = 0; a < N_OUT; a++) {
         if (a >= 3 && cache[a - 3]->dtype != PE_I8) continue;
         const pe_tensor *o_ = out[a];
@@ -197,8 +201,9 @@ static int check_all(const pe_freqs *freqs, pe_rope_layout layout, const pe_posi
         PE_TRY(pe__check_bytes_apart((const void *)s.lo, s.hi - s.lo, out_name[a],
                                      p->k_norm_weight, p->k_norm_weight ? w_bytes : 0,
                                      "k_norm_weight"));
-        PE_TRY(pe__check_bytes_apart((const void *)s.lo, s.hi - s.lo, out_name[a],
-                                     positions->ids, ids_bytes, "positions"));
+        /* positions of every kind: ids, or packed cu_seqlens and starts */
+        PE_TRY(pe__check_positions_apart(positions, q->tokens, (const void *)s.lo, s.hi - s.lo,
+                                         out_name[a]));
     }
     return PE_OK;
 }
