@@ -361,5 +361,9 @@ bounded encode_f32_edge 0 '^$' -- encode raw --scale 1e37 --dim 2 --range 0:35 -
 bounded encode_f64_keeps 0 '^$' -- encode raw --scale 1e37 --dim 2 --range 0:40 --format npy --dtype f64 -o "$TMP/f64.npy"
 [ ! -e "$TMP/never.npy" ] && ok encode_overflow_writes_no_file || bad encode_overflow_writes_no_file "never.npy exists"
 
+# --- 10. parsers as strict as their references, seen from the CLI
+printf '{"model_type":"llama","head_dim":64,"num_hidden_layers":2,"rope_theta":10000,"name":"\xe9t\xe9"}' >"$TMP/latin1.json"
+bounded config_not_utf8 1 'config is not valid UTF-8 \(byte [0-9]+ is 0xe9\)' -- plan --config "$TMP/latin1.json" --format json
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
