@@ -845,7 +845,9 @@ static bool f32_bounded(const unsigned char *p, size_t n) {
 }
 
 static bool view_bounded(const pe_tensor *t, size_t off) {
-    if (t->tokens == 0 || t->heads == 0 || ld3(t->tokens, t->heads, 1) > ARENA_BYTES) return true;
+    /* an empty view touches nothing (its offset may sit at the arena's end) */
+    if (t->tokens == 0 || t->heads == 0 || t->head_dim == 0 || ld3(t->tokens, t->heads, 1) > ARENA_BYTES)
+        return true;
     for (int64_t tok = 0; tok < t->tokens; tok++)
         for (int64_t h = 0; h < t->heads; h++)
             if (!f32_bounded(arena + at(t, off, tok, h, 0), (size_t)t->head_dim)) return false;
