@@ -161,8 +161,10 @@ int pe__check_apart(const pe_tensor *out, const char *out_name, const pe_tensor 
 
 int pe__check_bytes_apart(const void *out, size_t out_bytes, const char *out_name,
                           const void *other, size_t other_bytes, const char *other_name) {
-    const pe__span a = {(uintptr_t)out, (uintptr_t)out + out_bytes};
-    const pe__span b = {(uintptr_t)other, (uintptr_t)other + other_bytes};
+    /* a span that would wrap the address space ends at its top instead */
+    const uintptr_t ao = (uintptr_t)out, bo = (uintptr_t)other;
+    const pe__span a = {ao, out_bytes > UINTPTR_MAX - ao ? UINTPTR_MAX : ao + out_bytes};
+    const pe__span b = {bo, other_bytes > UINTPTR_MAX - bo ? UINTPTR_MAX : bo + other_bytes};
     if (out == NULL || other == NULL || !pe__spans_meet(a, b)) return PE_OK;
     return pe__fail(PE_ERR_SHAPE, "%s overlaps %s (%zu and %zu bytes)", out_name, other_name,
                     out_bytes, other_bytes);

@@ -550,3 +550,17 @@ TEST(reliability_plain_outputs_are_apart_from_their_inputs) {
     CHECK_ERROR(pe_additive_encode(&ap, &pos, 4, out, PE_F64), PE_ERR_SHAPE, "out overlaps positions");
     CHECK(cu[0] == 0 && cu[1] == 2 && cu[2] == 4);
 }
+
+TEST(reliability_cos_sin_cache_past_2p61_bytes_is_refused) {
+    /* found by fuzz_api (issue 26 run): INT64_MAX/3 positions x 3 pairs in
+     * f16 is 1.8e19 bytes, which fits size_t, so the cache was accepted and
+     * written past the caller's buffer; the overlap spans wrapped too. */
+    pe_freqs f = freqs_d(6);
+    uint16_t c[8], s[8];
+    const pe_positions p = pe_positions_range(0);
+    memset(c, 0x55, sizeof c);
+    CHECK_ERROR(pe_rope_cos_sin(&f, &p, INT64_MAX / 3, c, s, PE_F16), PE_ERR_OVERFLOW,
+                "count=3074457345618258602 x pairs overflows size_t (or 2^61 bytes)");
+    CHECK(c[0] == 0x5555);
+    CHECK_OK(pe_rope_cos_sin(&f, &p, 2, c, s, PE_F16));
+}
