@@ -406,10 +406,13 @@ TEST(errors_parsers_as_strict_as_numpy_and_serde) {
     pe_safetensors_free(st);
 
     /* config.json: HF reads it as UTF-8 text */
+    static const char latin1[] = "{\"model_type\":\"\xe9t\xe9\",\"head_dim\":64}",
+                      surrogate[] = "{\"model_type\":\"\xed\xa0\x80\",\"head_dim\":64}",
+                      overlong[] = "{\"model_type\":\"\xc0\xaf\",\"head_dim\":64}";
     EXPECT("CFG-41", PE_ERR_FORMAT, "config is not valid UTF-8 (byte 15 is 0xe9)",
-           pe_config_parse("{\"model_type\":\"\xe9t\xe9\",\"head_dim\":64}", 36, OUT));
+           pe_config_parse(latin1, sizeof latin1 - 1, OUT));
     EXPECT("CFG-41", PE_ERR_FORMAT, "config is not valid UTF-8 (byte 15 is 0xed)",
-           pe_config_parse("{\"model_type\":\"\xed\xa0\x80\",\"head_dim\":64}", 36, OUT));
+           pe_config_parse(surrogate, sizeof surrogate - 1, OUT));
     EXPECT("PLAN-20", PE_ERR_FORMAT, "config is not valid UTF-8 (byte 15 is 0xc0)",
-           pe_plan_from_config_json("{\"model_type\":\"\xc0\xaf\",\"head_dim\":64}", 35, OUT));
+           pe_plan_from_config_json(overlong, sizeof overlong - 1, OUT));
 }
