@@ -882,8 +882,15 @@ static void call_fused(reader *r) {
     }
     if (kdt != PE_I8) p.k_scale = pe_tensor_dense(NULL, PE_F32, 0, 0, 0);
     (void)nv;
-    const bool in_place = u8(r) % 3 == 0 && qdt == PE_F32;
+    bool in_place = u8(r) % 3 == 0 && qdt == PE_F32;
     if (in_place) p.q_out = p.q_in, off[3] = off[0];
+    /* a q_out decoded onto q_in's very view is in place too (the library's
+     * rule: same data, dtype, shape and strides where an axis has > 1) */
+    in_place = in_place || (p.q_out.data == p.q_in.data && p.q_out.dtype == p.q_in.dtype &&
+                            p.q_out.tokens == p.q_in.tokens && p.q_out.heads == p.q_in.heads &&
+                            p.q_out.head_dim == p.q_in.head_dim &&
+                            (p.q_in.tokens <= 1 || p.q_out.token_stride == p.q_in.token_stride) &&
+                            (p.q_in.heads <= 1 || p.q_out.head_stride == p.q_in.head_stride));
     /* norm weights: none, the harness's, or inside the arena (may alias) */
     static float w_own[PE_MAX_ROTARY_DIM + 8];
     for (int i = 0; i < 2; i++) {
