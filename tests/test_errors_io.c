@@ -368,7 +368,9 @@ TEST(errors_parsers_as_strict_as_numpy_and_serde) {
     EXPECT("NPY-12", PE_ERR_FORMAT, "npy header: bad shape entry", parse_dict(F4 "'shape': (02, 8), }", 64));
     EXPECT("NPY-12", PE_ERR_FORMAT, "npy header: bad shape entry", parse_dict(F4 "'shape': (2, 00), }", 0));
     CHECK_OK(parse_dict(F4 "'shape': (0, 8), }", 0));
+    pe_npy_free((pe_npy_array *)OUT);
     CHECK_OK(parse_dict(F4 "'shape': (10, 1), }", 40));
+    pe_npy_free((pe_npy_array *)OUT);
     /* a NUL inside a string of the dict: "<f4\0x" was read as "<f4" */
     static const char nul_descr[] = "{'descr': '<f4\0x', 'fortran_order': False, 'shape': (2,), }";
     n = npy(b, 1, "", 8);
