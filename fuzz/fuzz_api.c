@@ -994,8 +994,10 @@ static void call_table(reader *r) {
     mark_view(&v[1], off[1]);
     expect_only_outputs_written();
     if (v[0].data != v[1].data) expect_apart_from_outputs(&v[0], off[0]);
-    expect_region_unwritten(tb.cos, tbytes);
-    expect_region_unwritten(tb.sin, tbytes);
+    /* the bytes the table's rows span: the last row ends at its width */
+    const size_t read = ((size_t)(rows - 1) * (size_t)(tb.row_stride ? tb.row_stride : width) + (size_t)width) * esz;
+    expect_region_unwritten(tb.cos, read);
+    expect_region_unwritten(tb.sin, read);
     expect_positions_unwritten(&pos, T);
 }
 
