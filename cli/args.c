@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -146,6 +147,11 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_args *out) {
             } else if (eq) {
                 return cli_usage_error(spec, "option '--%s' takes no value", spec->opts[k].name);
             }
+            /* No option takes an empty value: '' is a quoting slip, and as a
+             * path it used to surface as "cannot create : Is a directory". */
+            if (out->values[k] != NULL && out->values[k][0] == '\0')
+                return cli_usage_error(spec, "option '--%s' needs a value (%s), not an empty string",
+                                       spec->opts[k].name, spec->opts[k].metavar);
             continue;
         }
         if (!only_positional && arg[0] == '-' && arg[1] != '\0' &&
@@ -156,6 +162,8 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_args *out) {
                 if (i + 1 >= argc) return cli_usage_error(spec, "option '-o' needs a value (FILE)");
                 out->present[k] = true;
                 out->values[k] = argv[++i];
+                if (out->values[k][0] == '\0')
+                    return cli_usage_error(spec, "option '-o' needs a value (FILE), not an empty string");
                 continue;
             }
             return cli_usage_error(spec, "unknown option '%s'", arg);
@@ -190,12 +198,50 @@ static bool parse_int64(const char *s, int64_t *out) {
     return true;
 }
 
+/* The interval an option's help ends with ("... [1, 8192]", "... (0, 8]"):
+ * 1 and *lo, *hi, *lo_open when there is one, 0 when there is none, -1
+ * when the help ends in ']' but the interval is malformed (a spec bug,
+ * reported rather than ignored). */
+static int help_interval(const char *help, double *lo, double *hi, bool *lo_open) {
+    const size_t n = help ? strlen(help) : 0;
+    if (n == 0 || help[n - 1] != ']') return 0;
+    const char *open = NULL;
+    for (const char *p = help + n - 1; p > help; p--)
+        if (p[-1] == '[' || p[-1] == '(') {
+            open = p - 1;
+            break;
+        }
+    if (open == NULL) return -1;
+    char *end;
+    *lo_open = *open == '(';
+    *lo = strtod(open + 1, &end);
+    if (end == open + 1 || *end != ',') return -1;
+    const char *h = end + 1;
+    *hi = strtod(h, &end);
+    if (end == h || *end != ']' || end != help + n - 1 || !(*lo <= *hi)) return -1;
+    return 1;
+}
+
+/* The option's interval check: CLI_OK, or the usage error naming it. */
+static int check_interval(const cli_args *a, const char *name, const char *typed, double v) {
+    const int k = find_opt(a->spec, name, strlen(name));
+    double lo, hi;
+    bool lo_open;
+    const int has = k < 0 ? 0 : help_interval(a->spec->opts[k].help, &lo, &hi, &lo_open);
+    if (has < 0) return cli_usage_error(a->spec, "--%s: its help states no readable range (a bug)", name);
+    if (has == 0 || ((lo_open ? v > lo : v >= lo) && v <= hi)) return CLI_OK;
+    return cli_usage_error(a->spec, "--%s: %s is outside its range %s%.17g, %.17g]", name, typed,
+                           lo_open ? "(" : "[", lo, hi);
+}
+
 int cli_get_int64(const cli_args *a, const char *name, int64_t *out) {
     const char *s = cli_get(a, name);
     if (s == NULL) return CLI_OK;
-    if (!parse_int64(s, out))
-        return cli_usage_error(a->spec, "--%s: '%s' is not an integer", name, s);
-    return CLI_OK;
+    int64_t v;
+    if (!parse_int64(s, &v)) return cli_usage_error(a->spec, "--%s: '%s' is not an integer", name, s);
+    const int rc = check_interval(a, name, s, (double)v);
+    if (rc == CLI_OK) *out = v;
+    return rc;
 }
 
 int cli_get_double(const cli_args *a, const char *name, double *out) {
@@ -204,10 +250,22 @@ int cli_get_double(const cli_args *a, const char *name, double *out) {
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (*s == '\0' || *end != '\0' || errno == ERANGE)
+    if (*s == '\0' || *end != '\0')
         return cli_usage_error(a->spec, "--%s: '%s' is not a number", name, s);
-    *out = v;
-    return CLI_OK;
+    if (isnan(v)) return cli_usage_error(a->spec, "--%s: '%s' is not a number (NaN)", name, s);
+    /* strtod says ERANGE both for overflow and for a result below the
+     * smallest normal double: say which, not "not a number". */
+    if (errno == ERANGE && fabs(v) > 1.0)
+        return cli_usage_error(a->spec, "--%s: '%s' is out of range (overflows a double)", name, s);
+    if (isinf(v)) return cli_usage_error(a->spec, "--%s: '%s' is not finite", name, s);
+    if (errno == ERANGE || (v != 0 && fabs(v) < DBL_MIN))
+        return cli_usage_error(a->spec,
+                               "--%s: '%s' is out of range (below the smallest normal double, %.17g: "
+                               "subnormal or zero after rounding)",
+                               name, s, DBL_MIN);
+    const int rc = check_interval(a, name, s, v);
+    if (rc == CLI_OK) *out = v;
+    return rc;
 }
 
 int cli_get_choice(const cli_args *a, const char *name, const char *const *choices, int *out) {
@@ -272,7 +330,7 @@ int cli_get_double_list(const cli_args *a, const char *name, double **out, int64
         char *end;
         errno = 0;
         double x = strtod(p, &end);
-        if (end == p || (*end != ',' && *end != '\0') || errno == ERANGE) {
+        if (end == p || (*end != ',' && *end != '\0') || errno == ERANGE || isnan(x) || isinf(x)) {
             free(v);
             return cli_usage_error(a->spec, "--%s: '%s' is not a comma-separated list of numbers",
                                    name, s);

@@ -23,6 +23,11 @@
 
 enum { CLI_OK = 0, CLI_RUNTIME = 1, CLI_USAGE = 2, CLI_HELP_SHOWN = -1 };
 
+/* An option's help may end with the interval of values it accepts,
+ * "[1, 8192]" or "(0, 8]" (integers or doubles, "inf" allowed): the typed
+ * getters enforce exactly that interval, so the range a user reads in
+ * --help is the range that is checked, from one string. NaN is never a
+ * value of any option. */
 typedef struct {
     const char *name;    /* without the leading "--" */
     const char *metavar; /* NULL for a flag */
@@ -56,7 +61,9 @@ bool cli_has(const cli_args *a, const char *name);
 const char *cli_get(const cli_args *a, const char *name); /* NULL if absent */
 
 /* Typed getters: return CLI_OK, or CLI_USAGE after printing which option
- * and value were wrong. Absent options leave *out unchanged (the default). */
+ * and value were wrong (not a number, NaN, out of a double's range or
+ * subnormal, or outside the interval its help ends with). Absent options
+ * leave *out unchanged (the default). */
 int cli_get_int64(const cli_args *a, const char *name, int64_t *out);
 int cli_get_double(const cli_args *a, const char *name, double *out);
 /* One of `choices` (NULL-terminated); *out is its index. */

@@ -10,8 +10,8 @@
 #include <string.h>
 
 static const cli_opt opts[] = {
-    {"tokens", "T", "number of random tokens (default 6, at most 4096)"},
-    {"dim", "D", "random token width, even (default 8, at most 4096)"},
+    {"tokens", "T", "number of random tokens (default 6, at most 4096) [1, 4096]"},
+    {"dim", "D", "random token width, even (default 8, at most 4096) [2, 4096]"},
     {"seed", "S", "seed of the random tokens (default 1)"},
     {"q", "Q.npy", "queries, float32 (T, D); with --k and --v instead of random tokens"},
     {"k", "K.npy", "keys, float32 (T, D)"},

@@ -2,6 +2,8 @@
 #include "commands.h"
 #include "output.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,8 +139,18 @@ int cmd_encode(const cli_spec *spec, int argc, char **argv) {
             if (f32 == NULL) {
                 rc = cli_runtime_error(spec, "out of memory for %lld values", (long long)n);
             } else {
-                for (size_t i = 0; i < n; i++) f32[i] = (float)values[i];
-                rc = cli_write_npy(spec, path, PE_F32, 2, shape, f32);
+                /* the checked narrowing: a value past float32 is an error
+                 * in the user's words, never an inf in the file */
+                if (pe_narrow_f32(values, (int64_t)n, f32) == PE_OK) {
+                    rc = cli_write_npy(spec, path, PE_F32, 2, shape, f32);
+                } else {
+                    size_t bad = 0;
+                    while (bad + 1 < n && fabs(values[bad]) < 0x1.ffffffp127) bad++;
+                    rc = cli_runtime_error(spec,
+                                           "position %lld gives %.17g, beyond float32 (largest %.9g): "
+                                           "use --dtype f64",
+                                           (long long)ids[bad / (size_t)p.dim], values[bad], (double)FLT_MAX);
+                }
                 free(f32);
             }
         } else {

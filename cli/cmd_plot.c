@@ -7,11 +7,11 @@
 
 static const cli_opt opts[] = {
     {"output", "FILE", "where to write: .png or .svg (required; also -o FILE)"},
-    {"width", "W", "logical width in pixels (default 1200, at most 8192)"},
-    {"height", "H", "logical height in pixels (default 800, at most 8192)"},
-    {"scale", "S", "PNG pixels per logical pixel, e.g. 2 for hi-dpi (default 1, at most 8)"},
-    {"dim", "D", "encoding / head dimension (each figure has its own default; at most 4096)"},
-    {"base", "B", "base (default 10000; scaling: 500000)"},
+    {"width", "W", "logical width in pixels (default 1200, at most 8192; W x S at most 16384) [16, 8192]"},
+    {"height", "H", "logical height in pixels (default 800, at most 8192; H x S at most 16384) [16, 8192]"},
+    {"scale", "S", "PNG pixels per logical pixel, e.g. 2 for hi-dpi (default 1, at most 8) [0.25, 8]"},
+    {"dim", "D", "encoding / head dimension (each figure has its own default; at most 4096) [1, 4096]"},
+    {"base", "B", "base (default 10000) (0, 1e300]"},
     {"range", "A:B", "positions A..B-1 (heatmap, waves, similarity; relativity, direction: offsets +-B); "
                      "at most 20000 positions, within +-2^53"},
     {"offset", "K", "flip, aliasing: the offset (default 32000, 44)"},
@@ -22,7 +22,7 @@ static const cli_opt opts[] = {
 /* Positions a figure's double axis still tells apart (2^53). */
 #define PLOT_MAX_POSITION ((int64_t)1 << 53)
 
-static char description[2048];
+static char description[4096];
 
 const cli_spec cmd_plot_spec = {
     "plot",
@@ -41,16 +41,39 @@ int cmd_plot(const cli_spec *spec, int argc, char **argv) {
     if (description[0] == '\0') {
         size_t n = (size_t)snprintf(description, sizeof description,
                                     "Draws one figure with axes, labels, legends and colour bars. Without options\n"
-                                    "each draws the inputs of its claim in `posenc tour`. NAME is:\n");
+                                    "each draws the inputs of its claim in `posenc tour`. Each figure takes\n"
+                                    "-o, --width, --height, --scale and the options in its brackets (any\n"
+                                    "other is refused). NAME is:\n");
         for (size_t i = 0; i < figure_count && n < sizeof description; i++)
-            n += (size_t)snprintf(description + n, sizeof description - n, "  %-19s %s\n",
-                                  figure_table[i].name, figure_table[i].summary);
+            n += (size_t)snprintf(description + n, sizeof description - n, "  %-19s %s [%s]\n",
+                                  figure_table[i].name, figure_table[i].summary, figure_table[i].options);
     }
     cli_args a;
     int rc = cli_parse(spec, argc, argv, &a);
     if (rc != CLI_OK) return rc;
     const figure_entry *fe = figure_find(a.positional[0]);
     if (fe == NULL) return cli_usage_error(spec, "unknown figure '%s' (see posenc plot --help)", a.positional[0]);
+    /* An option the figure does not read is refused, not ignored (base-grid
+     * draws its own three bases: --base there used to change nothing). */
+    static const char *const figure_options[] = {"dim", "base", "range", "offset", "seed", NULL};
+    for (size_t i = 0; figure_options[i]; i++) {
+        const char *name = figure_options[i], *list = fe->options;
+        const size_t len = strlen(name);
+        bool reads = false;
+        for (const char *p = strstr(list, name); p && !reads; p = strstr(p + 1, name))
+            reads = (p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0');
+        if (cli_has(&a, name) && !reads) {
+            char takes[128] = "";
+            size_t n = 0;
+            for (const char *p = fe->options; *p && n + 8 < sizeof takes; p++) {
+                if (p == fe->options || p[-1] == ' ') n += (size_t)snprintf(takes + n, sizeof takes - n, "--");
+                takes[n++] = *p;
+                takes[n] = '\0';
+            }
+            return cli_usage_error(spec, "--%s: figure '%s' does not use it (it takes %s)", name, fe->name,
+                                   n ? takes : "none of --dim, --base, --range, --offset, --seed");
+        }
+    }
     const char *path = cli_get(&a, "output");
     if (path == NULL) return cli_usage_error(spec, "-o FILE.png or -o FILE.svg is required");
     figure_opts o;
@@ -61,10 +84,10 @@ int cmd_plot(const cli_spec *spec, int argc, char **argv) {
         (rc = cli_get_double(&a, "base", &o.base)) || (rc = cli_get_int64(&a, "offset", &o.offset)) ||
         (rc = cli_get_int64(&a, "seed", &seed)) || (rc = cli_get_range(&a, "range", &start, &count)))
         return rc;
-    if (w < 0 || w > 8192 || h < 0 || h > 8192)
-        return cli_usage_error(spec, "--width and --height must be in [1, 8192]");
-    if (o.scale < 0 || o.scale > 8) return cli_usage_error(spec, "--scale must be in (0, 8]");
-    if (o.dim < 0 || o.dim > 4096) return cli_usage_error(spec, "--dim must be in [1, 4096]");
+    /* the device side the plot layer can allocate (PLOT_MAX_SIDE) */
+    const double sc = o.scale != 0 ? o.scale : 1;
+    if ((double)(w ? w : 1200) * sc > 16384 || (double)(h ? h : 800) * sc > 16384)
+        return cli_usage_error(spec, "--width/--height x --scale is more than 16384 device pixels a side");
     if (count > 20000) return cli_usage_error(spec, "--range is limited to 20000 positions for a figure");
     /* A figure's axis is a double: past 2^53 neighbouring positions share
      * one coordinate and the figure would draw rounding, not the encoding. */

@@ -1,6 +1,8 @@
 /* main.c — `posenc`: dispatches to a subcommand; --help and --version. */
 #include "commands.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 static const cli_command commands[] = {
@@ -37,7 +39,26 @@ static void print_main_help(FILE *f) {
             "\nExit status: 0 success, 1 runtime error, 2 usage error.\n");
 }
 
-int main(int argc, char **argv) {
+/* Every byte any command wrote to stdout reaches it, or the run fails: a
+ * buffered write to a full disk or a closed pipe only shows at the flush,
+ * so the one place that sees every command's output (help, --version and
+ * attention included) checks it once, after the command returns. A run
+ * that already failed keeps its status and its own message (the -o -
+ * writers report "write to stdout failed" themselves); a successful one
+ * becomes 1 with a message. */
+static int finish_stdout(int rc) {
+    errno = 0;
+    const bool failed = fflush(stdout) != 0 || ferror(stdout);
+    const int err = errno;
+    const bool close_failed = fclose(stdout) != 0;
+    if ((!failed && !close_failed) || rc != CLI_OK) return rc;
+    const int why = failed ? err : errno;
+    fprintf(stderr, "posenc: write to standard output failed: %s\n",
+            why != 0 ? strerror(why) : "I/O error");
+    return rc == CLI_OK ? CLI_RUNTIME : rc;
+}
+
+static int dispatch(int argc, char **argv) {
     if (argc < 2) {
         print_main_help(stderr);
         return CLI_USAGE;
@@ -70,3 +91,5 @@ int main(int argc, char **argv) {
     fprintf(stderr, "posenc: unknown command '%s'\nTry 'posenc --help'.\n", cmd);
     return CLI_USAGE;
 }
+
+int main(int argc, char **argv) { return finish_stdout(dispatch(argc, argv)); }

@@ -750,11 +750,294 @@ static void call_permute(reader *r) {
     }
 }
 
+/* ------------------------------------------- issue 26: inputs in the arena */
+
+/* Positions of every kind, their arrays in the harness's table or inside the
+ * arena (where they may alias an output and must then be refused): ranges,
+ * explicit ids, and packed sequences (cu_seqlens int32 or int64, with or
+ * without seq_starts), valid for count tokens. */
+static _Alignas(8) int64_t cu_own[8], starts_own[8];
+static _Alignas(8) int32_t cu32_own[8];
+static pe_positions decode_positions_any(reader *r, int64_t count) {
+    const unsigned how = u8(r) % 6;
+    if (how < 4 || count < 0 || count > POS_COUNT) return decode_positions(r, count);
+    const int64_t n = 1 + (int64_t)(u8(r) % 4);
+    int64_t cu[5];
+    cu[0] = 0;
+    cu[n] = count;
+    for (int64_t s = 1; s < n; s++) { /* non-decreasing cuts */
+        int64_t c = count > 0 ? (int64_t)(u8(r) % (uint64_t)(count + 1)) : 0;
+        cu[s] = c < cu[s - 1] ? cu[s - 1] : c;
+    }
+    const bool wide = u8(r) % 2, with_starts = u8(r) % 2;
+    /* where the arrays live: the harness's own memory or the arena */
+    const bool cu_in_arena = u8(r) % 2, starts_in_arena = u8(r) % 2;
+    void *cu_at = wide ? (void *)cu_own : (void *)cu32_own;
+    int64_t *st_at = starts_own;
+    if (cu_in_arena) cu_at = arena + (size_t)(u8(r) * 32u) % (ARENA_BYTES - 64) / 8 * 8;
+    if (starts_in_arena) st_at = (int64_t *)(void *)(arena + (size_t)(u8(r) * 32u) % (ARENA_BYTES - 64) / 8 * 8);
+    for (int64_t s = 0; s <= n; s++) {
+        if (wide) {
+            memcpy((unsigned char *)cu_at + 8 * s, &cu[s], 8);
+        } else {
+            const int32_t v = (int32_t)cu[s];
+            memcpy((unsigned char *)cu_at + 4 * s, &v, 4);
+        }
+    }
+    for (int64_t s = 0; s < n; s++) {
+        const int64_t v = position(r);
+        memcpy(st_at + s, &v, 8);
+    }
+    pe_positions pos = wide ? pe_positions_varlen_i64((const int64_t *)cu_at, n, with_starts ? st_at : NULL)
+                            : pe_positions_varlen((const int32_t *)cu_at, n, with_starts ? st_at : NULL);
+    return pos;
+}
+
+/* Bytes [p, p + n) inside the arena that an accepted call wrote: a read
+ * input shared a byte with an output. */
+static void expect_region_unwritten(const void *p, size_t n) {
+    const unsigned char *b = p;
+    if (p == NULL || b < arena || b >= arena + ARENA_BYTES) return;
+    for (size_t i = 0; i < n && (size_t)(b - arena) + i < ARENA_BYTES; i++)
+        if (written[(size_t)(b - arena) + i]) abort();
+}
+
+/* Every array a pe_positions points at, for count tokens. */
+static void expect_positions_unwritten(const pe_positions *pos, int64_t count) {
+    if (count <= 0) return;
+    if (pos->kind != PE_POSITIONS_VARLEN) {
+        expect_region_unwritten(pos->ids, (size_t)count * 8);
+        return;
+    }
+    const size_t n = (size_t)pos->n_seqs;
+    expect_region_unwritten(pos->cu_seqlens_i64, (n + 1) * 8);
+    expect_region_unwritten(pos->cu_seqlens_i32, (n + 1) * 4);
+    expect_region_unwritten(pos->seq_starts, n * 8);
+}
+
+/* Every element of an accepted f32/f16/bf16 output finite (int8 always is). */
+static void expect_all_finite(const pe_tensor *t, size_t off) {
+    if (t->dtype == PE_I8 || t->tokens == 0 || t->heads == 0 || ld3(t->tokens, t->heads, 1) > ARENA_BYTES)
+        return;
+    for (int64_t tok = 0; tok < t->tokens; tok++)
+        for (int64_t h = 0; h < t->heads; h++)
+            for (int64_t e = 0; e < t->head_dim; e++) {
+                double v;
+                if (!is_finite_elem(arena + at(t, off, tok, h, e), t->dtype, &v)) {
+                    if (getenv("PE_FUZZ_DEBUG"))
+                        fprintf(stderr, "fused non-finite: dt=%d (%lld,%lld,%lld)\n", (int)t->dtype,
+                                (long long)tok, (long long)h, (long long)e);
+                    abort();
+                }
+            }
+}
+
+/* Every f32 element of an input view, or of n plain floats, within |x| <= 4
+ * (the arena's own values, zeros and subnormals): false when a position
+ * array the harness wrote into the arena lies under it. */
+static bool f32_bounded(const unsigned char *p, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        float x;
+        memcpy(&x, p + 4 * i, 4);
+        if (!(fabsf(x) <= 4.0f)) return false;
+    }
+    return true;
+}
+
+static bool view_bounded(const pe_tensor *t, size_t off) {
+    /* an empty view touches nothing (its offset may sit at the arena's end) */
+    if (t->tokens == 0 || t->heads == 0 || t->head_dim == 0 || ld3(t->tokens, t->heads, 1) > ARENA_BYTES)
+        return true;
+    for (int64_t tok = 0; tok < t->tokens; tok++)
+        for (int64_t h = 0; h < t->heads; h++)
+            if (!f32_bounded(arena + at(t, off, tok, h, 0), (size_t)t->head_dim)) return false;
+    return true;
+}
+
+/* pe_rope_fused_qkv: six views, optional int8 scales and norm weights, any
+ * positions; heads of q and k sometimes zero or subnormal, eps from the
+ * boundary table, so the NaN/inf an RMSNorm can make is hunted. */
+static void call_fused(reader *r) {
+    decode_freqs(r);
+    const int64_t T = dim(r) % 9, Hq = 1 + dim(r) % 4, Hkv = 1 + dim(r) % 3;
+    const int64_t D = wrap_add(freqs.rotary_dim, 2 * (int64_t)(u8(r) % 2));
+    static const pe_dtype out_types[] = {PE_F32, PE_F16, PE_BF16}, cache_types[] = {PE_F32, PE_F16, PE_BF16, PE_I8};
+    const pe_dtype qdt = out_types[u8(r) % 3], kdt = cache_types[u8(r) % 4], vdt = cache_types[u8(r) % 4];
+    pe_fused_qkv_params p = pe_fused_qkv_params_default();
+    pe_tensor *v[8] = {&p.q_in, &p.k_in, &p.v_in, &p.q_out, &p.k_cache, &p.v_cache, &p.k_scale, &p.v_scale};
+    const pe_dtype dts[8] = {PE_F32, PE_F32, PE_F32, qdt, kdt, vdt, PE_F32, PE_F32};
+    const int64_t heads[8] = {Hq, Hkv, Hkv, Hq, Hkv, Hkv, Hkv, Hkv};
+    size_t off[8] = {0};
+    const int nv = 6 + (kdt == PE_I8) + (vdt == PE_I8);
+    for (int i = 0; i < 8; i++) {
+        if (i == 6 && kdt != PE_I8) continue;
+        if (i == 7 && vdt != PE_I8) {
+            p.v_scale = pe_tensor_dense(NULL, PE_F32, 0, 0, 0);
+            continue;
+        }
+        decode_view(r, v[i], dts[i], T, heads[i], i >= 6 ? 1 : D);
+        v[i]->dtype = dts[i]; /* a bad dtype is the generic views' business */
+        if (place(v[i], (size_t)take(r, 2) % ARENA_BYTES, &off[i]) != FITS) return;
+        v[i]->data = arena + off[i];
+    }
+    if (kdt != PE_I8) p.k_scale = pe_tensor_dense(NULL, PE_F32, 0, 0, 0);
+    (void)nv;
+    bool in_place = u8(r) % 3 == 0 && qdt == PE_F32;
+    if (in_place) p.q_out = p.q_in, off[3] = off[0];
+    /* a q_out decoded onto q_in's very view is in place too (the library's
+     * rule: same data, dtype, shape and strides where an axis has > 1) */
+    in_place = in_place || (p.q_out.data == p.q_in.data && p.q_out.dtype == p.q_in.dtype &&
+                            p.q_out.tokens == p.q_in.tokens && p.q_out.heads == p.q_in.heads &&
+                            p.q_out.head_dim == p.q_in.head_dim &&
+                            (p.q_in.tokens <= 1 || p.q_out.token_stride == p.q_in.token_stride) &&
+                            (p.q_in.heads <= 1 || p.q_out.head_stride == p.q_in.head_stride));
+    /* norm weights: none, the harness's, or inside the arena (may alias) */
+    static float w_own[PE_MAX_ROTARY_DIM + 8];
+    for (int i = 0; i < 2; i++) {
+        const unsigned how = u8(r) % 3;
+        const float *w = NULL;
+        if (how == 1 && D > 0 && D <= PE_MAX_ROTARY_DIM) {
+            for (int64_t e = 0; e < D; e++) w_own[e] = (float)(u8(r) % 9) / 4.0f - 1.0f;
+            w = w_own;
+        } else if (how == 2 && D > 0 && (size_t)D * 4 <= ARENA_BYTES) {
+            w = (const float *)(void *)(arena + (size_t)take(r, 2) % (ARENA_BYTES - (size_t)D * 4 + 1) / 4 * 4);
+        }
+        if (i == 0) p.q_norm_weight = w;
+        else p.k_norm_weight = w;
+    }
+    static const double eps_edge[] = {1e-6, 0.0, 1e-300, 5e-324, PE_MIN_NORM_EPS, 1e-30 / 2, 1.0, 1e300};
+    p.norm_eps = u8(r) % 4 == 0 ? real(r) : eps_edge[u8(r) % 8];
+    p.norm_weight = (pe_norm_weight)(u8(r) % 2);
+    p.threads = 1 + (int)(u8(r) % 4);
+    /* zero or subnormal heads in q and k: the case an RMSNorm divides by */
+    const unsigned heads_how = u8(r) % 4;
+    if (heads_how != 0 && T > 0) {
+        const float val = heads_how == 1 ? 0.0f : heads_how == 2 ? 1e-45f : -1e-39f;
+        for (int i = 0; i < 2; i++)
+            if (ld3(v[i]->tokens, v[i]->heads, 1) <= ARENA_BYTES)
+                for (int64_t h = 0; h < v[i]->heads; h++)
+                    for (int64_t e = 0; e < D; e++)
+                        memcpy(arena + at(v[i], off[i], u8(r) % (uint64_t)T, h, e), &val, 4);
+    }
+    const pe_positions pos = decode_positions_any(r, T);
+    const pe_rope_layout layout = (pe_rope_layout)(u8(r) % 3);
+    /* the finite-output promise holds for bounded inputs; positions written
+     * into the arena may lie under an input view and make it garbage */
+    bool bounded = true;
+    for (int i = 0; i < 3; i++) bounded = bounded && view_bounded(v[i], off[i]);
+    for (int i = 0; i < 2; i++) {
+        const float *w = i == 0 ? p.q_norm_weight : p.k_norm_weight;
+        if (w != NULL) bounded = bounded && f32_bounded((const unsigned char *)w, (size_t)D);
+    }
+    snapshot();
+    const int st = pe_rope_fused_qkv(&freqs, layout, &pos, &p);
+    expect_untouched(st);
+    if (st != PE_OK) return;
+    if (!freqs_in_range(&freqs)) abort();
+    for (int i = 3; i < 8; i++)
+        if (v[i]->data != NULL && !(i == 3 && in_place)) mark_view(v[i], off[i]);
+    if (in_place) mark_view(&p.q_in, off[0]);
+    expect_only_outputs_written();
+    for (int i = 0; i < 3; i++)
+        if (!(i == 0 && in_place)) expect_apart_from_outputs(v[i], off[i]);
+    expect_region_unwritten(p.q_norm_weight, p.q_norm_weight ? (size_t)D * 4 : 0);
+    expect_region_unwritten(p.k_norm_weight, p.k_norm_weight ? (size_t)D * 4 : 0);
+    expect_positions_unwritten(&pos, T);
+    /* inputs |x| <= 4 (or 0, subnormal), weights |w| <= 4: a normalised head
+     * is at most sqrt(D) 5, times A; finite below the storage's largest */
+    const double A = fmax(freqs.attention_factor, 1.0 / freqs.attention_factor);
+    const double bound = A * 1.5 * (sqrt((double)(D > 0 ? D : 1)) * 5.0 + 4.0);
+    if (bounded && bound < 60000.0) {
+        expect_all_finite(in_place ? &p.q_in : &p.q_out, in_place ? off[0] : off[3]);
+        expect_all_finite(&p.k_cache, off[4]);
+        expect_all_finite(&p.v_cache, off[5]);
+        if (kdt == PE_I8) expect_all_finite(&p.k_scale, off[6]);
+        if (vdt == PE_I8) expect_all_finite(&p.v_scale, off[7]);
+    }
+}
+
+/* pe_rope_apply_table: the cos/sin table lives in the arena and may alias
+ * the output (then refused); positions of any kind. */
+static void call_table(reader *r) {
+    const int64_t d = 2 * (1 + (int64_t)(u8(r) % 8)), T = dim(r) % 9, H = 1 + dim(r) % 3;
+    const int64_t D = d + 2 * (int64_t)(u8(r) % 2), rows = 1 + (int64_t)(u8(r) % 16);
+    pe_rope_table tb = pe_rope_table_default();
+    tb.rotary_dim = d;
+    tb.rows = rows;
+    tb.dtype = (pe_dtype)(u8(r) % 4);
+    tb.width = (pe_table_width)(u8(r) % 2);
+    const int64_t width = tb.width == PE_TABLE_PAIRS ? d / 2 : d;
+    tb.row_stride = u8(r) % 2 ? width + (int64_t)(u8(r) % 3) : 0;
+    const size_t esz = pe_dtype_size(tb.dtype);
+    const size_t tbytes = (size_t)rows * (size_t)(tb.row_stride ? tb.row_stride : width) * esz;
+    if (tbytes * 2 > ARENA_BYTES) return;
+    tb.cos = arena + (size_t)take(r, 2) % (ARENA_BYTES - tbytes + 1) / 8 * 8;
+    tb.sin = arena + (size_t)take(r, 2) % (ARENA_BYTES - tbytes + 1) / 8 * 8;
+    pe_tensor v[2];
+    size_t off[2];
+    for (int i = 0; i < 2; i++) {
+        decode_view(r, &v[i], PE_F32, T, H, D);
+        v[i].dtype = PE_F32;
+        if (place(&v[i], (size_t)take(r, 2) % ARENA_BYTES, &off[i]) != FITS) return;
+        v[i].data = arena + off[i];
+    }
+    if (u8(r) % 3 == 0) v[1] = v[0], off[1] = off[0];
+    /* positions index the table's rows: small ones, so some calls succeed */
+    pe_positions pos = decode_positions_any(r, T);
+    if (pos.kind != PE_POSITIONS_VARLEN && u8(r) % 2) pos = pe_positions_range(u8(r) % (uint64_t)rows);
+    const pe_rope_layout layout = (pe_rope_layout)(u8(r) % 2);
+    const pe_rope_direction dir = u8(r) % 2 ? PE_ROPE_FORWARD : PE_ROPE_BACKWARD;
+    snapshot();
+    const int st = pe_rope_apply_table(&tb, layout, &pos, &v[0], &v[1], dir, NULL);
+    expect_untouched(st);
+    if (st != PE_OK) return;
+    mark_view(&v[1], off[1]);
+    expect_only_outputs_written();
+    if (v[0].data != v[1].data) expect_apart_from_outputs(&v[0], off[0]);
+    /* the bytes the table's rows span: the last row ends at its width */
+    const size_t read = ((size_t)(rows - 1) * (size_t)(tb.row_stride ? tb.row_stride : width) + (size_t)width) * esz;
+    expect_region_unwritten(tb.cos, read);
+    expect_region_unwritten(tb.sin, read);
+    expect_positions_unwritten(&pos, T);
+}
+
+/* pe_additive_encode with packed positions, which may lie inside out. */
+static void call_additive_varlen(reader *r) {
+    pe_additive_params p = pe_additive_defaults((pe_additive_scheme)(u8(r) % 4), 2 * (1 + (int64_t)(u8(r) % 8)));
+    p.length = 1 + (int64_t)(u8(r) % 64);
+    const int64_t count = dim(r) % 33;
+    const pe_dtype dt = (pe_dtype)(u8(r) % 2);
+    const size_t esz = pe_dtype_size(dt), bytes = (size_t)count * (size_t)p.dim * esz;
+    if (bytes > ARENA_BYTES) return;
+    const size_t off = (size_t)take(r, 2) % (ARENA_BYTES - bytes + 1) / 8 * 8;
+    const pe_positions pos = decode_positions_any(r, count);
+    snapshot();
+    const int st = pe_additive_encode(&p, &pos, count, arena + off, dt);
+    expect_untouched(st);
+    if (st != PE_OK) return;
+    if (!mark(off, bytes)) abort();
+    expect_only_outputs_written();
+    expect_positions_unwritten(&pos, count);
+    for (size_t i = 0; i < bytes / esz; i++) {
+        double x;
+        if (!is_finite_elem(arena + off + i * esz, dt, &x)) abort();
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     reader r = {data, size};
     for (int calls = 0; calls < 4 && r.n > 0; calls++) {
         fill_arena(&r); /* inputs bounded again: earlier outputs may be anything */
-        switch (u8(&r) % 10) {
+        const unsigned op = u8(&r);
+        /* 248..255: the calls added for issue 26 (the selectors below 248
+         * decode as before, so the corpus keeps its meaning) */
+        if (op >= 248) {
+            if (op < 251) call_fused(&r);
+            else if (op < 254) call_table(&r);
+            else call_additive_varlen(&r);
+            continue;
+        }
+        switch (op % 10) {
         case 0: call_rope(&r, false); break;
         case 1: call_rope(&r, true); break;
         case 2: call_cos_sin(&r, false); break;

@@ -92,6 +92,15 @@ size_t pe_dtype_size(pe_dtype dtype);
 const char *pe_dtype_name(pe_dtype dtype);
 
 /*
+ * dst[i] = src[i] rounded once to float32, for i < n: the checked narrowing
+ * every f64 -> f32 output goes through (the CLI's float32 .npy, for one).
+ * PE_ERR_RANGE naming the first offending index and value when a src value
+ * is NaN or infinite, or finite but beyond float32 (it would round to inf);
+ * nothing is written then. src and dst must not share a byte (PE_ERR_SHAPE).
+ */
+int pe_narrow_f32(const double *src, int64_t n, float *dst);
+
+/*
  * Positions of `count` tokens. Either contiguous (ids == NULL: the tokens sit
  * at start, start+1, ..., the KV-cache case) or explicit (ids[count], any
  * order, repeats and negative values allowed where the scheme has no table).
@@ -660,7 +669,8 @@ typedef struct {
     pe_tensor k_scale, v_scale;
     const float *q_norm_weight; /* head_dim floats, or NULL: q not normalised */
     const float *k_norm_weight; /* head_dim floats, or NULL: k not normalised */
-    double norm_eps;            /* finite, >= 0; default 1e-6 */
+    double norm_eps;            /* finite, >= 0; default 1e-6; with a norm
+                                 * weight at least PE_MIN_NORM_EPS */
     pe_norm_weight norm_weight; /* default PE_NORM_WEIGHT */
     int threads;                /* as pe_rope_options.threads; default 1 */
     /* Added in 0.2.1. How k_cache, v_cache and an out-of-place q_out are
@@ -675,6 +685,12 @@ typedef struct {
     pe_parallel_for_fn parallel_for;
     void *parallel_for_ctx;
 } pe_fused_qkv_params;
+
+/* The smallest norm_eps accepted when q or k is normalised: 1/sqrt(eps)
+ * then stays <= 1e15, so a zero head normalises to 0 (not 0 x inf = NaN,
+ * which HF's RMSNorm gives with eps 0) and a subnormal one to a finite
+ * vector (fl32 of 1/sqrt(1e-300) is inf). docs/FUSED.md, "norm_eps". */
+#define PE_MIN_NORM_EPS 1e-30
 
 /* Defaults: struct_size set, every view empty (data NULL), no norm
  * weights, eps 1e-6, PE_NORM_WEIGHT, 1 thread, PE_STORES_AUTO. */

@@ -204,6 +204,11 @@ int pyb_view_of(const pya *a, int tok, pyb_view *v);
 pe_tensor pyb_at(const pyb_view *v, int64_t b);
 /* ValueError naming both unless a and b have the same batch size. */
 int pyb_same_batch(const pyb_view *a, const char *aname, const pyb_view *b, const char *bname);
+/* ValueError naming the view when an output's (batch, tokens, heads) rows
+ * may share a byte: a batch stride of 0, or windows of one cache that
+ * overlap. Rotating one row once per element that holds it is not "in
+ * place". The rows must nest (py_batch.c); views with data NULL are skipped. */
+int pyb_outputs_apart(const pyb_view *v, int n, const char *const *names);
 
 /* x and out of a rotation as batch views (pyb_inout, up to 4 dimensions). */
 typedef struct {

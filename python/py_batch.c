@@ -585,6 +585,50 @@ int pyb_run(const pyb_view *v, int n, const pyb_pos *p, int heads_fold, pyb_fn f
     return 0;
 }
 
+/* Do the rows of v, over all three axes (batch, tokens, heads), share no
+ * byte? Decided by nesting: sorted by stride, each axis must step past
+ * everything the axes inside it cover. Every dense layout in any axis
+ * order, slices of a fused buffer and windows of a bigger cache nest; a
+ * batch stride of 0, or batch windows that overlap, do not. For one batch
+ * element the library decides exactly, so only batch > 1 comes here. */
+static int rows_nest(const pyb_view *v) {
+    int64_t n[3] = {v->batch, v->t.tokens, v->t.heads};
+    int64_t s[3] = {v->bstride, v->t.token_stride, v->t.head_stride};
+    for (int i = 0; i < 3; i++) {
+        if (n[i] <= 0) return 1; /* empty: no rows */
+        if (s[i] < 0) s[i] = -s[i];
+    }
+    for (int i = 0; i < 3; i++) /* sort the axes by stride */
+        for (int j = i + 1; j < 3; j++)
+            if (s[j] < s[i]) {
+                int64_t a = s[i], b = n[i];
+                s[i] = s[j], n[i] = n[j], s[j] = a, n[j] = b;
+            }
+    int64_t extent = v->t.head_dim; /* elements one row covers */
+    for (int i = 0; i < 3; i++) {
+        if (n[i] == 1) continue;
+        if (s[i] < extent) return 0;
+        /* (n - 1) s + extent: within the array's own extent, which fits */
+        if (n[i] - 1 > (INT64_MAX - extent) / s[i]) return 0;
+        extent += (n[i] - 1) * s[i];
+    }
+    return 1;
+}
+
+int pyb_outputs_apart(const pyb_view *v, int n, const char *const *names) {
+    for (int i = 0; i < n; i++) {
+        if (v[i].t.data == NULL || v[i].batch <= 1 || rows_nest(&v[i])) continue;
+        PyErr_Format(PyExc_ValueError,
+                     "%s: its batch elements share memory (batch stride %lld, %lld tokens of stride %lld, "
+                     "%lld heads of stride %lld): each shared row would be rotated once per element; "
+                     "pass an output whose elements are apart",
+                     names[i], (long long)v[i].bstride, (long long)v[i].t.tokens, (long long)v[i].t.token_stride,
+                     (long long)v[i].t.heads, (long long)v[i].t.head_stride);
+        return -1;
+    }
+    return 0;
+}
+
 int pyb_same_batch(const pyb_view *a, const char *aname, const pyb_view *b, const char *bname) {
     if (a->batch == b->batch) return 0;
     PyErr_Format(PyExc_ValueError, "%s has batch %lld but %s has batch %lld: the batch axes must agree", bname,
@@ -697,7 +741,10 @@ PyObject *pyb_rot_end(pyb_rot *r, int64_t rows, int heads_fold, pyb_fn fn, void 
     }
     int st = PE_OK;
     PyObject *result = NULL;
-    if (pos_apart(r) == 0 && pyb_pos_check(&r->pos, rows) == 0 && pyb_run(v, 2 * r->n, &r->pos, heads_fold, fn, ctx, work, &st) == 0) {
+    pyb_view outs[2];
+    const char *out_names[2] = {r->n == 1 ? "out" : "q_out", "k_out"};
+    for (int i = 0; i < r->n; i++) outs[i] = r->io[i].outv;
+    if (pyb_outputs_apart(outs, r->n, out_names) == 0 && pos_apart(r) == 0 && pyb_pos_check(&r->pos, rows) == 0 && pyb_run(v, 2 * r->n, &r->pos, heads_fold, fn, ctx, work, &st) == 0) {
         if (st != PE_OK) py_raise(st);
         else if (r->n == 1) result = Py_NewRef(r->io[0].result);
         else result = PyTuple_Pack(2, r->io[0].result, r->io[1].result);

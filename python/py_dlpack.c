@@ -151,7 +151,35 @@ int py_dlpack_is_tensor(PyObject *obj) {
     return !PyObject_CheckBuffer(obj) && PyObject_HasAttrString(obj, "__dlpack__");
 }
 
+/* torch's lazy views: a negative view (x._neg_view(), z.conj().imag) or a
+ * conjugate view holds its values with a bit saying "negate/conjugate on
+ * read", and torch 1.13's DLPack export drops that bit: the memory read
+ * as it is has the wrong sign. Refused by name (a copy would resolve an
+ * input but lose what is written into an output). 1 refused, 0 not a
+ * lazy view, -1 an error raised by the check itself. */
+static int refuse_lazy_view(PyObject *obj, const char *name) {
+    static const char *const what[2][3] = {{"is_neg", "a negative view", "resolve_neg"},
+                                           {"is_conj", "a conjugate view", "resolve_conj"}};
+    for (int i = 0; i < 2; i++) {
+        if (!PyObject_HasAttrString(obj, what[i][0])) continue;
+        PyObject *r = PyObject_CallMethod(obj, what[i][0], NULL);
+        if (r == NULL) return -1;
+        const int lazy = PyObject_IsTrue(r);
+        Py_DECREF(r);
+        if (lazy < 0) return -1;
+        if (lazy) {
+            PyErr_Format(PyExc_TypeError,
+                         "%s is %s (its memory holds the values without the %s, which DLPack does not "
+                         "carry); pass %s.%s()",
+                         name, what[i][1], i == 0 ? "sign" : "conjugation", name, what[i][2]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 PyObject *py_dlpack_view(PyObject *obj, const char *name) {
+    if (refuse_lazy_view(obj, name) != 0) return NULL;
     /* The device first: a CUDA tensor is refused before it is exported. */
     PyObject *dev = PyObject_HasAttrString(obj, "__dlpack_device__")
                         ? PyObject_CallMethod(obj, "__dlpack_device__", NULL)
@@ -176,6 +204,11 @@ PyObject *py_dlpack_view(PyObject *obj, const char *name) {
     }
     PyObject *cap = PyObject_CallMethod(obj, "__dlpack__", NULL);
     if (cap == NULL) {
+        /* A KeyboardInterrupt (or SystemExit, MemoryError) raised inside
+         * __dlpack__ is not a reason the tensor cannot be exported: it goes
+         * on as it is. */
+        if (!PyErr_ExceptionMatches(PyExc_Exception) || PyErr_ExceptionMatches(PyExc_MemoryError))
+            return NULL;
         /* torch says why (requires_grad: "use tensor.detach()", bool, ...):
          * keep its message, name the argument. */
         PyObject *type, *value, *tb;

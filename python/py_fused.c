@@ -157,6 +157,7 @@ static PyObject *py_rope_fused_qkv(PyObject *self, PyObject *args, PyObject *kw)
     static const char *const vname[8] = {"qkv", "qkv", "qkv", "q_out", "k_cache", "v_cache", "k_scale", "v_scale"};
     for (int i = 3; i < 8; i++)
         if (v[i].t.data != NULL && pyb_same_batch(&v[0], vname[0], &v[i], vname[i]) != 0) goto done;
+    if (pyb_outputs_apart(v + 3, 5, vname + 3) != 0) goto done; /* no cache row written twice */
     const pya *w[2] = {&qw, &kwt};
     static const char *const wname[2] = {"q_norm_weight", "k_norm_weight"};
     for (int i = 0; i < 2; i++)

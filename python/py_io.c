@@ -179,6 +179,20 @@ static const char *st_dtype_of(const Py_buffer *v) {
     return NULL;
 }
 
+/* A str as the C string the writer takes, or NULL with ValueError when it
+ * holds a NUL: PyUnicode_AsUTF8 keeps the NUL, and the C string would end
+ * there ("q\0x" written as "q"; issue 26). */
+static const char *utf8_whole(PyObject *s, const char *what) {
+    Py_ssize_t n = 0;
+    const char *u = PyUnicode_AsUTF8AndSize(s, &n);
+    if (u != NULL && strlen(u) != (size_t)n) {
+        PyErr_Format(PyExc_ValueError, "%s %R holds a NUL character, which safetensors names and metadata "
+                     "cannot keep whole", what, s);
+        return NULL;
+    }
+    return u;
+}
+
 static PyObject *py_write_safetensors(PyObject *self, PyObject *args, PyObject *kw) {
     (void)self;
     static char *kwlist[] = {"path", "tensors", "metadata", "dtypes", NULL};
@@ -214,8 +228,9 @@ static PyObject *py_write_safetensors(PyObject *self, PyObject *args, PyObject *
     }
     for (Py_ssize_t i = 0; i < nm; i++) {
         PyObject *kv = PyList_GET_ITEM(meta_items, i);
-        meta[2 * i] = PyUnicode_Check(PyTuple_GET_ITEM(kv, 0)) ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(kv, 0)) : NULL;
-        meta[2 * i + 1] = PyUnicode_Check(PyTuple_GET_ITEM(kv, 1)) ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(kv, 1)) : NULL;
+        meta[2 * i] = PyUnicode_Check(PyTuple_GET_ITEM(kv, 0)) ? utf8_whole(PyTuple_GET_ITEM(kv, 0), "metadata key") : NULL;
+        meta[2 * i + 1] =
+            PyUnicode_Check(PyTuple_GET_ITEM(kv, 1)) ? utf8_whole(PyTuple_GET_ITEM(kv, 1), "metadata value") : NULL;
         if (meta[2 * i] == NULL || meta[2 * i + 1] == NULL) {
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "metadata keys and values must be str");
             goto done;
@@ -227,7 +242,7 @@ static PyObject *py_write_safetensors(PyObject *self, PyObject *args, PyObject *
             PyErr_SetString(PyExc_TypeError, "tensor names must be str");
             goto done;
         }
-        const char *nm_s = PyUnicode_AsUTF8(name);
+        const char *nm_s = utf8_whole(name, "tensor name");
         if (nm_s == NULL || PyObject_GetBuffer(PyTuple_GET_ITEM(kv, 1), &views[got], PyBUF_RECORDS_RO) != 0) {
             if (nm_s && PyErr_ExceptionMatches(PyExc_TypeError)) {
                 PyErr_Clear();

@@ -180,8 +180,12 @@ int pe_additive_encode(const pe_additive_params *params,
                         (long long)count, (long long)params->dim);
     if (count == 0) return PE_OK;
     PE_CHECK_NULL(out);
-    /* the positions are read while rows are written (overlap.c) */
+    /* positions of every kind (ids, cu_seqlens, seq_starts) and params are
+     * read while rows are written (overlap.c) */
     PE_TRY(pe__check_positions_apart(positions, count, out, elems * pe_dtype_size(dtype), "out"));
+    const pe__region outs[1] = {{out, elems * pe_dtype_size(dtype), "out"}};
+    const pe__region ins[1] = {{params, sizeof *params, "params"}};
+    PE_TRY(pe__check_regions_apart(outs, 1, ins, 1));
     if (params->scheme == PE_ADD_RAW) /* scale x p must fit the output type */
         for (int64_t t = 0; t < count; t++) {
             const int64_t p = pe__position_at(positions, t);

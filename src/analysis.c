@@ -137,6 +137,11 @@ int pe_normalized_inconsistency(int64_t position, const int64_t *lengths, int64_
             return pe__fail(PE_ERR_RANGE, "position %lld outside [0, length=%lld)",
                             (long long)position, (long long)lengths[i]);
     }
+    /* values and spacing are written while lengths is read */
+    const size_t nb = (size_t)n * sizeof(double); /* n lengths exist: fits */
+    const pe__region outs[2] = {{values, nb, "values"}, {spacing, nb, "spacing"}};
+    const pe__region ins[1] = {{lengths, (size_t)n * sizeof(int64_t), "lengths"}};
+    PE_TRY(pe__check_regions_apart(outs, 2, ins, 1));
     for (int64_t i = 0; i < n; i++) {
         double L1 = (double)(lengths[i] - 1);
         values[i] = lengths[i] == 1 ? 0.0 : (double)position / L1;
@@ -158,6 +163,9 @@ int pe_binary_hamming(int64_t start, int64_t count, int64_t *distances,
     if (start < 0 || start > INT64_MAX - count)
         return pe__fail(PE_ERR_RANGE, "start=%lld must be >= 0 and start + count must fit int64",
                         (long long)start);
+    const pe__region outs[2] = {{distances, (size_t)count * sizeof(int64_t), "distances"},
+                                {out, sizeof *out, "out"}};
+    PE_TRY(pe__check_regions_apart(outs, 2, NULL, 0));
     pe_hamming_report r = {INT64_MAX, 0, start, 0.0, 0};
     double sum = 0;
     for (int64_t i = 0; i < count; i++) {
@@ -182,6 +190,12 @@ int pe_pair_periods(const pe_freqs *freqs, int64_t offset, double *wavelength, d
                     double *phase, double *turns) {
     PE_TRY(pe_freqs_validate(freqs));
     const int64_t half = freqs->rotary_dim / 2;
+    /* four outputs, each (half,), apart from each other and from freqs */
+    const size_t hb = (size_t)half * sizeof(double);
+    const pe__region outs[4] = {{wavelength, hb, "wavelength"}, {flip, hb, "flip"},
+                                {phase, hb, "phase"}, {turns, hb, "turns"}};
+    const pe__region ins[1] = {{freqs, sizeof *freqs, "freqs"}};
+    PE_TRY(pe__check_regions_apart(outs, 4, ins, 1));
     const pe_kernel_table *k = pe__kernels();
     for (int64_t i = 0; i < half; i++) {
         double w = freqs->inv_freq[i] + freqs->inv_freq_lo[i];
@@ -215,6 +229,10 @@ int pe_near_collisions(const pe_freqs *freqs, int64_t min_offset, int64_t max_of
     PE_TRY(pe__check_bytes_apart(distances, list, "distances", offsets, list, "offsets"));
     PE_TRY(pe__check_bytes_apart(found, sizeof *found, "found", offsets, list, "offsets"));
     PE_TRY(pe__check_bytes_apart(found, sizeof *found, "found", distances, list, "distances"));
+    const pe__region outs[3] = {{offsets, list, "offsets"}, {distances, list, "distances"},
+                                {found, sizeof *found, "found"}};
+    const pe__region ins[1] = {{freqs, sizeof *freqs, "freqs"}};
+    PE_TRY(pe__check_regions_apart(outs, 3, ins, 1));
     const int64_t half = freqs->rotary_dim / 2;
     double *cs;
     PE_TRY(pe__alloc("cos/sin scratch", half, 2, sizeof(double), &cs));
@@ -316,6 +334,14 @@ int pe_similarity_additive(const pe_additive_params *params, const pe_positions 
     size_t n;
     if (pe__bytes("similarity rows", count, params->dim, sizeof(double), &n) != PE_OK)
         return pe__fail(PE_ERR_OVERFLOW, "count x dim overflows size_t");
+    /* out (count x count, fits: count <= 2^15) is written after positions
+     * and params are read; still, a call that writes over its inputs is
+     * refused, as everywhere */
+    const size_t ob = (size_t)count * (size_t)count * sizeof(double);
+    PE_TRY(pe__check_positions_apart(positions, count, out, ob, "out"));
+    const pe__region outs[1] = {{out, ob, "out"}};
+    const pe__region ins[1] = {{params, sizeof *params, "params"}};
+    PE_TRY(pe__check_regions_apart(outs, 1, ins, 1));
     double *rows;
     PE_TRY(pe__alloc("similarity rows", count, params->dim, sizeof(double), &rows));
     /* encode validates params and positions before anything is written */
@@ -339,6 +365,11 @@ int pe_similarity_rope(const pe_freqs *freqs, pe_rope_layout layout, int64_t hea
     const int64_t half = freqs->rotary_dim / 2;
     /* count <= 2^15 and head_dim <= 2^16 (checked above): no overflow */
     const size_t rows = (size_t)count * (size_t)head_dim;
+    const size_t ob = (size_t)count * sizeof(double), vb = (size_t)head_dim * sizeof(double);
+    PE_TRY(pe__check_positions_apart(positions, count, out, ob, "out"));
+    const pe__region outs[1] = {{out, ob, "out"}};
+    const pe__region ins[3] = {{q, vb, "q"}, {k_vec, vb, "k"}, {freqs, sizeof *freqs, "freqs"}};
+    PE_TRY(pe__check_regions_apart(outs, 1, ins, 3));
     double *buf;
     PE_TRY(pe__alloc("similarity scratch", count * head_dim + half, 2, sizeof(double), &buf));
     double *rq = buf, *rk = rq + rows, *c = rk + rows, *s = c + half;

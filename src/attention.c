@@ -5,6 +5,7 @@
  * fast path.
  */
 #include "internal.h"
+#include "positions.h"
 #include "struct_size.h"
 
 #include <math.h>
@@ -160,6 +161,10 @@ int pe_attention_rope(const pe_attention_params *p, const pe_freqs *freqs,
         return pe__fail(PE_ERR_DIM, "rotary_dim=%lld exceeds dim=%lld",
                         (long long)freqs->rotary_dim, (long long)p->dim);
     PE_TRY(check_inputs(p, q, k, v, out));
+    /* positions of every kind are inputs too (overlap.c) */
+    const size_t out_bytes = attention_sizes(p).out;
+    PE_TRY(pe__check_positions_apart(q_positions, p->n_q, out, out_bytes, "out"));
+    PE_TRY(pe__check_positions_apart(k_positions, p->n_k, out, out_bytes, "out"));
     const size_t nq = (size_t)p->n_q * (size_t)p->dim; /* checked by check_params */
     float *rq;
     PE_TRY(pe__alloc("rotated q and k", p->n_q + p->n_k, p->dim, sizeof(float), &rq));

@@ -108,8 +108,11 @@ int pe__check_cos_sin_out(int64_t count, int64_t half, const void *cos_out,
         return pe__fail(PE_ERR_DTYPE, "dtype=%s: cos/sin caches are f32, f64, f16 or bf16",
                         pe_dtype_name(dtype));
     size_t bytes;
-    if (pe__bytes("cos/sin cache", count, half, pe__dtype_size(dtype), &bytes) != PE_OK)
-        return pe__fail(PE_ERR_OVERFLOW, "count=%lld x pairs overflows size_t",
+    /* below 2^61 bytes, as a view's extent (COM-10): no memory is that
+     * large, and a size_t near 2^64 would wrap the overlap spans */
+    if (pe__bytes("cos/sin cache", count, half, pe__dtype_size(dtype), &bytes) != PE_OK ||
+        (uint64_t)bytes > PE__MAX_EXTENT)
+        return pe__fail(PE_ERR_OVERFLOW, "count=%lld x pairs overflows size_t (or 2^61 bytes)",
                         (long long)count);
     if (count > 0) {
         PE_CHECK_NULL(cos_out);

@@ -1,6 +1,8 @@
 /* config_json.c — typed, duplicate-checked access to config.json keys
  * (see config_json.h), and reading the text from memory or a file. */
 #include "config_json.h"
+#include "io/input_file.h"
+#include "io/utf8.h"
 
 #include <errno.h>
 #include <math.h>
@@ -152,6 +154,15 @@ int pe__json_parse_text(const char *json, size_t len, cJSON **root) {
         return pe__fail(PE_ERR_NOMEM, "no memory to parse %zu bytes of config", len);
     memcpy(text, json, len);
     text[len] = '\0';
+    /* HF reads config.json as UTF-8 text and fails on anything else; cJSON
+     * would carry the bytes through to `plan --format json`, which then
+     * printed invalid UTF-8. */
+    const size_t bad = pe__utf8_invalid_at(text, len);
+    if (bad != len) {
+        free(text);
+        return pe__fail(PE_ERR_FORMAT, "config is not valid UTF-8 (byte %zu is 0x%02x)", bad,
+                        (unsigned)(unsigned char)json[bad]);
+    }
     const char *end = NULL;
     cJSON *r = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     int status = PE_OK;
@@ -177,9 +188,11 @@ int pe__json_parse_text(const char *json, size_t len, cJSON **root) {
 int pe__json_slurp(const char *path, char **out, size_t *out_len) {
     *out = NULL;
     *out_len = 0;
-    FILE *fp = fopen(path, "rb");
-    if (fp == NULL)
-        return pe__fail(PE_ERR_IO, "cannot open '%.200s': %s", path, strerror(errno));
+    FILE *fp = NULL;
+    int64_t size = -1;
+    char shown[208];
+    snprintf(shown, sizeof shown, "'%.200s'", path);
+    PE_TRY(pe__input_open_as(path, shown, PE__INPUT_STREAM, &fp, &size));
     size_t cap = 1 << 16, len = 0;
     char *buf = malloc(cap);
     int status = buf == NULL ? pe__fail(PE_ERR_NOMEM, "no memory to read '%.200s'", path)

@@ -78,6 +78,17 @@ int pe__check_apart(const pe_tensor *out, const char *out_name, const pe_tensor 
 /* The same for plain byte ranges (NULL or empty ranges never meet). */
 int pe__check_bytes_apart(const void *out, size_t out_bytes, const char *out_name,
                           const void *other, size_t other_bytes, const char *other_name);
+/* A plain array a call reads or writes: data[0, bytes) (NULL or 0 bytes:
+ * absent, meets nothing). */
+typedef struct {
+    const void *data;
+    size_t bytes;
+    const char *name;
+} pe__region;
+/* The rule for calls whose arrays are plain: every output shares no byte
+ * with any other output or any input (tables, lengths, weights, the
+ * parameter struct itself). PE_ERR_SHAPE naming the first pair. */
+int pe__check_regions_apart(const pe__region *outs, int n_out, const pe__region *ins, int n_in);
 /* PE_ERR_SHAPE "rows of <name> overlap: ..." when two (token, head) rows of
  * one view share a byte. Called by pe__check_tensor. */
 int pe__check_rows_disjoint(const pe_tensor *t, const char *name);

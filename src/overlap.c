@@ -161,9 +161,24 @@ int pe__check_apart(const pe_tensor *out, const char *out_name, const pe_tensor 
 
 int pe__check_bytes_apart(const void *out, size_t out_bytes, const char *out_name,
                           const void *other, size_t other_bytes, const char *other_name) {
-    const pe__span a = {(uintptr_t)out, (uintptr_t)out + out_bytes};
-    const pe__span b = {(uintptr_t)other, (uintptr_t)other + other_bytes};
+    /* a span that would wrap the address space ends at its top instead */
+    const uintptr_t ao = (uintptr_t)out, bo = (uintptr_t)other;
+    const pe__span a = {ao, out_bytes > UINTPTR_MAX - ao ? UINTPTR_MAX : ao + out_bytes};
+    const pe__span b = {bo, other_bytes > UINTPTR_MAX - bo ? UINTPTR_MAX : bo + other_bytes};
     if (out == NULL || other == NULL || !pe__spans_meet(a, b)) return PE_OK;
     return pe__fail(PE_ERR_SHAPE, "%s overlaps %s (%zu and %zu bytes)", out_name, other_name,
                     out_bytes, other_bytes);
+}
+
+int pe__check_regions_apart(const pe__region *outs, int n_out, const pe__region *ins, int n_in) {
+    for (int a = 0; a < n_out; a++) {
+        if (outs[a].data == NULL || outs[a].bytes == 0) continue;
+        for (int b = 0; b < a; b++)
+            PE_TRY(pe__check_bytes_apart(outs[a].data, outs[a].bytes, outs[a].name, outs[b].data,
+                                         outs[b].bytes, outs[b].name));
+        for (int i = 0; i < n_in; i++)
+            PE_TRY(pe__check_bytes_apart(outs[a].data, outs[a].bytes, outs[a].name, ins[i].data,
+                                         ins[i].bytes, ins[i].name));
+    }
+    return PE_OK;
 }

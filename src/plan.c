@@ -578,9 +578,10 @@ static int read_temperature(reader *r, pe_plan_temperature *t) {
     if (!(span >= 1.0) || span != floor(span) || span > 9007199254740991.0)
         return pe__fail(PE_ERR_FORMAT, "'%sfloor_scale'=%g must be a positive integer",
                         r->top.prefix, span);
-    if (!(beta >= 0.0))
-        return pe__fail(PE_ERR_FORMAT, "'%sattn_scale'=%g must be >= 0", r->top.prefix,
-                        beta);
+    /* the scale 1 + beta log1p(p / span) stays finite at every int64 position */
+    if (!(beta >= 0.0 && beta <= PE_MAX_ATTENTION_FACTOR))
+        return pe__fail(PE_ERR_FORMAT, "'%sattn_scale'=%g must be >= 0 and <= %g", r->top.prefix,
+                        beta, PE_MAX_ATTENTION_FACTOR);
     *t = (pe_plan_temperature){1, beta, (int64_t)span, 1};
     return PE_OK;
 }

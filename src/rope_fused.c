@@ -181,6 +181,11 @@ static int check_all(const pe_freqs *freqs, pe_rope_layout layout, const pe_posi
     PE_TRY(check_scale(&p->v_scale, "v_scale", &p->v_cache, "v_cache"));
     if (!isfinite(p->norm_eps) || !(p->norm_eps >= 0.0))
         return pe__fail(PE_ERR_PARAM, "norm_eps=%g must be finite and >= 0", p->norm_eps);
+    if ((p->q_norm_weight != NULL || p->k_norm_weight != NULL) && p->norm_eps < PE_MIN_NORM_EPS)
+        return pe__fail(PE_ERR_PARAM,
+                        "norm_eps=%g is below PE_MIN_NORM_EPS=%g: a zero or subnormal head would "
+                        "normalise to NaN or inf",
+                        p->norm_eps, PE_MIN_NORM_EPS);
     if (p->norm_weight != PE_NORM_WEIGHT && p->norm_weight != PE_NORM_ONE_PLUS_WEIGHT)
         return pe__fail(PE_ERR_PARAM, "norm_weight=%d is not a pe_norm_weight",
                         (int)p->norm_weight);
@@ -208,6 +213,7 @@ static int check_all(const pe_freqs *freqs, pe_rope_layout layout, const pe_posi
         PE_TRY(pe__check_bytes_apart((const void *)s.lo, s.hi - s.lo, out_name[a],
                                      p->k_norm_weight, p->k_norm_weight ? w_bytes : 0,
                                      "k_norm_weight"));
+        /* positions of every kind: ids, or packed cu_seqlens and starts */
         PE_TRY(pe__check_positions_apart(positions, q->tokens, (const void *)s.lo, s.hi - s.lo,
                                          out_name[a]));
     }

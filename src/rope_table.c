@@ -10,6 +10,7 @@
 #include "internal.h"
 #include "positions.h"
 #include "rope_driver.h"
+#include "struct_size.h"
 
 pe_rope_table pe_rope_table_default(void) {
     pe_rope_table t = {.struct_size = sizeof(pe_rope_table), .dtype = PE_F32,
@@ -28,6 +29,14 @@ static int check_table(const pe_rope_table *tb, pe_rope_layout layout,
                         "pe_rope_table struct_size=%zu is below its first version's %zu: "
                         "start from pe_rope_table_default()",
                         tb->struct_size, (size_t)TABLE_V1_SIZE);
+    /* A larger struct_size with a non-zero byte past this library's struct
+     * is a field it does not know (SIZE-2): the one rule of struct_size.c,
+     * as every other extensible struct. The resolved copy has the same
+     * fields as tb (one version so far). */
+    pe_rope_table resolved;
+    const pe_rope_table defaults = pe_rope_table_default();
+    PE_TRY(pe__struct_resolve(tb, &defaults, &resolved, sizeof resolved, TABLE_V1_SIZE,
+                              "pe_rope_table", "pe_rope_table_default"));
     const int64_t d = tb->rotary_dim;
     if (d < 2 || d > PE_MAX_ROTARY_DIM || d % 2 != 0)
         return pe__fail(PE_ERR_DIM, "table rotary_dim=%lld must be even and in [2, %d]",

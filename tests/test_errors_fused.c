@@ -88,6 +88,9 @@ TEST(errors_fused_qkv) {
     p.norm_eps = NAN;
     EXPECT("FUS-9", PE_ERR_PARAM, "norm_eps=nan must be finite and >= 0",
            pe_rope_fused_qkv(&f, PE_ROPE_HALF, &r0, &p));
+    p.norm_eps = 0; /* valid() normalises q and k: below the floor (issue 26) */
+    EXPECT("FUS-9", PE_ERR_PARAM, "norm_eps=0 is below PE_MIN_NORM_EPS=1e-30",
+               pe_rope_fused_qkv(&f, PE_ROPE_HALF, &r0, &p));
     p = valid();
     p.norm_weight = (pe_norm_weight)7;
     EXPECT("FUS-10", PE_ERR_PARAM, "norm_weight=7 is not a pe_norm_weight",

@@ -3,8 +3,11 @@
  * harness of errors.h. Writers must also leave no file behind when they
  * reject their arguments (checked with access()). */
 #include "errors.h"
+#include "gguf_build.h"
 
 #include <fcntl.h>
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -255,4 +258,163 @@ TEST(errors_output_files) {
     }
     unlink(path);
     rmdir(dir);
+}
+
+/* Every reader decides what it was given before anything can block: a FIFO
+ * nobody writes to used to hold `posenc plan --gguf f` forever in open().
+ * alarm(10) turns a hang back into a failure (the binary dies of SIGALRM). */
+TEST(errors_readers_never_block_on_a_fifo) {
+    char dir[] = "/tmp/pe_fifo_XXXXXX", fifo[64];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(fifo, sizeof fifo, "%s/f", dir);
+    CHECK(mkfifo(fifo, 0600) == 0);
+    alarm(10);
+    EXPECT("GGUF-29", PE_ERR_IO, "/f: not a regular file (a FIFO)", pe_plan_from_gguf(fifo, OUT));
+    EXPECT("ST-10", PE_ERR_IO, "/f: not a regular file (a FIFO)", pe_safetensors_read(fifo, OUT));
+    EXPECT("ST-10", PE_ERR_IO, "/dev/null: not a regular file (a character device)",
+           pe_safetensors_read("/dev/null", OUT));
+    EXPECT("GGUF-29", PE_ERR_IO, "/tmp: not a regular file (a directory)", pe_plan_from_gguf("/tmp", OUT));
+    /* the stream readers take a pipe as it is at the open: no writer, nothing to read */
+    EXPECT("NPY-32", PE_ERR_IO, "/f: a pipe with no writer", pe_npy_read(fifo, OUT));
+    EXPECT("CFG-45", PE_ERR_IO, "/f': a pipe with no writer", pe_config_read(fifo, OUT));
+    EXPECT("PLAN-20", PE_ERR_IO, "/f': a pipe with no writer", pe_plan_from_config_file(fifo, OUT));
+    alarm(0);
+    unlink(fifo);
+    rmdir(dir);
+}
+
+/* pe_narrow_f32: the tie between FLT_MAX and 2^128 is where rounding
+ * reaches inf; below it a value narrows to FLT_MAX. */
+TEST(errors_narrow_f32) {
+    const double edge[3] = {1.0, -0x1.ffffffp127, 2.0}, nan3[3] = {1.0, 2.0, NAN},
+                 fine[4] = {0x1.fffffefffffffp127, -0x1.fffffefffffffp127, 1e-50, -0.0};
+    EXPECT("NAR-1", PE_ERR_RANGE, "value[1]=-3.4028235677973366e+38 overflows float32",
+           pe_narrow_f32(edge, 3, OUTF));
+    EXPECT("NAR-2", PE_ERR_RANGE, "value[2]=nan is not finite", pe_narrow_f32(nan3, 3, OUTF));
+    EXPECT("NAR-3", PE_ERR_SHAPE, "dst overlaps src", pe_narrow_f32(OUTD, 4, OUTF + 2));
+    EXPECT("NAR-3", PE_ERR_NULL, "src must not be NULL", pe_narrow_f32(NULL, 4, OUTF));
+    EXPECT("NAR-3", PE_ERR_SHAPE, "n=-1 is negative", pe_narrow_f32(fine, -1, OUTF));
+    float f[4];
+    CHECK_OK(pe_narrow_f32(fine, 4, f));
+    CHECK(f[0] == FLT_MAX && f[1] == -FLT_MAX && f[2] == 0.0f && signbit(f[3]));
+}
+
+/* GGUF values the plan would misread are refused where they are read
+ * (src/io/gguf.c), through the public pe_plan_from_gguf. */
+static int plan_of(const char *path, gguf_build *b) {
+    CHECK(gb_write(b, path) == 0);
+    gb_free(b);
+    return pe_plan_from_gguf(path, OUT);
+}
+
+static gguf_build *llama_gguf(void) {
+    gguf_build *b = gb_new(3);
+    gb_str(b, "general.architecture", "llama");
+    return b;
+}
+
+TEST(errors_gguf_values_the_plan_would_misread) {
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/pe_gguf_values_%ld.gguf", (long)getpid());
+    gguf_build *b = llama_gguf();
+    gb_u64(b, "llama.attention.sliding_window", UINT64_MAX); /* was: no window */
+    EXPECT("GGUF-31", PE_ERR_FORMAT, "key 'llama.attention.sliding_window' = 18446744073709551615 exceeds INT64_MAX",
+           plan_of(path, b));
+    b = llama_gguf();
+    gb_u64(b, "llama.rope.scaling.original_context_length", (uint64_t)1 << 63); /* was: "=0" */
+    EXPECT("GGUF-31", PE_ERR_FORMAT, "original_context_length' = 9223372036854775808 exceeds INT64_MAX",
+           plan_of(path, b));
+    b = llama_gguf();
+    gb_str(b, "llama.rope.scaling.type", "longrope");
+    gb_u64(b, "llama.context_length", UINT64_MAX); /* was: "needs context_length" */
+    EXPECT("GGUF-31", PE_ERR_FORMAT, "key 'llama.context_length' = 18446744073709551615 exceeds INT64_MAX",
+           plan_of(path, b));
+    b = llama_gguf();
+    gb_f32(b, "llama.rope.scaling.attn_factor", NAN); /* was: derive it */
+    EXPECT("GGUF-32", PE_ERR_FORMAT, "key 'llama.rope.scaling.attn_factor' = nan is not finite", plan_of(path, b));
+    b = llama_gguf();
+    gb_f64(b, "llama.rope.freq_base", -INFINITY);
+    EXPECT("GGUF-32", PE_ERR_FORMAT, "key 'llama.rope.freq_base' = -inf is not finite", plan_of(path, b));
+    const int32_t five[5] = {8, 12, 12, 0, 0}, three[3] = {8, 12, 12};
+    b = llama_gguf();
+    gb_array(b, "llama.rope.dimension_sections", GB_I32, 5, five);
+    EXPECT("GGUF-33", PE_ERR_FORMAT, "key 'llama.rope.dimension_sections' has 5 sections; llama.cpp reads exactly 4",
+           plan_of(path, b));
+    b = llama_gguf();
+    gb_array(b, "llama.rope.dimension_sections", GB_I32, 3, three);
+    EXPECT("GGUF-33", PE_ERR_FORMAT, "has 3 sections; llama.cpp reads exactly 4", plan_of(path, b));
+    unlink(path);
+}
+
+/* ---- parsers as strict as their reference readers (issue 26) */
+
+/* A safetensors image of header + data_len bytes, parsed into OUT. */
+static int st_parse(const char *header, size_t data_len) {
+    static unsigned char buf[1024];
+    const size_t n = strlen(header);
+    for (int i = 0; i < 8; i++) buf[i] = (unsigned char)((uint64_t)n >> (8 * i));
+    memcpy(buf + 8, header, n);
+    memset(buf + 8 + n, 0x3c, data_len);
+    return pe_safetensors_parse(buf, 8 + n + data_len, (pe_safetensors **)OUT);
+}
+
+TEST(errors_parsers_as_strict_as_numpy_and_serde) {
+    unsigned char b[256];
+    /* NumPy reads versions (1, 0), (2, 0), (3, 0) only */
+    size_t n = npy(b, 1, F4 "'shape': (2,), }", 8);
+    b[7] = 1;
+    EXPECT("NPY-3", PE_ERR_FORMAT, "npy format version 1.1 is not supported", pe_npy_parse(b, n, OUT));
+    /* ast.literal_eval refuses leading zeros */
+    EXPECT("NPY-12", PE_ERR_FORMAT, "npy header: bad shape entry", parse_dict(F4 "'shape': (02, 8), }", 64));
+    EXPECT("NPY-12", PE_ERR_FORMAT, "npy header: bad shape entry", parse_dict(F4 "'shape': (2, 00), }", 0));
+    CHECK_OK(parse_dict(F4 "'shape': (0, 8), }", 0));
+    pe_npy_free((pe_npy_array *)OUT);
+    CHECK_OK(parse_dict(F4 "'shape': (10, 1), }", 40));
+    pe_npy_free((pe_npy_array *)OUT);
+    /* a NUL inside a string of the dict: "<f4\0x" was read as "<f4" */
+    static const char nul_descr[] = "{'descr': '<f4\0x', 'fortran_order': False, 'shape': (2,), }";
+    n = npy(b, 1, "", 8);
+    const size_t dl = sizeof nul_descr - 1, hl = dl + 1;
+    memcpy(b + 10, nul_descr, dl);
+    b[10 + dl] = '\n';
+    b[8] = (unsigned char)hl;
+    b[9] = 0;
+    memset(b + 10 + hl, 0, 8);
+    EXPECT("NPY-33", PE_ERR_FORMAT, "npy header holds a NUL at byte 14 (NumPy refuses it)",
+           pe_npy_parse(b, 10 + hl + 8, OUT));
+    (void)n;
+
+    /* serde_json reads shapes and offsets as usize: 2.0, 8e0, 02, -0 are refused */
+    EXPECT("ST-19", PE_ERR_FORMAT, "number '2.0' at byte 29 is not an unsigned integer",
+           st_parse("{\"w\":{\"dtype\":\"F32\",\"shape\":[2.0],\"data_offsets\":[0,8]}}", 8));
+    EXPECT("ST-19", PE_ERR_FORMAT, "number '8e0' at byte 50 is not an unsigned integer",
+           st_parse("{\"w\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8e0]}}", 8));
+    EXPECT("ST-19", PE_ERR_FORMAT, "number '02' at byte 29 is not an unsigned integer",
+           st_parse("{\"w\":{\"dtype\":\"F32\",\"shape\":[02],\"data_offsets\":[0,8]}}", 8));
+    /* \u0000 in a name: cJSON would cut "q\u0000x" to "q" */
+    EXPECT("ST-20", PE_ERR_FORMAT, "\\u0000 at byte 3: a name or value holding a NUL cannot be kept whole",
+           st_parse("{\"q\\u0000x\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}", 8));
+    EXPECT("ST-20", PE_ERR_FORMAT, "\\u0000 at byte",
+           st_parse("{\"__metadata__\":{\"k\":\"v\\u0000\"},\"w\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}", 8));
+    /* an escaped backslash before u0000 is not an escape of a NUL */
+    pe_safetensors *st = NULL;
+    static unsigned char ok_img[256];
+    const char *okh = "{\"__metadata__\":{\"k\":\"a\\\\u0000\"},\"w\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}";
+    const size_t on = strlen(okh);
+    for (int i = 0; i < 8; i++) ok_img[i] = (unsigned char)((uint64_t)on >> (8 * i));
+    memcpy(ok_img + 8, okh, on);
+    memset(ok_img + 8 + on, 0, 8);
+    CHECK_OK(pe_safetensors_parse(ok_img, 8 + on + 8, &st));
+    pe_safetensors_free(st);
+
+    /* config.json: HF reads it as UTF-8 text */
+    static const char latin1[] = "{\"model_type\":\"\xe9t\xe9\",\"head_dim\":64}",
+                      surrogate[] = "{\"model_type\":\"\xed\xa0\x80\",\"head_dim\":64}",
+                      overlong[] = "{\"model_type\":\"\xc0\xaf\",\"head_dim\":64}";
+    EXPECT("CFG-41", PE_ERR_FORMAT, "config is not valid UTF-8 (byte 15 is 0xe9)",
+           pe_config_parse(latin1, sizeof latin1 - 1, OUT));
+    EXPECT("CFG-41", PE_ERR_FORMAT, "config is not valid UTF-8 (byte 15 is 0xed)",
+           pe_config_parse(surrogate, sizeof surrogate - 1, OUT));
+    EXPECT("PLAN-20", PE_ERR_FORMAT, "config is not valid UTF-8 (byte 15 is 0xc0)",
+           pe_plan_from_config_json(overlong, sizeof overlong - 1, OUT));
 }

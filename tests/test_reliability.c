@@ -8,6 +8,7 @@
  */
 #include "runner.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -393,4 +394,173 @@ TEST(reliability_mixed_dtype_outputs_overlap_exactly) {
             CHECK_MSG(shared ? st == PE_ERR_SHAPE : st == PE_OK, "T=%lld delta=%lld: status %d (%s)",
                       (long long)T, (long long)delta, st, pe_last_error());
         }
+}
+
+/* ---------------------------------------------- struct_size, one rule */
+
+TEST(reliability_rope_table_bytes_past_struct_size_are_refused) {
+    /* issue 26: pe_rope_table checked only the lower bound of struct_size,
+     * so a newer caller's field past this library's struct was ignored. */
+    enum { D = 8 };
+    float C[4 * D / 2], x[D] = {1, 2, 3, 4, 5, 6, 7, 8}, y[D], y0[D];
+    for (int i = 0; i < 4 * D / 2; i++) C[i] = 0.5f;
+    struct {
+        pe_rope_table t;
+        unsigned char more[16];
+    } newer;
+    memset(&newer, 0, sizeof newer);
+    newer.t = pe_rope_table_default();
+    newer.t.rotary_dim = D;
+    newer.t.rows = 4;
+    newer.t.cos = C;
+    newer.t.sin = C;
+    newer.t.struct_size = sizeof newer;
+    pe_positions p = pe_positions_range(1);
+    pe_tensor in = pe_tensor_dense(x, PE_F32, 1, 1, D), out = pe_tensor_dense(y, PE_F32, 1, 1, D);
+    CHECK_OK(pe_rope_apply_table(&newer.t, PE_ROPE_HALF, &p, &in, &out, PE_ROPE_FORWARD, NULL));
+    memcpy(y0, y, sizeof y);
+    newer.more[5] = 1;
+    memset(y, 0x7f, sizeof y);
+    CHECK_ERROR(pe_rope_apply_table(&newer.t, PE_ROPE_HALF, &p, &in, &out, PE_ROPE_FORWARD, NULL),
+                PE_ERR_PARAM, "pe_rope_table.struct_size=");
+    CHECK(strstr(pe_last_error(), "sets fields past this library's") != NULL);
+    for (int i = 0; i < D; i++) CHECK(((unsigned char *)y)[4 * i] == 0x7f);
+}
+
+TEST(reliability_llama4_attn_scale_keeps_the_query_scale_finite) {
+    /* issue 26: attn_scale 1e308 gave scale = 1 + 1e308 log1p(p / 8192) = inf */
+    static const char big[] = "{\"model_type\":\"llama4_text\",\"head_dim\":64,\"num_hidden_layers\":4,"
+                              "\"attn_scale\":1e308}";
+    pe_plan *p = NULL;
+    CHECK_ERROR(pe_plan_from_config_json(big, sizeof big - 1, &p), PE_ERR_FORMAT,
+                "'attn_scale'=1e+308 must be >= 0 and <= 1e+09");
+    static const char edge[] = "{\"model_type\":\"llama4_text\",\"head_dim\":64,\"num_hidden_layers\":4,"
+                               "\"attn_scale\":1e9}";
+    CHECK_OK(pe_plan_from_config_json(edge, sizeof edge - 1, &p));
+    if (p != NULL) {
+        for (int64_t layer = 0; layer < 4; layer++) {
+            double s = 0;
+            CHECK_OK(pe_plan_layer_query_scale(p, layer, INT64_MAX, &s));
+            CHECK_MSG(isfinite(s) && s >= 1.0, "layer %lld scale %g at INT64_MAX", (long long)layer, s);
+        }
+        pe_plan_free(p);
+    }
+}
+
+/* ------------------------------------------------ fused call (issue 26) */
+
+enum { FT = 4, FH = 1, FD = 8 };
+typedef struct {
+    float qkv[FT * 3 * FD], qout[FT * FD], kc[FT * FD], vc[FT * FD], w[FD];
+    pe_freqs f;
+    pe_fused_qkv_params p;
+} fused_case;
+
+static void fused_setup(fused_case *c) {
+    memset(c, 0, sizeof *c);
+    for (int i = 0; i < FT * 3 * FD; i++) c->qkv[i] = (float)(i % 7) - 3.0f;
+    for (int i = 0; i < FD; i++) c->w[i] = 1.0f;
+    CHECK_OK(pe_freqs_default(FD, 10000.0, &c->f));
+    c->p = pe_fused_qkv_params_default();
+    CHECK_OK(pe_fused_qkv_split(c->qkv, FT, FH, FH, FD, &c->p.q_in, &c->p.k_in, &c->p.v_in));
+    c->p.q_out = pe_tensor_dense(c->qout, PE_F32, FT, FH, FD);
+    c->p.k_cache = pe_tensor_dense(c->kc, PE_F32, FT, FH, FD);
+    c->p.v_cache = pe_tensor_dense(c->vc, PE_F32, FT, FH, FD);
+}
+
+TEST(reliability_fused_norm_eps_floor_keeps_zero_heads_finite) {
+    /* issue 26: eps 0 or 1e-300 with a zero or subnormal head gave NaN/inf */
+    static fused_case c;
+    const pe_positions pos = pe_positions_range(0);
+    const double tiny[2] = {0.0, 1e-300};
+    for (int e = 0; e < 2; e++) {
+        fused_setup(&c);
+        c.p.q_norm_weight = c.w;
+        c.p.norm_eps = tiny[e];
+        CHECK_ERROR(pe_rope_fused_qkv(&c.f, PE_ROPE_HALF, &pos, &c.p), PE_ERR_PARAM,
+                    "is below PE_MIN_NORM_EPS=1e-30");
+        c.p.q_norm_weight = NULL; /* eps is not used without a norm: accepted */
+        CHECK_OK(pe_rope_fused_qkv(&c.f, PE_ROPE_HALF, &pos, &c.p));
+    }
+    /* at the floor: a zero head gives 0, a subnormal head a finite vector */
+    const float heads[3] = {0.0f, 1e-45f, -1e-40f};
+    for (int h = 0; h < 3; h++) {
+        fused_setup(&c);
+        for (int t = 0; t < FT; t++)
+            for (int i = 0; i < 2 * FD; i++) c.qkv[t * 3 * FD + i] = i % 3 == 0 ? heads[h] : 0.0f;
+        c.p.q_norm_weight = c.p.k_norm_weight = c.w;
+        c.p.norm_eps = PE_MIN_NORM_EPS;
+        CHECK_OK(pe_rope_fused_qkv(&c.f, PE_ROPE_HALF, &pos, &c.p));
+        for (int i = 0; i < FT * FD; i++) {
+            CHECK_MSG(isfinite(c.qout[i]) && isfinite(c.kc[i]), "head %g: q %g k %g at %d",
+                      (double)heads[h], (double)c.qout[i], (double)c.kc[i], i);
+            if (h == 0) CHECK(c.qout[i] == 0.0f && c.kc[i] == 0.0f);
+        }
+    }
+}
+
+TEST(reliability_fused_packed_positions_are_inputs) {
+    /* issue 26: cu_seqlens or seq_starts inside k_cache, v_cache or q_out
+     * were accepted, and the call overwrote what it was reading */
+    static fused_case c;
+    for (int target = 0; target < 3; target++)
+        for (int which = 0; which < 2; which++) {
+            fused_setup(&c);
+            float *out = target == 0 ? c.qout : target == 1 ? c.kc : c.vc;
+            int64_t *inside = (int64_t *)(void *)(out + 4); /* 8-byte aligned */
+            int64_t cu[3] = {0, 2, 4}, starts[2] = {5, 9};
+            const char *name = target == 0 ? "q_out" : target == 1 ? "k_cache" : "v_cache";
+            pe_positions pos;
+            if (which == 0) {
+                memcpy(inside, cu, sizeof cu);
+                pos = pe_positions_varlen_i64(inside, 2, starts);
+            } else {
+                memcpy(inside, starts, sizeof starts);
+                pos = pe_positions_varlen_i64(cu, 2, inside);
+            }
+            float before[FT * FD];
+            memcpy(before, out, sizeof before);
+            CHECK_ERROR(pe_rope_fused_qkv(&c.f, PE_ROPE_HALF, &pos, &c.p), PE_ERR_SHAPE, name);
+            CHECK(strstr(pe_last_error(), "overlaps positions") != NULL);
+            CHECK(memcmp(before, out, sizeof before) == 0);
+        }
+}
+
+TEST(reliability_plain_outputs_are_apart_from_their_inputs) {
+    /* pe_pair_periods: two outputs in one buffer; pe_normalized_inconsistency
+     * writing over the lengths it reads; pe_additive_encode over cu_seqlens */
+    pe_freqs f = freqs_d(8);
+    double buf[16];
+    CHECK_ERROR(pe_pair_periods(&f, 3, buf, buf + 2, NULL, NULL), PE_ERR_SHAPE, "flip overlaps wavelength");
+    CHECK_OK(pe_pair_periods(&f, 3, buf, buf + 4, buf + 8, buf + 12));
+    CHECK_ERROR(pe_pair_periods(&f, 3, (double *)(void *)&f, NULL, NULL, NULL), PE_ERR_SHAPE,
+                "wavelength overlaps freqs");
+    int64_t lengths[4] = {5, 6, 7, 8};
+    double spacing[4];
+    CHECK_ERROR(pe_normalized_inconsistency(2, lengths, 4, (double *)(void *)lengths, spacing),
+                PE_ERR_SHAPE, "values overlaps lengths");
+    CHECK(lengths[0] == 5 && lengths[3] == 8);
+    CHECK_ERROR(pe_normalized_inconsistency(2, lengths, 4, spacing, spacing), PE_ERR_SHAPE,
+                "spacing overlaps values");
+    double out[4 * 8];
+    int32_t *cu = (int32_t *)(void *)(out + 8);
+    cu[0] = 0, cu[1] = 2, cu[2] = 4;
+    pe_positions pos = pe_positions_varlen(cu, 2, NULL);
+    pe_additive_params ap = pe_additive_defaults(PE_ADD_SINUSOIDAL, 8);
+    CHECK_ERROR(pe_additive_encode(&ap, &pos, 4, out, PE_F64), PE_ERR_SHAPE, "out overlaps positions");
+    CHECK(cu[0] == 0 && cu[1] == 2 && cu[2] == 4);
+}
+
+TEST(reliability_cos_sin_cache_past_2p61_bytes_is_refused) {
+    /* found by fuzz_api (issue 26 run): INT64_MAX/3 positions x 3 pairs in
+     * f16 is 1.8e19 bytes, which fits size_t, so the cache was accepted and
+     * written past the caller's buffer; the overlap spans wrapped too. */
+    pe_freqs f = freqs_d(6);
+    uint16_t c[8], s[8];
+    const pe_positions p = pe_positions_range(0);
+    memset(c, 0x55, sizeof c);
+    CHECK_ERROR(pe_rope_cos_sin(&f, &p, INT64_MAX / 3, c, s, PE_F16), PE_ERR_OVERFLOW,
+                "count=3074457345618258602 x pairs overflows size_t (or 2^61 bytes)");
+    CHECK(c[0] == 0x5555);
+    CHECK_OK(pe_rope_cos_sin(&f, &p, 2, c, s, PE_F16));
 }

@@ -30,6 +30,10 @@ typedef struct {
     /* Draw into path (.png or .svg). Returns 0 or writes a message into err
      * and returns non-zero. */
     int (*draw)(const figure_opts *o, const char *path, char *err, size_t errlen);
+    /* The `plot` options it reads besides -o, --width, --height and
+     * --scale, space-separated ("dim base range"): `plot` refuses any
+     * other, so an option is never silently ignored. */
+    const char *options;
 } figure_entry;
 
 extern const figure_entry figure_table[];

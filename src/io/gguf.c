@@ -11,6 +11,8 @@
  * allocation or a loop.
  */
 #include "gguf.h"
+#include "input_file.h"
+#include "utf8.h"
 
 #include <errno.h>
 #include <math.h>
@@ -160,34 +162,9 @@ static void decode_scalar(uint32_t t, const unsigned char *b, pe__gguf_value *v)
     v->f = (double)v->i;
 }
 
-/* Well-formed UTF-8 (no overlongs, surrogates or code points past
- * U+10FFFF) without NUL bytes, so the text is a C string. */
+/* Well-formed UTF-8 (utf8.h) without NUL bytes, so the text is a C string. */
 static bool valid_utf8(const unsigned char *p, size_t n) {
-    size_t i = 0;
-    while (i < n) {
-        unsigned c = p[i];
-        if (c == 0) return false;
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t k;
-        unsigned lo = 0x80, hi = 0xBF;
-        if (c >= 0xC2 && c <= 0xDF) k = 1;
-        else if (c == 0xE0) k = 2, lo = 0xA0;
-        else if (c == 0xED) k = 2, hi = 0x9F;
-        else if (c >= 0xE1 && c <= 0xEF) k = 2;
-        else if (c == 0xF0) k = 3, lo = 0x90;
-        else if (c >= 0xF1 && c <= 0xF3) k = 3;
-        else if (c == 0xF4) k = 3, hi = 0x8F;
-        else return false;
-        if (n - i <= k) return false;
-        if (p[i + 1] < lo || p[i + 1] > hi) return false;
-        for (size_t j = 2; j <= k; j++)
-            if (p[i + j] < 0x80 || p[i + j] > 0xBF) return false;
-        i += k + 1;
-    }
-    return true;
+    return memchr(p, 0, n) == NULL && pe__utf8_valid((const char *)p, n);
 }
 
 static double half_to_double(uint16_t h) {
@@ -407,6 +384,12 @@ static int set_uint(const struct pe__gguf_kv *kv, pe__gguf_uint *out) {
     if (kv->v.negative)
         return pe__fail(PE_ERR_FORMAT, "gguf: key '%.120s' = %lld must be >= 0", kv->key,
                         (long long)kv->v.i);
+    /* Lengths, windows and counts are int64 in the plan: a u64 past
+     * INT64_MAX would wrap to a negative (a sliding_window of 2^64-1 read
+     * as "no window", an original_context_length of 2^63 as 0). */
+    if (kv->v.u > (uint64_t)INT64_MAX)
+        return pe__fail(PE_ERR_FORMAT, "gguf: key '%.120s' = %llu exceeds INT64_MAX", kv->key,
+                        (unsigned long long)kv->v.u);
     out->present = true;
     out->type = kv->v.type;
     out->value = kv->v.u;
@@ -424,6 +407,9 @@ static int apply_known(pe__gguf_rope *g, const known_key *k, const struct pe__gg
     case K_UINT: return set_uint(kv, (pe__gguf_uint *)(void *)field);
     case K_REAL: {
         if (v->type != PE_GGUF_F32 && v->type != PE_GGUF_F64) return wrong_type(kv, "f32 or f64");
+        /* NaN is no value: an attn_factor of NaN used to read as "derive" */
+        if (!isfinite(v->f))
+            return pe__fail(PE_ERR_FORMAT, "gguf: key '%.120s' = %g is not finite", kv->key, v->f);
         pe__gguf_real *r = (pe__gguf_real *)(void *)field;
         r->present = true;
         r->type = v->type;
@@ -481,6 +467,12 @@ static int apply_known(pe__gguf_rope *g, const known_key *k, const struct pe__gg
                                 kv->key, (unsigned long long)i, v->num[i]);
             g->dimension_sections[i] = (int64_t)v->num[i];
         }
+        /* llama.cpp reads the key into std::array<int, 4> with n = 4
+         * (get_key_or_arr: "wrong array length; expected 4"): t, h, w and
+         * the extra section, no more and no fewer. */
+        if (v->count != 4)
+            return pe__fail(PE_ERR_FORMAT, "gguf: key '%.120s' has %llu sections; llama.cpp reads exactly 4",
+                            kv->key, (unsigned long long)v->count);
         g->dimension_sections_count = (size_t)v->count;
         return PE_OK;
     }
@@ -833,19 +825,17 @@ int pe__gguf_rope_parse(const unsigned char *buf, size_t len, pe__gguf_rope **ou
 int pe__gguf_rope_read(const char *path, pe__gguf_rope **out) {
     PE_CHECK_NULL(path);
     PE_CHECK_NULL(out);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) return pe__fail(PE_ERR_IO, "cannot open %s: %s", path, strerror(errno));
-    struct stat sb;
+    FILE *f = NULL;
+    int64_t file_size = -1;
+    PE_TRY(pe__input_open(path, PE__INPUT_REGULAR, &f, &file_size));
     int status = PE_OK;
     pe__gguf_rope *g = NULL;
-    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        status = pe__fail(PE_ERR_IO, "%s: not a regular file", path);
-    } else if ((g = calloc(1, sizeof *g)) == NULL) {
+    if ((g = calloc(1, sizeof *g)) == NULL) {
         status = pe__fail(PE_ERR_NOMEM, "gguf: no memory for a handle");
     } else {
         /* the header is many small reads: a larger stdio buffer */
         setvbuf(f, NULL, _IOFBF, 1 << 16);
-        source s = {.f = f, .size = (uint64_t)sb.st_size};
+        source s = {.f = f, .size = (uint64_t)file_size};
         status = parse(&s, g);
         if (status != PE_OK) {
             char detail[400];

@@ -10,6 +10,7 @@
  * is an error, never an over-read.
  */
 #include "../internal.h"
+#include "input_file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -71,6 +72,8 @@ static bool read_dim(cursor *c, int64_t *v) {
         x = x * 10 + (*c->p++ - '0');
     }
     if (c->p == start) return false;
+    /* Python (ast.literal_eval, NumPy's reader) refuses leading zeros */
+    if (*start == '0' && c->p - start > 1) return false;
     /* Python 2 era writers append L to longs. */
     if (c->p < c->end && *c->p == 'L') c->p++;
     *v = x;
@@ -134,6 +137,12 @@ static int parse_header(const char *h, size_t len, pe_npy_array *out) {
                         "npy header: the dict must be followed by spaces and one newline "
                         "(byte %zu of %zu is 0x%02x)",
                         (size_t)(c.p - h), len, c.p < c.end ? (unsigned)(unsigned char)*c.p : 0u);
+    /* NumPy evaluates the header as Python source, which cannot hold a NUL
+     * anywhere (after the dict: NPY-31 above); inside a string one used to cut "<f4\0junk" to "<f4". */
+    const char *nul = memchr(h, '\0', len);
+    if (nul != NULL)
+        return pe__fail(PE_ERR_FORMAT, "npy header holds a NUL at byte %zu (NumPy refuses it)",
+                        (size_t)(nul - h));
     if (!have_descr || !have_order || !have_shape)
         return pe__fail(PE_ERR_FORMAT, "npy header lacks %s",
                         !have_descr ? "descr" : !have_order ? "fortran_order" : "shape");
@@ -166,6 +175,10 @@ static int parse_meta(const unsigned char *b, size_t len, pe_npy_array *a,
         return pe__fail(PE_ERR_FORMAT, "not a .npy file (bad magic)");
     unsigned major = b[6];
     size_t hlen, hstart;
+    /* NumPy reads (1, 0), (2, 0) and (3, 0) only: a minor version is refused */
+    if (b[7] != 0)
+        return pe__fail(PE_ERR_FORMAT, "npy format version %u.%u is not supported", major,
+                        (unsigned)b[7]);
     if (major == 1) {
         hlen = (size_t)b[8] | (size_t)b[9] << 8;
         hstart = 10;
@@ -280,8 +293,9 @@ static int read_image(FILE *f, const char *path, unsigned char **data, size_t *l
 int pe_npy_read(const char *path, pe_npy_array *out) {
     PE_CHECK_NULL(path);
     PE_CHECK_NULL(out);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) return pe__fail(PE_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    FILE *f = NULL;
+    int64_t size = -1;
+    PE_TRY(pe__input_open(path, PE__INPUT_STREAM, &f, &size));
     unsigned char *buf = NULL;
     size_t len = 0;
     int status = read_image(f, path, &buf, &len);

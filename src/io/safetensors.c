@@ -13,6 +13,7 @@
  * nothing after the last. All of that is checked against the byte count
  * before any data is copied.
  */
+#include "input_file.h"
 #include "safetensors_internal.h"
 
 #include <cjson/cJSON.h>
@@ -59,37 +60,6 @@ int pe__st_dtype_of_pe(pe_dtype d) {
     for (size_t i = 0; i < N_ST_DTYPES; i++)
         if (pe__st_dtypes[i].known && pe__st_dtypes[i].dtype == d) return (int)i;
     return -1;
-}
-
-bool pe__utf8_valid(const char *str, size_t n) {
-    const unsigned char *s = (const unsigned char *)str;
-    size_t i = 0;
-    while (i < n) {
-        const unsigned c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t len;
-        unsigned lo = 0x80, hi = 0xBF; /* range of the second byte */
-        if (c >= 0xC2 && c <= 0xDF) len = 2;
-        else if (c >= 0xE0 && c <= 0xEF) {
-            len = 3;
-            if (c == 0xE0) lo = 0xA0;      /* no overlong forms */
-            if (c == 0xED) hi = 0x9F;      /* no UTF-16 surrogates */
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            len = 4;
-            if (c == 0xF0) lo = 0x90;      /* no overlong forms */
-            if (c == 0xF4) hi = 0x8F;      /* nothing past U+10FFFF */
-        } else {
-            return false; /* a continuation byte, C0, C1 or F5..FF */
-        }
-        if (n - i < len || s[i + 1] < lo || s[i + 1] > hi) return false;
-        for (size_t k = 2; k < len; k++)
-            if (s[i + k] < 0x80 || s[i + k] > 0xBF) return false;
-        i += len;
-    }
-    return true;
 }
 
 /* ---------------------------------------------------------------- reading */
@@ -229,6 +199,47 @@ static int parse_metadata(const cJSON *m, pe_safetensors *st) {
     return PE_OK;
 }
 
+/* What cJSON lets through but the reference reader (serde_json into
+ * usize shapes and offsets, String names) does not, found in the raw text:
+ * a number that is not a plain unsigned integer literal (2.0, 1e3, -0, a
+ * leading zero: every number in a header is a dimension or an offset), and
+ * a \u0000 escape, which cJSON would decode into a NUL that cuts a name
+ * or a value short (convert-qk then wrote the tensor under another name). */
+static int check_raw_tokens(const char *json, size_t n) {
+    bool in_string = false;
+    for (size_t i = 0; i < n; i++) {
+        const char c = json[i];
+        if (in_string) {
+            if (c == '"') {
+                in_string = false;
+            } else if (c == '\\' && i + 1 < n) {
+                if (json[i + 1] == 'u' && n - i >= 6 && memcmp(json + i + 2, "0000", 4) == 0)
+                    return pe__fail(PE_ERR_FORMAT,
+                                    "safetensors: \\u0000 at byte %zu: a name or value holding a NUL "
+                                    "cannot be kept whole",
+                                    i);
+                i++; /* the escaped character */
+            }
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            size_t k = i;
+            bool plain = true;
+            while (k < n && strchr("0123456789.eE+-", json[k]) != NULL && json[k] != '\0') {
+                if (json[k] < '0' || json[k] > '9') plain = false;
+                k++;
+            }
+            if (!plain || (json[i] == '0' && k - i > 1))
+                return pe__fail(PE_ERR_FORMAT,
+                                "safetensors: number '%.*s' at byte %zu is not an unsigned integer "
+                                "(shapes and offsets are written as plain integers)",
+                                (int)(k - i > 40 ? 40 : k - i), json + i, i);
+            i = k - 1;
+        }
+    }
+    return PE_OK;
+}
+
 /* Everything the header says, checked against a data section of data_len
  * bytes; tensor data pointers stay offsets until the data is in memory. */
 static int parse_header(const char *json, size_t n, size_t data_len, pe_safetensors *st) {
@@ -271,6 +282,8 @@ static int parse_header(const char *json, size_t n, size_t data_len, pe_safetens
     }
     cJSON_Delete(root);
     PE_TRY(status);
+    /* after the entries, whose messages name the tensor for -2 or 2.5 */
+    PE_TRY(check_raw_tokens(json, n));
 
     /* Unique names (sorted once, also the index find() searches). */
     const st_entry **ptrs;
@@ -414,8 +427,9 @@ static int read_file(FILE *f, pe_safetensors **out) {
 int pe_safetensors_read(const char *path, pe_safetensors **out) {
     PE_CHECK_NULL(path);
     PE_CHECK_NULL(out);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) return pe__fail(PE_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    FILE *f = NULL;
+    int64_t size = -1;
+    PE_TRY(pe__input_open(path, PE__INPUT_REGULAR, &f, &size));
     int status = read_file(f, out);
     fclose(f);
     if (status != PE_OK) {

@@ -5,6 +5,7 @@
 #ifndef PE_SAFETENSORS_INTERNAL_H
 #define PE_SAFETENSORS_INTERNAL_H
 
+#include "utf8.h"
 #include "../internal.h"
 
 /* The reference implementation's limit; also bounds what a hostile length
@@ -26,9 +27,8 @@ extern const pe__st_dtype pe__st_dtypes[];
 int pe__st_dtype_index(const char *name);
 int pe__st_dtype_of_pe(pe_dtype d);
 
-/* Is s[0, n) well-formed UTF-8 (shortest forms, no surrogates, at most
- * U+10FFFF)? The reference reader decodes the header as UTF-8 and refuses
- * anything else, so the reader and the writer refuse it too. */
-bool pe__utf8_valid(const char *s, size_t n);
+/* pe__utf8_valid (utf8.h): the reference reader decodes the header as
+ * UTF-8 and refuses anything else, so the reader and the writer refuse it
+ * too. */
 
 #endif

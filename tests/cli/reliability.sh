@@ -281,5 +281,106 @@ fi
 mountpoint -q "$TMP/ro" && umount "$TMP/ro"
 chmod 755 "$TMP/ro"
 
+# --- 6. lost output: every byte a command writes to stdout is checked. With
+# stdout on /dev/full every command (its --help, and a real run of each one
+# that prints) exits 1 naming the failed write, never 0 with nothing written.
+if [ -w /dev/full ]; then
+    lost_ok=1
+    # lost NAME -- ARGS: ARGS > /dev/full exits 1 and says the write failed
+    lost() {
+        local name=$1 out rc
+        shift 2
+        out=$(cd "$TMP" && timeout 60 "$POSENC" "$@" 2>&1 >/dev/full)
+        rc=$?
+        if [ "$rc" -ne 1 ] || ! grep -Eq 'write to (stdout|standard output) failed' <<<"$out"; then
+            lost_ok=0
+            bad "lost_output_$name" "exit $rc: $(head -c 200 <<<"$out")"
+        fi
+    }
+    cmds=$("$POSENC" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z-]*\) .*/\1/p')
+    [ "$(wc -w <<<"$cmds")" -ge 14 ] || { lost_ok=0; bad lost_output_commands "found only: $cmds"; }
+    for c in $cmds; do lost "${c}_help" -- "$c" --help; lost "help_$c" -- help "$c"; done
+    lost version -- --version
+    lost main_help -- --help
+    lost attention -- attention
+    lost info -- info
+    lost encode -- encode sinusoidal --dim 8 --range 0:4
+    lost encode_json -- encode sinusoidal --dim 8 --range 0:4 --format json
+    lost freqs -- freqs --head-dim 64
+    lost plan -- plan --config "$ROOT/tests/fixtures/configs/gemma-2-9b-it.json"
+    lost bias -- bias alibi --heads 4
+    lost analyze -- analyze binary --range 0:8
+    [ "$lost_ok" -eq 1 ] && ok lost_output_every_command
+else
+    skip lost_output_every_command "no /dev/full"
+fi
+
+# --- 7. no reader blocks: a FIFO with no writer is refused at once, by name,
+# by every command that reads a file (it used to hang in open()).
+mkfifo "$TMP/fifo"
+bounded fifo_plan_gguf 1 'fifo: not a regular file \(a FIFO\)' -- plan --gguf "$TMP/fifo"
+bounded fifo_check_gguf 1 'fifo: not a regular file \(a FIFO\)' -- check --gguf "$TMP/fifo" --in "$TMP/fifo" --out "$TMP/o.npy" --start 0
+bounded fifo_plan_config 1 "fifo': a pipe with no writer" -- plan --config "$TMP/fifo"
+bounded fifo_freqs_config 1 "fifo': a pipe with no writer" -- freqs --config "$TMP/fifo"
+bounded fifo_rope_in 1 'fifo: a pipe with no writer' -- rope --in "$TMP/fifo" --out "$TMP/o.npy" --layout half --start 0
+bounded fifo_convert_qk 1 'fifo: not a regular file \(a FIFO\)' -- \
+    convert-qk --in "$TMP/fifo" --out "$TMP/o.st" --to half --heads 1 --head-dim 8
+# a FIFO whose writer is there is still read (a stream, as a pipe is)
+"$POSENC" encode sinusoidal --dim 8 --range 0:4 --format npy -o "$TMP/x.npy"
+cat "$TMP/x.npy" >"$TMP/fifo" &
+writer=$!
+sleep 0.2
+bounded fifo_with_writer_is_read 0 '^$' -- rope --in "$TMP/fifo" --out "$TMP/o.npy" --layout half --start 0
+kill "$writer" 2>/dev/null
+wait "$writer" 2>/dev/null
+rm -f "$TMP/fifo" "$TMP/o.npy" "$TMP/x.npy"
+
+# --- 8. every option's range is enforced (the interval its --help ends with),
+# no figure ignores an option it was given, and the messages say what is wrong.
+bounded plot_width_0 2 '--width: 0 is outside its range \[16, 8192\]' -- plot waves --width 0 -o "$TMP/never.png"
+bounded plot_height_0 2 '--height: 0 is outside its range \[16, 8192\]' -- plot waves --height 0 -o "$TMP/never.png"
+bounded plot_scale_0 2 '--scale: 0 is outside its range \[0.25, 8\]' -- plot waves --scale 0 -o "$TMP/never.png"
+bounded plot_dim_0 2 '--dim: 0 is outside its range \[1, 4096\]' -- plot waves --dim 0 -o "$TMP/never.png"
+bounded plot_width_big 2 '--width: 8193 is outside' -- plot waves --width 8193 -o "$TMP/never.png"
+bounded plot_base_nan 2 "--base: 'nan' is not a number \(NaN\)" -- plot waves --base nan -o "$TMP/never.png"
+bounded plot_base_grid_base 2 "--base: figure 'base-grid' does not use it \(it takes --dim\)" -- \
+    plot base-grid --base nan -o "$TMP/never.png"
+bounded plot_wavelengths_base 2 "--base: figure 'wavelengths' does not use it" -- \
+    plot wavelengths --base 1 -o "$TMP/never.png"
+bounded plot_flip_dim 2 "--dim: figure 'flip' does not use it \(it takes --offset\)" -- plot flip --dim 8 -o "$TMP/never.png"
+bounded plot_in_range 0 '^$' -- plot waves --width 16 --height 2048 --scale 8 --dim 4 -o "$TMP/w1.svg"
+bounded plot_side_cap 2 'more than 16384 device pixels' -- plot waves --width 8192 --scale 8 -o "$TMP/never.png"
+bounded base_subnormal 2 "--base: '1e-320' is out of range \(below the smallest normal double" -- \
+    encode sinusoidal --dim 8 --range 0:2 --base 1e-320
+bounded base_overflow 2 "--base: '1e999' is out of range \(overflows a double\)" -- \
+    encode sinusoidal --dim 8 --range 0:2 --base 1e999
+bounded base_inf 2 "--base: 'inf' is not finite" -- encode sinusoidal --dim 8 --range 0:2 --base inf
+bounded beta_fast_nan 2 "--beta-fast: 'nan' is not a number \(NaN\)" -- \
+    freqs --head-dim 64 --scaling yarn --factor 4 --beta-fast nan
+bounded output_empty 2 "option '-o' needs a value \(FILE\), not an empty string" -- encode raw --dim 2 --range 0:2 -o ''
+bounded output_eq_empty 2 "option '--output' needs a value \(FILE\), not an empty string" -- \
+    encode raw --dim 2 --range 0:2 --output=
+[ ! -e "$TMP/never.png" ] && ok no_figure_for_refused_options || bad no_figure_for_refused_options "$(ls "$TMP")"
+# the ranges are in --help, each as the interval that is checked
+ranges_ok=1
+for r in "width W:[16, 8192]" "height H:[16, 8192]" "scale S:[0.25, 8]" "dim D:[1, 4096]"; do
+    "$POSENC" plot --help | grep -E -- "--${r%% *} " | grep -qF -- "${r#*:}" || { ranges_ok=0; bad help_states_range "plot --${r%% *} lacks ${r#*:}"; }
+done
+"$POSENC" plot --help | grep -qF 'base-grid           bases 100' && "$POSENC" plot --help | grep -q 'base-grid .*\[dim\]$' ||
+    { ranges_ok=0; bad help_states_figure_options "plot --help lacks base-grid's [dim]"; }
+[ "$ranges_ok" -eq 1 ] && ok help_states_ranges
+
+# --- 9. accepted inputs never write NaN/inf: the CLI narrows f64 to f32
+# through pe_narrow_f32, so a value past float32 is an error, not an inf.
+bounded encode_f32_overflow 1 'position 35 gives 3.5e\+38, beyond float32 .*use --dtype f64' -- \
+    encode raw --scale 1e37 --dim 2 --range 0:40 --format npy -o "$TMP/never.npy"
+bounded encode_f32_edge 0 '^$' -- encode raw --scale 1e37 --dim 2 --range 0:35 --format npy -o "$TMP/edge.npy"
+bounded encode_f64_keeps 0 '^$' -- encode raw --scale 1e37 --dim 2 --range 0:40 --format npy --dtype f64 -o "$TMP/f64.npy"
+[ ! -e "$TMP/never.npy" ] && ok encode_overflow_writes_no_file || bad encode_overflow_writes_no_file "never.npy exists"
+
+# --- 10. parsers as strict as their references, seen from the CLI
+printf '{"model_type":"llama","head_dim":64,"num_hidden_layers":2,"rope_theta":10000,"name":"\xe9t\xe9"}' >"$TMP/latin1.json"
+bounded config_not_utf8 1 'config is not valid UTF-8 \(byte [0-9]+ is 0xe9\)' -- plan --config "$TMP/latin1.json" --format json
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -176,7 +176,7 @@ expect attention_rope_sees_order 0 'with rope: [0-9.e-]+ -> order changes the ou
 expect attention_sinusoidal 0 'with sinusoidal: [0-9.e-]+ -> order changes' -- attention --scheme sinusoidal --tokens 5 --dim 16
 expect attention_json 0 '"equivariant_without_position": true, "equivariant_with_scheme": false' -- attention --format json
 expect attention_causal 0 'scheme rope, causal' -- attention --causal
-expect attention_bad_dim 2 '--dim in \[2, 4096\]' -- attention --dim 0
+expect attention_bad_dim 2 '--dim.* \[2, 4096\]' -- attention --dim 0
 expect attention_partial_files 2 'give all of --q, --k and --v' -- attention --q "$TMP/x.npy"
 expect attention_files 0 'attention output \(6 tokens x 8' -- attention --q "$TMP/x.npy" --k "$TMP/x.npy" --v "$TMP/x.npy"
 # tour: its own file
