@@ -78,6 +78,10 @@ int cli_opts_error(const cli_args *a, int status) {
     const char *detail = pe_last_error();
     char msg[1024];
     size_t n = 0;
+    /* The library refused the value of an option the user typed: a usage
+     * error (exit 2), as when the parser refuses one; otherwise (a file's
+     * contents, memory) a runtime error. */
+    bool typed = false;
     for (const char *p = detail; *p && n + 1 < sizeof msg;) {
         /* field=value at a word start, for an option the user typed. */
         if (p == detail || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) {
@@ -85,6 +89,7 @@ int cli_opts_error(const cli_args *a, int status) {
             while (isalnum((unsigned char)p[len]) || p[len] == '_') len++;
             int k = len && p[len] == '=' ? typed_option(a, p, len) : -1;
             if (k >= 0) {
+                typed = true;
                 const char *v = a->values[k];
                 int w = snprintf(msg + n, sizeof msg - n, "--%s%s%s", a->spec->opts[k].name, v ? " " : "",
                                  v ? v : "");
@@ -99,7 +104,7 @@ int cli_opts_error(const cli_args *a, int status) {
     msg[n] = '\0';
     fprintf(stderr, "posenc %s: error: %s%s%s\n", a->spec->command, pe_strerror(status), msg[0] ? ": " : "",
             msg);
-    return CLI_RUNTIME;
+    return typed ? CLI_USAGE : CLI_RUNTIME;
 }
 
 int cli_runtime_error(const cli_spec *spec, const char *fmt, ...) {

@@ -86,7 +86,9 @@ int cli_usage_error(const cli_spec *spec, const char *fmt, ...)
 int cli_lib_error(const cli_spec *spec, int status);
 /* cli_lib_error in the user's words: each field=value of the library's
  * message whose option the user typed (dim=5 from --dim 5, num_buckets=0 from
- * --buckets 0) reads as that option and its value as typed. */
+ * --buckets 0) reads as that option and its value as typed. Returns
+ * CLI_USAGE when the message names such an option (the user's value was
+ * wrong), else CLI_RUNTIME. */
 int cli_opts_error(const cli_args *a, int status);
 /* Print "posenc CMD: error: message" and return CLI_RUNTIME. */
 int cli_runtime_error(const cli_spec *spec, const char *fmt, ...)

@@ -145,29 +145,34 @@ static const cli_opt *find_opt(const cli_spec *spec, const char *name) {
 }
 
 /* Where the head dimension came from when --head-dim was not typed. */
-static void head_dim_words(const cli_args *a, const char *dim_source, const char *value, char *buf,
+static bool head_dim_words(const cli_args *a, const char *dim_source, const char *value, char *buf,
                            size_t cap) {
-    if (cli_has(a, "head-dim"))
+    if (cli_has(a, "head-dim")) {
         put(buf, cap, "--head-dim %s", cli_get(a, "head-dim"));
-    else
-        put(buf, cap, "%s %s", dim_source ? dim_source : "the head dimension", value);
+        return true;
+    }
+    put(buf, cap, "%s %s", dim_source ? dim_source : "the head dimension", value);
+    return false;
 }
 
 /* The words for one library field: the flag and its value as typed, or the
- * file or default it came from. */
-static void field_words(const cli_args *a, const char *dim_source, const char *field,
+ * file or default it came from. True when they name an option the user typed. */
+static bool field_words(const cli_args *a, const char *dim_source, const char *field,
                         const char *flag, const char *value, char *buf, size_t cap) {
     if (cli_has(a, flag)) {
         const char *v = cli_get(a, flag);
         put(buf, cap, "--%s%s%s", flag, v ? " " : "", v ? v : "");
-    } else if (strcmp(field, "rotary_dim") == 0 && cli_has(a, "partial-rotary-factor")) {
+        return true;
+    }
+    if (strcmp(field, "rotary_dim") == 0 && cli_has(a, "partial-rotary-factor")) {
         put(buf, cap, "--partial-rotary-factor %s (rotary dim %s)", cli_get(a, "partial-rotary-factor"),
             value);
-    } else if (strcmp(field, "rotary_dim") == 0 || strcmp(field, "head_dim") == 0) {
-        head_dim_words(a, dim_source, value, buf, cap);
-    } else {
-        put(buf, cap, "--%s (not given: %s)", flag, value[0] ? value : "unset");
+        return true;
     }
+    if (strcmp(field, "rotary_dim") == 0 || strcmp(field, "head_dim") == 0)
+        return head_dim_words(a, dim_source, value, buf, cap);
+    put(buf, cap, "--%s (not given: %s)", flag, value[0] ? value : "unset");
+    return false;
 }
 
 int cli_freq_error(const cli_args *a, int status, const char *dim_source) {
@@ -180,13 +185,19 @@ int cli_freq_error(const cli_args *a, int status, const char *dim_source) {
         if (strncmp(detail, field, n) == 0 && detail[n] == '=' && !cli_has(a, flag) &&
             cli_has(a, "scaling") && strcmp(field, "rotary_dim") != 0 && strcmp(field, "head_dim") != 0) {
             const cli_opt *o = find_opt(a->spec, flag);
-            fprintf(stderr, "posenc %s: error: --scaling %s needs --%s %s (%s) [%s]\n", a->spec->command,
+            /* a missing option is a usage error; the library's own words
+             * (its field name) are not the user's */
+            fprintf(stderr, "posenc %s: error: --scaling %s needs --%s %s (%s)\n", a->spec->command,
                     cli_get(a, "scaling"), flag, o && o->metavar ? o->metavar : "",
-                    o ? o->help : "", detail);
-            return CLI_RUNTIME;
+                    o ? o->help : "");
+            return CLI_USAGE;
         }
     }
-    /* Otherwise rewrite every field=value (or bare list field) in place. */
+    /* Otherwise rewrite every field=value (or bare list field) in place.
+     * When one of them is an option the user typed, its value is what was
+     * wrong: a usage error (exit 2), as for any option the parser refuses;
+     * values that came from a file (--config, a tensor's shape) are not. */
+    bool typed = false;
     for (const char *p = detail; *p;) {
         int matched = 0;
         if (p == detail || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) {
@@ -206,7 +217,7 @@ int cli_freq_error(const cli_args *a, int status, const char *dim_source) {
                         value[k++] = *q;
                     value[k] = '\0';
                 }
-                field_words(a, dim_source, field, flag, value, msg, sizeof msg);
+                if (field_words(a, dim_source, field, flag, value, msg, sizeof msg)) typed = true;
                 p = q;
                 matched = 1;
             }
@@ -214,7 +225,7 @@ int cli_freq_error(const cli_args *a, int status, const char *dim_source) {
         if (!matched) put(msg, sizeof msg, "%c", *p++);
     }
     fprintf(stderr, "posenc %s: error: %s: %s\n", a->spec->command, pe_strerror(status), msg);
-    return CLI_RUNTIME;
+    return typed ? CLI_USAGE : CLI_RUNTIME;
 }
 
 /* Options that describe a scheme by hand and so conflict with --config:

@@ -47,7 +47,9 @@ int cli_freq_setup_resolve_from(const cli_args *a, int64_t default_head_dim, con
  * each field=value the library names becomes the flag and its value as typed
  * (rotary_dim=127 -> --head-dim 127), or dim_source when the head dimension
  * came from a file; a scheme parameter that was needed and not given
- * becomes "--scaling yarn needs --original-max-position N". CLI_RUNTIME. */
+ * becomes "--scaling yarn needs --original-max-position N". CLI_USAGE when
+ * the user's own option was wrong or missing, CLI_RUNTIME when the value came
+ * from a file. */
 int cli_freq_error(const cli_args *a, int status, const char *dim_source);
 
 #endif

@@ -48,35 +48,35 @@ np.save(d + "/pos_2d.npy", np.zeros((2, 2), np.int64))
 PY
 ROPE=(rope --out "$TMP/out.npy" --layout half)
 
-# --- library errors in the flags' words
-expect yarn_needs_l0 1 'error: --scaling yarn needs --original-max-position N (L0, the original training context)' \
+# --- library errors in the flags' words: a value the user typed is a usage error (exit 2)
+expect yarn_needs_l0 2 'error: --scaling yarn needs --original-max-position N (L0, the original training context)' \
     -- freqs --head-dim 128 --scaling yarn --factor 4
-expect dynamic_needs_l 1 'error: --scaling dynamic needs --max-position N' -- freqs --head-dim 16 --scaling dynamic --factor 2
-expect head_dim_odd 1 'error: invalid dimension: --head-dim 127 must be even' -- freqs --head-dim 127
-expect rotary_exceeds 1 'error: invalid dimension: --rotary-dim 16 exceeds --head-dim 8' -- freqs --head-dim 8 --rotary-dim 16
-expect base_typed 1 'error: invalid parameter value: --base -5 must be finite, positive and not 1' -- freqs --head-dim 8 --base -5
-expect base_as_typed 1 '--base 1e0 must be' -- freqs --head-dim 8 --base 1e0
-expect factor_typed 1 '--factor -2 must be finite and > 0' -- freqs --head-dim 8 --scaling linear --factor -2
-expect betas_typed 1 '--beta-fast 1 must be >= --beta-slow 2' \
+expect dynamic_needs_l 2 'error: --scaling dynamic needs --max-position N' -- freqs --head-dim 16 --scaling dynamic --factor 2
+expect head_dim_odd 2 'error: invalid dimension: --head-dim 127 must be even' -- freqs --head-dim 127
+expect rotary_exceeds 2 'error: invalid dimension: --rotary-dim 16 exceeds --head-dim 8' -- freqs --head-dim 8 --rotary-dim 16
+expect base_typed 2 'error: invalid parameter value: --base -5 must be finite, positive and not 1' -- freqs --head-dim 8 --base -5
+expect base_as_typed 2 '--base 1e0 must be' -- freqs --head-dim 8 --base 1e0
+expect factor_typed 2 '--factor -2 must be finite and > 0' -- freqs --head-dim 8 --scaling linear --factor -2
+expect betas_typed 2 '--beta-fast 1 must be >= --beta-slow 2' \
     -- freqs --head-dim 16 --scaling yarn --factor 4 --original-max-position 64 --beta-fast 1 --beta-slow 2
-expect divisors_count 1 '--divisors 1,2 has 2 entries, rotary_dim/2 = 8' -- freqs --head-dim 16 --scaling explicit --divisors 1,2
-expect ntk_tiny 1 "--head-dim 2: NTK's exponent d/(d-2) needs d > 2" -- freqs --head-dim 2 --scaling ntk --factor 2
-expect partial_factor_odd 1 '--partial-rotary-factor 0.5 (rotary dim 5) must be even' \
+expect divisors_count 2 '--divisors 1,2 has 2 entries, rotary_dim/2 = 8' -- freqs --head-dim 16 --scaling explicit --divisors 1,2
+expect ntk_tiny 2 "--head-dim 2: NTK's exponent d/(d-2) needs d > 2" -- freqs --head-dim 2 --scaling ntk --factor 2
+expect partial_factor_odd 2 '--partial-rotary-factor 0.5 (rotary dim 5) must be even' \
     -- freqs --head-dim 10 --partial-rotary-factor 0.5
-expect analyze_head_dim 1 '--head-dim 7 must be even' -- analyze flip --head-dim 7 --offset 10
+expect analyze_head_dim 2 '--head-dim 7 must be even' -- analyze flip --head-dim 7 --offset 10
 expect config_file_named 1 "nope.json" -- freqs --config "$TMP/nope.json"
 
 # --- the other commands' options, through cli_opts_error
-expect encode_dim 1 'error: invalid dimension: --dim 5 must be even for sinusoidal' -- encode sinusoidal --dim 5 --positions 1
-expect encode_length 1 'position 9 (token 1) outside [0, --length 4)' -- encode normalized --dim 2 --positions 1,9 --length 4
-expect alibi_heads 1 'error: invalid parameter value: --heads 0 must be >= 1' -- bias alibi --heads 0
-expect t5_buckets 1 '--buckets 3 must be even and >= 4' -- bias t5 --range 0:4 --buckets 3
-expect attention_dim 1 '--dim 5 must be even' -- attention --scheme rope --dim 5
-expect similarity_dim 1 '--dim 5 must be even for sinusoidal' -- analyze similarity --scheme sinusoidal --dim 5 --range 0:4
+expect encode_dim 2 'error: invalid dimension: --dim 5 must be even for sinusoidal' -- encode sinusoidal --dim 5 --positions 1
+expect encode_length 2 'position 9 (token 1) outside [0, --length 4)' -- encode normalized --dim 2 --positions 1,9 --length 4
+expect alibi_heads 2 'error: invalid parameter value: --heads 0 must be >= 1' -- bias alibi --heads 0
+expect t5_buckets 2 '--buckets 3 must be even and >= 4' -- bias t5 --range 0:4 --buckets 3
+expect attention_dim 2 '--dim 5 must be even' -- attention --scheme rope --dim 5
+expect similarity_dim 2 '--dim 5 must be even for sinusoidal' -- analyze similarity --scheme sinusoidal --dim 5 --range 0:4
 
 # --- errors that come from a file name the file
 expect npy_odd_last_dim 1 "--in $TMP/odd.npy's last dimension 15 must be even" -- "${ROPE[@]}" --in "$TMP/odd.npy" --start 0
-expect npy_rotary_exceeds 1 "--rotary-dim 18 exceeds --in $TMP/q.npy's last dimension 16" \
+expect npy_rotary_exceeds 2 "--rotary-dim 18 exceeds --in $TMP/q.npy's last dimension 16" \
     -- "${ROPE[@]}" --in "$TMP/q.npy" --start 0 --rotary-dim 18
 expect npy_float64 1 "--in $TMP/f64.npy: float64; convert with x.astype(np.float32) (rope reads float32)" \
     -- "${ROPE[@]}" --in "$TMP/f64.npy" --start 0

@@ -56,9 +56,9 @@ expect encode_binary_header 0 '^position,c0,c1,c2$' -- encode binary --range 0:8
 expect encode_normalized 0 '"values": \[\[0\.0\], \[0\.5\], \[1\.0\]\]' -- encode normalized --dim 1 --range 0:3 --format json
 expect encode_raw_scale 0 '"values": \[\[-1\.0, -1\.0\], \[-0\.5, -0\.5\]\]' -- encode raw --dim 2 --range -2:0 --scale 0.5 --format json
 expect encode_concatenated 0 '"values": \[\[0\.0, 0\.0, 1\.0, 1\.0\]\]' -- encode sinusoidal --dim 4 --positions 0 --layout concatenated --format json
-expect encode_odd_dim 1 '--dim 5 must be even' -- encode sinusoidal --dim 5 --positions 1
-expect encode_bad_base 1 '--base 0 must be' -- encode sinusoidal --dim 4 --positions 1 --base 0
-expect encode_out_of_range 1 'position 9 .* outside \[0, --length 4\)' -- encode normalized --dim 2 --positions 1,9 --length 4
+expect encode_odd_dim 2 '--dim 5 must be even' -- encode sinusoidal --dim 5 --positions 1
+expect encode_bad_base 2 '--base 0 must be' -- encode sinusoidal --dim 4 --positions 1 --base 0
+expect encode_out_of_range 2 'position 9 .* outside \[0, --length 4\)' -- encode normalized --dim 2 --positions 1,9 --length 4
 expect encode_no_positions 2 'exactly one of --positions' -- encode sinusoidal --dim 4
 expect encode_both_positions 2 'exactly one of --positions' -- encode sinusoidal --dim 4 --positions 1 --range 0:2
 expect encode_bad_list 2 "'x' in '1,x' is not an integer" -- encode raw --dim 2 --positions 1,x
@@ -87,7 +87,7 @@ expect freqs_linear 0 '"inv_freq": \[0\.25, 0\.025000000000000001, 0\.0025000000
     -- freqs --head-dim 8 --scaling linear --factor 4 --format json
 expect freqs_yarn_table 0 '^ +4 +0\.01 +0\.0062500000000000003 .* 0\.5000$' \
     -- freqs --head-dim 16 --scaling yarn --factor 4 --original-max-position 2048
-expect freqs_yarn_factor_error 1 'factor' -- freqs --head-dim 16 --scaling yarn --factor -1 --original-max-position 2048
+expect freqs_yarn_factor_error 2 'factor' -- freqs --head-dim 16 --scaling yarn --factor -1 --original-max-position 2048
 expect freqs_bad_scaling 2 "'cubic' is not one of" -- freqs --head-dim 8 --scaling cubic
 expect freqs_partial_factor 0 '"rotary_dim": 32' -- freqs --head-dim 128 --partial-rotary-factor 0.25 --format json
 expect freqs_partial_both 2 'not both' -- freqs --head-dim 128 --partial-rotary-factor 0.25 --rotary-dim 32
@@ -101,9 +101,9 @@ expect freqs_config_conflict 2 '--config gives the frequencies; drop --base' -- 
 expect freqs_config_missing 1 'cannot open' -- freqs --config "$TMP/nope.json"
 printf '{"model_type": "llama", "rope_theta": "ten"}' >"$TMP/bad.json"
 expect freqs_config_bad_type 1 'rope_theta' -- freqs --config "$TMP/bad.json"
-expect freqs_odd 1 '--head-dim 127 must be even' -- freqs --head-dim 127
-expect freqs_rotary_too_big 1 '--rotary-dim 16 exceeds --head-dim 8' -- freqs --head-dim 8 --rotary-dim 16
-expect freqs_neg_base 1 '--base -5 must be' -- freqs --head-dim 8 --base -5
+expect freqs_odd 2 '--head-dim 127 must be even' -- freqs --head-dim 127
+expect freqs_rotary_too_big 2 '--rotary-dim 16 exceeds --head-dim 8' -- freqs --head-dim 8 --rotary-dim 16
+expect freqs_neg_base 2 '--base -5 must be' -- freqs --head-dim 8 --base -5
 expect freqs_missing 2 '--head-dim D is required' -- freqs
 expect freqs_bad_number 2 "--base: 'ten' is not a number" -- freqs --head-dim 8 --base ten
 
@@ -129,7 +129,7 @@ expect rope_missing_positions 2 'exactly one of --start' -- rope --in "$TMP/x.np
 expect rope_missing_in 1 'cannot open' -- rope --in "$TMP/none.npy" --out "$TMP/y.npy" --layout half --start 0
 printf 'not an npy file at all' >"$TMP/junk.npy"
 expect rope_malformed 1 'junk.npy: not a .npy file' -- rope --in "$TMP/junk.npy" --out "$TMP/y.npy" --layout half --start 0
-expect rope_rotary_too_big 1 "--rotary-dim 10 exceeds --in .*x.npy's last dimension 8" -- rope --in "$TMP/x.npy" --out "$TMP/y.npy" --layout half --start 0 --rotary-dim 10
+expect rope_rotary_too_big 2 "--rotary-dim 10 exceeds --in .*x.npy's last dimension 8" -- rope --in "$TMP/x.npy" --out "$TMP/y.npy" --layout half --start 0 --rotary-dim 10
 "$POSENC" encode sinusoidal --dim 8 --range 0:6 --format npy --dtype f64 -o "$TMP/x64.npy"
 expect rope_wrong_dtype 1 'x64.npy: float64; convert with x.astype\(np.float32\)' -- rope --in "$TMP/x64.npy" --out "$TMP/y.npy" --layout half --start 0
 expect rope_positions_wrong_dtype 1 'float32; convert with p.astype\(np.int64\)' -- rope --in "$TMP/x.npy" --out "$TMP/y.npy" --layout half --positions "$TMP/x.npy"
@@ -138,7 +138,7 @@ expect rope_positions_wrong_dtype 1 'float32; convert with p.astype\(np.int64\)'
 expect alibi_12 0 '^  head  11  0\.08838835$' -- bias alibi --heads 12
 expect alibi_json 0 '"slopes": \[0\.0625, 0\.00390625\], "queries": 2, "keys": 3, "bias": \[\[\[-0\.0625, 0\.0, null\], \[-0\.125, -0\.0625, 0\.0\]\]' \
     -- bias alibi --heads 2 --queries 2 --keys 3 --causal --format json
-expect alibi_zero_heads 1 '--heads 0 must be >= 1' -- bias alibi --heads 0
+expect alibi_zero_heads 2 '--heads 0 must be >= 1' -- bias alibi --heads 0
 expect alibi_needs_heads 2 'alibi needs --heads' -- bias alibi
 # SPEC facts: r = -8 -> 8, -16 -> 10, -32 -> 12, 1 -> 17, 16 -> 26, 127 -> 31
 for fact in -8,8 -16,10 -32,12 1,17 16,26 127,31; do
@@ -147,7 +147,7 @@ done
 expect t5_json 0 '"relative_positions": \[-1, 0, 1\], "buckets": \[1, 0, 17\]' -- bias t5 --range -1:2 --format json
 expect t5_boundaries 0 '^ +-16 +10$' -- bias t5 --range -20:20
 expect t5_causal_csv 0 '^-40,' -- bias t5 --range -40:0 --causal --format csv
-expect t5_bad_buckets 1 '--buckets 3 must be even' -- bias t5 --range 0:4 --buckets 3
+expect t5_bad_buckets 2 '--buckets 3 must be even' -- bias t5 --range 0:4 --buckets 3
 expect bias_unknown 2 "unknown bias 'rel'" -- bias rel
 
 # --- analyze
