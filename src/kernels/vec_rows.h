@@ -33,6 +33,16 @@
 
 /* Hides a pointer's derivation from the optimiser (no instruction). */
 #define PE_VROWS_OPAQUE(p) __asm__("" : "+r"(p))
+/* Holds a vector in a register (no instruction): a row vector used twice
+ * (interleaved: x and its pair swap) is then loaded once, not folded as a
+ * memory operand into both uses (two loads of every input vector). */
+#if defined(__x86_64__) || defined(__i386__)
+#define PE_VROWS_IN_REG(v) __asm__("" : "+v"(v))
+#elif defined(__aarch64__)
+#define PE_VROWS_IN_REG(v) __asm__("" : "+w"(v))
+#else
+#define PE_VROWS_IN_REG(v) ((void)0)
+#endif
 
 /*
  * The rows of one token in one block of table vectors held in registers
@@ -162,12 +172,14 @@ PE_VEC_INLINE void pe_vrows_block(const pe__rope_rows *r, const float *tab, int6
             const int64_t e = PE_VF_L * u;
             if (prefetch && u % per_line == 0)
                 __builtin_prefetch(ia + PE__PREFETCH_BYTES + (size_t)e * esz);
-            const pe_vf x0 = pe_vf_ld(ia, e, dt);
+            pe_vf x0 = pe_vf_ld(ia, e, dt);
+            PE_VROWS_IN_REG(x0);
             const pe_vf y0 = pe_vf_fmadd(x0, C[u], pe_vf_mul(pe_vf_swap_pairs(x0), S[u]));
             if (u + 1 < q) {
                 if (prefetch && (u + 1) % per_line == 0)
                     __builtin_prefetch(ia + PE__PREFETCH_BYTES + (size_t)(e + PE_VF_L) * esz);
-                const pe_vf x1 = pe_vf_ld(ia, e + PE_VF_L, dt);
+                pe_vf x1 = pe_vf_ld(ia, e + PE_VF_L, dt);
+                PE_VROWS_IN_REG(x1);
                 pe_vf_st2(oa, e, y0,
                           pe_vf_fmadd(x1, C[u + 1], pe_vf_mul(pe_vf_swap_pairs(x1), S[u + 1])), dt,
                           kind);
