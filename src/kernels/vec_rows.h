@@ -33,16 +33,6 @@
 
 /* Hides a pointer's derivation from the optimiser (no instruction). */
 #define PE_VROWS_OPAQUE(p) __asm__("" : "+r"(p))
-/* Holds a vector in a register (no instruction): a row vector used twice
- * (interleaved: x and its pair swap) is then loaded once, not folded as a
- * memory operand into both uses (two loads of every input vector). */
-#if defined(__x86_64__) || defined(__i386__)
-#define PE_VROWS_IN_REG(v) __asm__("" : "+v"(v))
-#elif defined(__aarch64__)
-#define PE_VROWS_IN_REG(v) __asm__("" : "+w"(v))
-#else
-#define PE_VROWS_IN_REG(v) ((void)0)
-#endif
 
 /*
  * The rows of one token in one block of table vectors held in registers
@@ -86,12 +76,16 @@ PE_VEC_INLINE void pe_vrows_block(const pe__rope_rows *r, const float *tab, int6
          * a huge unused stride would overflow the pointer */
         const char *const in = in0 + (size_t)h * is;
         char *const out = out0 + (size_t)h * os;
-        /* the block's parts of this head: a (or the span) at ia/oa, b at
-         * ib/ob, opaque to the optimiser so that every access below is
-         * one of these plus a constant. Otherwise GCC kept an offset of
-         * its own per vector (j and m are not constants), more than the
-         * 16 GPRs hold, and reloaded them from the stack at every load and
-         * store (AVX2 half-split: the rows' loads were ~2x the data). */
+        /* half-split: the block's a and b parts of this head at ia/oa and
+         * ib/ob, opaque to the optimiser so that every access is one of
+         * them plus a constant. Otherwise GCC kept an offset of its own
+         * per vector (j and m are not constants), more than the 16 GPRs
+         * hold, and reloaded them from the stack at almost every load and
+         * store (AVX2: 0.87x the cache-resident time, 0.69x the
+         * instructions; docs/PERFORMANCE.md). The interleaved rows keep
+         * in + e: the same pointers there saved 25 % of the instructions
+         * and 15 % of the cache-resident time but made AVX2's DRAM-bound
+         * rows 1.17x slower, for a reason not found. */
         const char *ia = in + (size_t)j * esz, *ib = in + (size_t)(m + j) * esz;
         char *oa = out + (size_t)j * esz, *ob = out + (size_t)(m + j) * esz;
         PE_VROWS_OPAQUE(ia);
@@ -169,22 +163,20 @@ PE_VEC_INLINE void pe_vrows_block(const pe__rope_rows *r, const float *tab, int6
          * two-vector one), both loaded before either is stored */
 #pragma GCC unroll 8
         for (int u = 0; u < q; u += 2) {
-            const int64_t e = PE_VF_L * u;
+            const int64_t e = j + PE_VF_L * u;
             if (prefetch && u % per_line == 0)
-                __builtin_prefetch(ia + PE__PREFETCH_BYTES + (size_t)e * esz);
-            pe_vf x0 = pe_vf_ld(ia, e, dt);
-            PE_VROWS_IN_REG(x0);
+                __builtin_prefetch(in + PE__PREFETCH_BYTES + (size_t)e * esz);
+            const pe_vf x0 = pe_vf_ld(in, e, dt);
             const pe_vf y0 = pe_vf_fmadd(x0, C[u], pe_vf_mul(pe_vf_swap_pairs(x0), S[u]));
             if (u + 1 < q) {
                 if (prefetch && (u + 1) % per_line == 0)
-                    __builtin_prefetch(ia + PE__PREFETCH_BYTES + (size_t)(e + PE_VF_L) * esz);
-                pe_vf x1 = pe_vf_ld(ia, e + PE_VF_L, dt);
-                PE_VROWS_IN_REG(x1);
-                pe_vf_st2(oa, e, y0,
+                    __builtin_prefetch(in + PE__PREFETCH_BYTES + (size_t)(e + PE_VF_L) * esz);
+                const pe_vf x1 = pe_vf_ld(in, e + PE_VF_L, dt);
+                pe_vf_st2(out, e, y0,
                           pe_vf_fmadd(x1, C[u + 1], pe_vf_mul(pe_vf_swap_pairs(x1), S[u + 1])), dt,
                           kind);
             } else {
-                pe_vf_st(oa, e, y0, dt, kind);
+                pe_vf_st(out, e, y0, dt, kind);
             }
         }
     }
