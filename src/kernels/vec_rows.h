@@ -31,6 +31,9 @@
 
 #define PE_VF_L PE_VF_LANES
 
+/* Hides a pointer's derivation from the optimiser (no instruction). */
+#define PE_VROWS_OPAQUE(p) __asm__("" : "+r"(p))
+
 /*
  * The rows of one token in one block of table vectors held in registers
  * while every head streams through: the loop does only the rows' own loads
@@ -73,6 +76,22 @@ PE_VEC_INLINE void pe_vrows_block(const pe__rope_rows *r, const float *tab, int6
          * a huge unused stride would overflow the pointer */
         const char *const in = in0 + (size_t)h * is;
         char *const out = out0 + (size_t)h * os;
+        /* half-split: the block's a and b parts of this head at ia/oa and
+         * ib/ob, opaque to the optimiser so that every access is one of
+         * them plus a constant. Otherwise GCC kept an offset of its own
+         * per vector (j and m are not constants), more than the 16 GPRs
+         * hold, and reloaded them from the stack at almost every load and
+         * store (AVX2: 0.87x the cache-resident time, 0.69x the
+         * instructions; docs/PERFORMANCE.md). The interleaved rows keep
+         * in + e: the same pointers there saved 25 % of the instructions
+         * and 15 % of the cache-resident time but made AVX2's DRAM-bound
+         * rows 1.17x slower, for a reason not found. */
+        const char *ia = in + (size_t)j * esz, *ib = in + (size_t)(m + j) * esz;
+        char *oa = out + (size_t)j * esz, *ob = out + (size_t)(m + j) * esz;
+        PE_VROWS_OPAQUE(ia);
+        PE_VROWS_OPAQUE(ib);
+        PE_VROWS_OPAQUE(oa);
+        PE_VROWS_OPAQUE(ob);
         if (!full) { /* one part: a tail of the span */
             if (prefetch) {
                 __builtin_prefetch(in + PE__PREFETCH_BYTES + (size_t)j * esz);
@@ -102,39 +121,39 @@ PE_VEC_INLINE void pe_vrows_block(const pe__rope_rows *r, const float *tab, int6
                 pe_vf A[G], B[G];
 #pragma GCC unroll 8
                 for (int u = 0; u < n; u++) {
-                    const int64_t e = j + PE_VF_L * (g + u);
+                    const int64_t e = PE_VF_L * (g + u);
                     if (prefetch && (g + u) % per_line == 0)
-                        __builtin_prefetch(in + PE__PREFETCH_BYTES + (size_t)e * esz);
-                    A[u] = pe_vf_ld(in, e, dt);
+                        __builtin_prefetch(ia + PE__PREFETCH_BYTES + (size_t)e * esz);
+                    A[u] = pe_vf_ld(ia, e, dt);
                 }
 #pragma GCC unroll 8
                 for (int u = 0; u < n; u++) {
-                    const int64_t e = j + PE_VF_L * (g + u);
+                    const int64_t e = PE_VF_L * (g + u);
                     if (prefetch && (g + u) % per_line == 0)
-                        __builtin_prefetch(in + PE__PREFETCH_BYTES + (size_t)(m + e) * esz);
-                    B[u] = pe_vf_ld(in, m + e, dt);
+                        __builtin_prefetch(ib + PE__PREFETCH_BYTES + (size_t)e * esz);
+                    B[u] = pe_vf_ld(ib, e, dt);
                 }
 #pragma GCC unroll 8
                 for (int u = 0; u < n; u += 2) {
-                    const int64_t e = j + PE_VF_L * (g + u);
+                    const int64_t e = PE_VF_L * (g + u);
                     const pe_vf a0 = pe_vf_fmsub(A[u], C[g + u], pe_vf_mul(B[u], S[g + u]));
                     if (u + 1 < n)
-                        pe_vf_st2(out, e, a0,
+                        pe_vf_st2(oa, e, a0,
                                   pe_vf_fmsub(A[u + 1], C[g + u + 1], pe_vf_mul(B[u + 1], S[g + u + 1])),
                                   dt, kind);
                     else
-                        pe_vf_st(out, e, a0, dt, kind);
+                        pe_vf_st(oa, e, a0, dt, kind);
                 }
 #pragma GCC unroll 8
                 for (int u = 0; u < n; u += 2) {
-                    const int64_t e = j + PE_VF_L * (g + u);
+                    const int64_t e = PE_VF_L * (g + u);
                     const pe_vf b0 = pe_vf_fmadd(B[u], C[g + u], pe_vf_mul(A[u], S[g + u]));
                     if (u + 1 < n)
-                        pe_vf_st2(out, m + e, b0,
+                        pe_vf_st2(ob, e, b0,
                                   pe_vf_fmadd(B[u + 1], C[g + u + 1], pe_vf_mul(A[u + 1], S[g + u + 1])),
                                   dt, kind);
                     else
-                        pe_vf_st(out, m + e, b0, dt, kind);
+                        pe_vf_st(ob, e, b0, dt, kind);
                 }
             }
             continue;
