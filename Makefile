@@ -358,8 +358,8 @@ fuzz:
 # python3 first on PATH), built against python3-dev and linked with the
 # static library (its symbols kept private) so that $(BUILD)/python/posenc*.so
 # is self-contained. `make test-python` runs python/tests with pytest;
-# scripts/setup-python.sh installs python3-dev, -numpy and -pytest with apt
-# when missing. Sanitizer builds skip it: an instrumented module cannot load
+# scripts/setup-deps.sh installs python3-dev and -numpy (group python; the
+# test stack: group python-test) with apt when missing. Sanitizer builds skip it: an instrumented module cannot load
 # into an uninstrumented interpreter.
 PYTHON := /usr/bin/python3
 PY_SRC := $(wildcard python/*.c)

@@ -16,7 +16,7 @@ import os
 import numpy as np
 import pytest
 
-hypothesis = pytest.importorskip("hypothesis")  # python3-hypothesis (setup-python.sh)
+hypothesis = pytest.importorskip("hypothesis")  # python3-hypothesis (setup-deps.sh python-test)
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
