@@ -318,6 +318,10 @@ int pe__read_rope(const pe__rope_source *src, pe_rope_config *c, pe__rope_extras
         PE_TRY(pe__merge_number(&base, &has_base, v, has, name, "rope_theta"));
         PE_TRY(pe__json_number(top, "rotary_emb_base", &v, &has));
         PE_TRY(pe__merge_number(&base, &has_base, v, has, "rope_theta", "rotary_emb_base"));
+        if (fam != NULL && fam->base_alias != NULL) {
+            PE_TRY(pe__json_number(top, fam->base_alias, &v, &has));
+            PE_TRY(pe__merge_number(&base, &has_base, v, has, "rope_theta", fam->base_alias));
+        }
         if (!has_base && fam != NULL && fam->defaults.rope_theta > 0.0) base = fam->defaults.rope_theta;
     }
     if (!(base > 0.0) || base == 1.0)

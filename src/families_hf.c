@@ -565,15 +565,21 @@ static const pe__family exaone4 = {
     .full = PE__FULL_NOPE_IF_WINDOW,
 };
 /* LFM2: layer_types lists "conv" (short convolution, no positions) and
- * "full_attention" (RoPE). */
+ * "full_attention" (RoPE); without it, full_attn_idxs lists the attention
+ * layers (the key LiquidAI/LFM2-1.2B's own config.json writes), and without
+ * either every layer is full_attention. The base is read from "theta"
+ * before "rope_theta" (the original config keys). */
 static const pe__family lfm2 = {
     .model_type = "lfm2", .position = PE_POSITION_ROPE,
     .source = "models/lfm2/configuration_lfm2.py (rope_theta=1000000.0, "
-              "max_position_embeddings=128000, layer_types), modeling_lfm2.py (conv layers: "
-              "Lfm2ShortConv, no positions)",
+              "max_position_embeddings=128000, layer_types, else full_attn_idxs, else "
+              "range(num_hidden_layers); base from theta before rope_theta), modeling_lfm2.py "
+              "(conv layers: Lfm2ShortConv, no positions)",
     .defaults = {.rope_theta = 1e6, .max_position = 128000},
     .pairs = HALF_PAIRS,
+    .layers = PE__LAYERS_ATTN_INDEXES,
     .none_types = (const char *const[]){"conv", NULL},
+    .base_alias = "theta", /* kwargs.get("theta", kwargs.get("rope_theta", 1000000.0)) */
 };
 /* Jamba: attention every attn_layer_period layers at attn_layer_offset,
  * Mamba elsewhere; JambaAttention has no positional encoding at all. */

@@ -194,6 +194,36 @@ static int assign_types(reader *r, pe_plan *p, const int *use_rope) {
         for (int64_t i = 0; i < p->n_layers; i++) p->layers[i].type = mamba;
         return PE_OK;
     }
+    if (r->fam->layers == PE__LAYERS_ATTN_INDEXES) {
+        /* Lfm2Config: "full_attention" if i in full_attn_idxs else "conv",
+         * with full_attn_idxs = range(num_hidden_layers) when absent. An
+         * entry HF's membership test would never match (not an integer,
+         * outside the layers) means the file and num_hidden_layers disagree:
+         * refused by name rather than dropped. A repeated index means what
+         * HF's test makes of it: nothing more. */
+        const cJSON *idx;
+        PE_TRY(pe__json_find(r->top, "full_attn_idxs", &idx));
+        if (idx == NULL || cJSON_IsNull(idx)) {
+            for (int64_t i = 0; i < p->n_layers; i++) p->layers[i].type = full;
+            return PE_OK;
+        }
+        if (!cJSON_IsArray(idx))
+            return pe__fail(PE_ERR_FORMAT, "'%sfull_attn_idxs' must be an array of layer "
+                            "indexes, not %s", r->top.prefix, pe__json_type_name(idx));
+        int32_t conv;
+        PE_TRY(pe__plan_type_index(p, "conv", &conv));
+        for (int64_t i = 0; i < p->n_layers; i++) p->layers[i].type = conv;
+        int64_t k = 0;
+        for (const cJSON *c = idx->child; c != NULL; c = c->next, k++) {
+            double v = cJSON_IsNumber(c) ? c->valuedouble : -1.0;
+            if (!(v >= 0.0) || v != floor(v) || v >= (double)p->n_layers)
+                return pe__fail(PE_ERR_FORMAT, "'%sfull_attn_idxs'[%lld] must be a layer index "
+                                "in [0, %lld) (num_hidden_layers=%lld)", r->top.prefix,
+                                (long long)k, (long long)p->n_layers, (long long)p->n_layers);
+            p->layers[(int64_t)v].type = full;
+        }
+        return PE_OK;
+    }
     if (r->fam->layers == PE__LAYERS_ALTERNATE) {
         PE_TRY(pe__plan_type_index(p, "sliding_attention", &sliding));
         for (int64_t i = 0; i < p->n_layers; i++)

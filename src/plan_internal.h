@@ -33,6 +33,9 @@ typedef enum {
                                    mamba (Jamba) */
     PE__LAYERS_ALL_MAMBA,       /* no layer_types: every layer mamba (GraniteMoeHybrid's
                                    layers_block_type) */
+    PE__LAYERS_ATTN_INDEXES,    /* no layer_types: full_attention at the indexes full_attn_idxs
+                                   lists, conv elsewhere; every layer full_attention without it
+                                   (Lfm2Config) */
 } pe__layer_rule;
 
 /* What sliding-window layers do with RoPE. */
@@ -173,6 +176,8 @@ typedef struct pe__family {
                                    mamba, linear_attention, ...; NULL-terminated) */
     const char *const *reads;   /* positional config keys its code reads (NULL-terminated); a
                                    positional key outside it is a warning */
+    const char *base_alias;     /* a top-level key the class reads as the RoPE base before
+                                   rope_theta (Lfm2Config: "theta"); both present must agree */
 } pe__family;
 
 /* The record of model_type, NULL if the registry has none. */

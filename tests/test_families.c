@@ -140,6 +140,19 @@ static const row rows[] = {
      PE_POSITION_ROPE, 1e6, 128000, 128, 128, H},
     {"lfm2", BASE ",\"num_hidden_layers\":2,\"layer_types\":[\"conv\",\"full_attention\"]", 0,
      PE_POSITION_NONE, 0, 0, 0, 0, H},
+    /* Lfm2Config without layer_types: "full_attention" if i in full_attn_idxs else
+     * "conv"; full_attn_idxs defaults to range(num_hidden_layers); the base is
+     * kwargs.get("theta", kwargs.get("rope_theta", 1000000.0)) */
+    {"lfm2", BASE ",\"num_hidden_layers\":3,\"full_attn_idxs\":[1]", 0, PE_POSITION_NONE, 0, 0, 0,
+     0, H},
+    {"lfm2", BASE ",\"num_hidden_layers\":3,\"full_attn_idxs\":[1]", 1, PE_POSITION_ROPE, 1e6,
+     128000, 128, 128, H},
+    {"lfm2", BASE ",\"num_hidden_layers\":3,\"full_attn_idxs\":[1]", 2, PE_POSITION_NONE, 0, 0, 0,
+     0, H},
+    {"lfm2", BASE ",\"num_hidden_layers\":3", 2, PE_POSITION_ROPE, 1e6, 128000, 128, 128, H},
+    {"lfm2", BASE ",\"num_hidden_layers\":2,\"layer_types\":[\"conv\",\"full_attention\"],"
+                "\"full_attn_idxs\":[0]", 0, PE_POSITION_NONE, 0, 0, 0, 0, H},
+    {"lfm2", BASE ",\"theta\":500000.0", 0, PE_POSITION_ROPE, 500000, 128000, 128, 128, H},
     /* configuration_jamba.py: attn_layer_period 8, attn_layer_offset 4; no rotary */
     {"jamba", BASE ",\"num_hidden_layers\":8", 4, PE_POSITION_NOPE, 0, 0, 0, 0, H},
     {"jamba", BASE ",\"num_hidden_layers\":8", 3, PE_POSITION_NONE, 0, 0, 0, 0, H},
@@ -334,6 +347,18 @@ TEST(families_non_rope_parameters) {
 
 TEST(families_refusals_and_overrides) {
     pe_plan *p = NULL;
+    /* LFM2: an attention index HF's membership test can never match, and a
+     * theta that contradicts rope_theta, are refused by name. */
+    const char *l1 =
+        "{\"model_type\":\"lfm2\"," BASE ",\"num_hidden_layers\":2,\"full_attn_idxs\":[1,2]}";
+    CHECK_ERROR(pe_plan_from_config_json(l1, strlen(l1), &p), PE_ERR_FORMAT,
+                "'full_attn_idxs'[1] must be a layer index in [0, 2)");
+    const char *l2 = "{\"model_type\":\"lfm2\"," BASE ",\"full_attn_idxs\":2}";
+    CHECK_ERROR(pe_plan_from_config_json(l2, strlen(l2), &p), PE_ERR_FORMAT,
+                "'full_attn_idxs' must be an array of layer indexes, not number");
+    const char *l3 = "{\"model_type\":\"lfm2\"," BASE ",\"theta\":10000.0,\"rope_theta\":1000000.0}";
+    CHECK_ERROR(pe_plan_from_config_json(l3, strlen(l3), &p), PE_ERR_FORMAT,
+                "'rope_theta'=1000000 and 'theta'=10000 disagree");
     const char *t = "{\"model_type\":\"longt5\"}";
     CHECK_ERROR(pe_plan_from_config_json(t, strlen(t), &p), PE_ERR_UNSUPPORTED,
                 "model_type 'longt5': LongT5's local and transient-global attention");

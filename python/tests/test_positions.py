@@ -29,6 +29,8 @@ def test_learned_t5_and_conv_layers():
         assert L["position"] == {"kind": "t5", "num_buckets": 32, "max_distance": 128, "bidirectional": enc,
                                  "bias_layer": 0 if enc else 6, "owns_bias": i in (0, 6), "heads": 8}
     lfm2 = posenc.load_plan(FIXTURES / "lfm2-1.2b.json")
+    # Lfm2Config: "full_attention" if i in full_attn_idxs else "conv" (the file
+    # has no layer_types); base kwargs.get("theta", kwargs.get("rope_theta"))
     attention = [2, 5, 8, 10, 12, 14]
     for i, L in enumerate(lfm2.layers):
         if i in attention:
