@@ -672,6 +672,54 @@ static const pe__family janus = {
     .source = "models/janus/configuration_janus.py (text_config model_type default \"llama\")",
 };
 
+/* ------------------------------ coverage of issue #25 (transformers 008e5743...) */
+
+/* OlmoeConfig: max_position_embeddings 4096, no default_theta (PreTrainedConfig's
+ * 10000), standard rotate_half. */
+static const pe__family olmoe = {
+    .model_type = "olmoe", .position = PE_POSITION_ROPE,
+    .source = "models/olmoe/configuration_olmoe.py (max_position_embeddings: int = 4096, no "
+              "default_theta), modeling_olmoe.py (rotate_half)",
+    .defaults = {.rope_theta = 10000.0, .max_position = 4096},
+    .pairs = HALF_PAIRS,
+};
+/* ArceeConfig: Llama's attention; max_position_embeddings 4096. */
+static const pe__family arcee = {
+    .model_type = "arcee", .position = PE_POSITION_ROPE,
+    .source = "models/arcee/configuration_arcee.py (max_position_embeddings: int = 4096, "
+              "head_dim = hidden_size // num_attention_heads), modeling_arcee.py (Llama "
+              "rotate_half)",
+    .defaults = {.rope_theta = 10000.0, .max_position = 4096},
+    .pairs = HALF_PAIRS,
+};
+/* HeliumConfig: default_theta 100000, head_dim 128, max_position_embeddings
+ * 4096; modeling_helium.py interleaves cos/sin (repeat_interleave) and
+ * rotates x[0::2], x[1::2] together. */
+static const pe__family helium = {
+    .model_type = "helium", .position = PE_POSITION_ROPE,
+    .source = "models/helium/configuration_helium.py (default_theta = 100000.0, head_dim: int = "
+              "128, max_position_embeddings: int = 4096), modeling_helium.py at 015bfeb86891 "
+              "(apply_rotary_pos_emb: \"Interleave them instead of usual shape\")",
+    .defaults = {.rope_theta = 100000.0, .max_position = 4096, .head_dim = 128},
+    .pairs = INTERLEAVED_PAIRS,
+};
+/* Mistral3Config: text_config.get("model_type", "mistral"). */
+static const pe__family mistral3 = {
+    .model_type = "mistral3", .position = PE_POSITION_ROPE, .text_family = "mistral",
+    .source = "models/mistral3/configuration_mistral3.py at 0db25542f219 (text_config "
+              "model_type default \"mistral\")",
+};
+/* MambaConfig: num_hidden_layers 32, hidden_size 768; MambaMixer layers
+ * only: no attention, no positions. */
+static const pe__family mamba = {
+    .model_type = "mamba", .position = PE_POSITION_NONE,
+    .source = "models/mamba/configuration_mamba.py at 00328d4e5b22 (num_hidden_layers=32, "
+              "hidden_size=768), modeling_mamba.py (MambaMixer: no attention)",
+    .defaults = {.layers = 32, .hidden = 768},
+    .none_types = (const char *const[]){"mamba", NULL},
+};
+/* @@COVERAGE-END@@ */
+
 /* ------------------------------------------- families posenc refuses */
 
 static const pe__family longt5 = {
@@ -712,6 +760,8 @@ static const pe__family *const registry[] = {
     &exaone4, &lfm2, &jamba, &granitemoehybrid, &mllama_text, &mllama,
     &ernie4_5, &ernie4_5_moe, &nemotron, &persimmon, &llava, &llava_next, &vipllava, &janus,
     &longt5, &whisper, &qwen2_vl_vision,
+    /* issue #25 coverage */
+    &olmoe, &arcee, &helium, &mistral3, &mamba,
 };
 
 const pe__family *pe__family_find(const char *model_type) {

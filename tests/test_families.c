@@ -172,6 +172,19 @@ static const row rows[] = {
     {"vipllava", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
     {"janus", "\"text_config\":{" BASE ",\"model_type\":\"qwen2\"}", 0, PE_POSITION_ROPE, 10000,
      32768, 128, 128, H},
+    /* issue #25 coverage (transformers 008e5743 unless the row says otherwise) */
+    /* configuration_olmoe.py: max_position_embeddings 4096, no default_theta (10000) */
+    {"olmoe", BASE, 0, PE_POSITION_ROPE, 10000, 4096, 128, 128, H},
+    /* configuration_arcee.py: 4096; head_dim hidden_size // num_attention_heads */
+    {"arcee", BASE, 0, PE_POSITION_ROPE, 10000, 4096, 128, 128, H},
+    /* configuration_helium.py: default_theta 100000, head_dim 128 even with hidden 2048 /
+     * 32 heads, 4096; modeling_helium.py: repeat_interleave cos/sin (interleaved pairs) */
+    {"helium", "\"hidden_size\":2048,\"num_attention_heads\":32", 0, PE_POSITION_ROPE, 100000,
+     4096, 128, 128, I},
+    /* Mistral3Config: a text_config without model_type is a MistralConfig (131072) */
+    {"mistral3", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 131072, 128, 128, H},
+    /* MambaConfig: 32 layers, all mixers without attention */
+    {"mamba", "", 31, PE_POSITION_NONE, 0, 0, 0, 0, H},
 };
 
 static pe_plan *plan_of(const row *r) {
