@@ -718,6 +718,79 @@ static const pe__family mamba = {
     .defaults = {.layers = 32, .hidden = 768},
     .none_types = (const char *const[]){"mamba", NULL},
 };
+/* GraniteMoeSharedConfig: rope_theta=10000.0, max_position_embeddings=2048,
+ * position_embedding_type hard-coded "rope"; Granite's attention. */
+static const pe__family granitemoeshared = {
+    .model_type = "granitemoeshared", .position = PE_POSITION_ROPE,
+    .source = "models/granitemoeshared/configuration_granitemoeshared.py at 040e1a7e4bb4 "
+              "(rope_theta=10000.0, max_position_embeddings=2048, position_embedding_type "
+              "\"rope\"), modeling_granitemoeshared.py (rotate_half)",
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048},
+    .pairs = HALF_PAIRS,
+};
+/* BitNetConfig: rope_theta=500000.0, max_position_embeddings=2048. */
+static const pe__family bitnet = {
+    .model_type = "bitnet", .position = PE_POSITION_ROPE,
+    .source = "models/bitnet/configuration_bitnet.py at 008f5c8c29be (rope_theta=500000.0, "
+              "max_position_embeddings=2048), modeling_bitnet.py (rotate_half)",
+    .defaults = {.rope_theta = 500000.0, .max_position = 2048},
+    .pairs = HALF_PAIRS,
+};
+/* SeedOssConfig: max_position_embeddings 524288, head_dim 128, no
+ * default_theta (10000). */
+static const pe__family seed_oss = {
+    .model_type = "seed_oss", .position = PE_POSITION_ROPE,
+    .source = "models/seed_oss/configuration_seed_oss.py (max_position_embeddings: int = 524288, "
+              "head_dim: int | None = 128, no default_theta), modeling_seed_oss.py (rotate_half)",
+    .defaults = {.rope_theta = 10000.0, .max_position = 524288, .head_dim = 128},
+    .pairs = HALF_PAIRS,
+};
+/* FalconMambaConfig: num_hidden_layers 32, hidden_size 768; Mamba mixers. */
+static const pe__family falcon_mamba = {
+    .model_type = "falcon_mamba", .position = PE_POSITION_NONE,
+    .source = "models/falcon_mamba/configuration_falcon_mamba.py at 8f578db559ac "
+              "(num_hidden_layers: int = 32, hidden_size: int = 768), modeling_falcon_mamba.py "
+              "(FalconMambaMixer: no attention)",
+    .defaults = {.layers = 32, .hidden = 768},
+    .none_types = (const char *const[]){"mamba", NULL},
+};
+/* RwkvConfig: num_hidden_layers=32, hidden_size=4096; the WKV time mixing
+ * has no positions (context_length only bounds the CUDA kernel). */
+static const pe__family rwkv = {
+    .model_type = "rwkv", .position = PE_POSITION_NONE,
+    .source = "models/rwkv/configuration_rwkv.py at 053f59efe493 (num_hidden_layers=32, "
+              "hidden_size=4096, context_length=1024), modeling_rwkv.py (RwkvSelfAttention: "
+              "WKV recurrence, no positions)",
+    .defaults = {.layers = 32, .hidden = 4096},
+    .none_types = (const char *const[]){"recurrent", NULL},
+};
+/* Encoder-decoders and encoders whose positions posenc does not model. */
+static const pe__family bart = {
+    .model_type = "bart", .position = PE_POSITION_LEARNED,
+    .source = "models/bart/modeling_bart.py at 57228229d2ee (BartLearnedPositionalEmbedding, "
+              "offset 2)",
+    .refusal = "an encoder-decoder with a learned table in each stack (BartLearnedPositionalEmbedding, "
+               "offset 2); posenc plans decoder-only and T5 models",
+};
+static const pe__family mbart = {
+    .model_type = "mbart", .position = PE_POSITION_LEARNED,
+    .source = "models/mbart/modeling_mbart.py at 158e70c28570 (MBartLearnedPositionalEmbedding, offset 2)",
+    .refusal = "an encoder-decoder with a learned table in each stack (offset 2); posenc plans "
+               "decoder-only and T5 models",
+};
+static const pe__family marian = {
+    .model_type = "marian", .position = PE_POSITION_SINUSOIDAL,
+    .source = "models/marian/modeling_marian.py at d02747e153da (MarianSinusoidalPositionalEmbedding)",
+    .refusal = "an encoder-decoder with sinusoidal tables in both stacks; posenc plans "
+               "decoder-only and T5 models",
+};
+static const pe__family pixtral = {
+    .model_type = "pixtral", .position = PE_POSITION_ROPE,
+    .source = "models/pixtral/modeling_pixtral.py at 4a1e279ebe65 (PixtralRotaryEmbedding: "
+              "2-D over patch rows and columns)",
+    .refusal = "2-D vision RoPE over image patches; posenc plans the language model (read the "
+               "checkpoint's config.json, whose text_config it follows)",
+};
 /* @@COVERAGE-END@@ */
 
 /* ------------------------------------------- families posenc refuses */
@@ -762,6 +835,8 @@ static const pe__family *const registry[] = {
     &longt5, &whisper, &qwen2_vl_vision,
     /* issue #25 coverage */
     &olmoe, &arcee, &helium, &mistral3, &mamba,
+    &granitemoeshared, &bitnet, &seed_oss, &falcon_mamba, &rwkv,
+    &bart, &mbart, &marian, &pixtral,
 };
 
 const pe__family *pe__family_find(const char *model_type) {

@@ -185,6 +185,16 @@ static const row rows[] = {
     {"mistral3", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 131072, 128, 128, H},
     /* MambaConfig: 32 layers, all mixers without attention */
     {"mamba", "", 31, PE_POSITION_NONE, 0, 0, 0, 0, H},
+    /* configuration_granitemoeshared.py: rope_theta 10000, 2048 */
+    {"granitemoeshared", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    /* configuration_bitnet.py: rope_theta 500000, 2048 */
+    {"bitnet", BASE, 0, PE_POSITION_ROPE, 500000, 2048, 128, 128, H},
+    /* configuration_seed_oss.py: 524288, head_dim 128 (hidden 4096 / 80 heads is not 128) */
+    {"seed_oss", "\"hidden_size\":4096,\"num_attention_heads\":80", 0, PE_POSITION_ROPE, 10000,
+     524288, 128, 128, H},
+    /* FalconMambaConfig / RwkvConfig: 32 layers, none attend over positions */
+    {"falcon_mamba", "", 31, PE_POSITION_NONE, 0, 0, 0, 0, H},
+    {"rwkv", "", 31, PE_POSITION_NONE, 0, 0, 0, 0, H},
 };
 
 static pe_plan *plan_of(const row *r) {
@@ -350,6 +360,23 @@ TEST(families_refusals_and_overrides) {
     const char *t = "{\"model_type\":\"longt5\"}";
     CHECK_ERROR(pe_plan_from_config_json(t, strlen(t), &p), PE_ERR_UNSUPPORTED,
                 "model_type 'longt5': LongT5's local and transient-global attention");
+    /* BART: learned tables in both stacks of an encoder-decoder, refused by name. */
+    const char *bart = "{\"model_type\":\"bart\"}";
+    CHECK_ERROR(pe_plan_from_config_json(bart, strlen(bart), &p), PE_ERR_UNSUPPORTED,
+                "model_type 'bart': an encoder-decoder with a learned table");
+    /* Mamba: every layer a mixer, not attention, no positional parameters. */
+    const char *mamba = "{\"model_type\":\"mamba\",\"num_hidden_layers\":3}";
+    CHECK_OK(pe_plan_from_config_json(mamba, strlen(mamba), &p));
+    if (p != NULL) {
+        pe_plan_position pos;
+        pe_plan_layer L;
+        CHECK(pe_plan_num_layers(p) == 3 && pe_plan_num_rope_kinds(p) == 0);
+        CHECK_OK(pe_plan_layer_position(p, 2, &pos));
+        CHECK(pos.kind == PE_POSITION_NONE && strcmp(pos.why, "mamba") == 0);
+        CHECK_OK(pe_plan_layer_info(p, 2, &L));
+        CHECK(!L.attention && !L.rope);
+        pe_plan_free(p);
+    }
     const char *u = "{\"model_type\":\"qwen9\",\"head_dim\":64}";
     CHECK_ERROR(pe_plan_from_config_json(u, strlen(u), &p), PE_ERR_UNSUPPORTED,
                 "model_type 'qwen9' is not in posenc's family registry (closest: 'qwen2'");
