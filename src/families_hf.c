@@ -791,6 +791,44 @@ static const pe__family pixtral = {
     .refusal = "2-D vision RoPE over image patches; posenc plans the language model (read the "
                "checkpoint's config.json, whose text_config it follows)",
 };
+/* Wrappers whose text_config without a model_type is the named family
+ * (each configuration file's text_config model_type default; AyaVision's
+ * dict default is "llama" though its text_config=None default is Cohere 2). */
+static const pe__family llava_onevision = {
+    .model_type = "llava_onevision", .position = PE_POSITION_ROPE, .text_family = "qwen2",
+    .source = "models/llava_onevision/configuration_llava_onevision.py at 04ea11d8880b (text_config model_type default "
+              "\"qwen2\")",
+};
+static const pe__family llava_next_video = {
+    .model_type = "llava_next_video", .position = PE_POSITION_ROPE, .text_family = "llama",
+    .source = "models/llava_next_video/configuration_llava_next_video.py at 0ff79f407306 (text_config model_type default "
+              "\"llama\")",
+};
+static const pe__family paligemma = {
+    .model_type = "paligemma", .position = PE_POSITION_ROPE, .text_family = "gemma",
+    .source = "models/paligemma/configuration_paligemma.py at 04d596e68f3d (text_config model_type default "
+              "\"gemma\")",
+};
+static const pe__family internvl = {
+    .model_type = "internvl", .position = PE_POSITION_ROPE, .text_family = "qwen2",
+    .source = "models/internvl/configuration_internvl.py at 04ea98d573ce (text_config model_type default "
+              "\"qwen2\")",
+};
+static const pe__family aya_vision = {
+    .model_type = "aya_vision", .position = PE_POSITION_ROPE, .text_family = "llama",
+    .source = "models/aya_vision/configuration_aya_vision.py at 0e97420c9957 (text_config model_type default "
+              "\"llama\")",
+};
+static const pe__family idefics3 = {
+    .model_type = "idefics3", .position = PE_POSITION_ROPE, .text_family = "llama",
+    .source = "models/idefics3/configuration_idefics3.py at 0025a6f5085c (text_config model_type default "
+              "\"llama\")",
+};
+static const pe__family smolvlm = {
+    .model_type = "smolvlm", .position = PE_POSITION_ROPE, .text_family = "llama",
+    .source = "models/smolvlm/configuration_smolvlm.py at 0be0e2a34a8f (text_config model_type default "
+              "\"llama\")",
+};
 /* @@COVERAGE-END@@ */
 
 /* ------------------------------------------- families posenc refuses */
@@ -837,6 +875,7 @@ static const pe__family *const registry[] = {
     &olmoe, &arcee, &helium, &mistral3, &mamba,
     &granitemoeshared, &bitnet, &seed_oss, &falcon_mamba, &rwkv,
     &bart, &mbart, &marian, &pixtral,
+    &llava_onevision, &llava_next_video, &paligemma, &internvl, &aya_vision, &idefics3, &smolvlm,
 };
 
 const pe__family *pe__family_find(const char *model_type) {

@@ -195,6 +195,16 @@ static const row rows[] = {
     /* FalconMambaConfig / RwkvConfig: 32 layers, none attend over positions */
     {"falcon_mamba", "", 31, PE_POSITION_NONE, 0, 0, 0, 0, H},
     {"rwkv", "", 31, PE_POSITION_NONE, 0, 0, 0, 0, H},
+    /* wrappers: a text_config without model_type is the wrapper's default text family
+     * (LlavaOnevision, InternVL: Qwen2Config 32768; PaliGemma: GemmaConfig head_dim 256,
+     * 8192; the rest LlamaConfig 2048) */
+    {"llava_onevision", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, H},
+    {"internvl", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, H},
+    {"paligemma", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 8192, 256, 256, H},
+    {"llava_next_video", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"aya_vision", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"idefics3", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"smolvlm", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
 };
 
 static pe_plan *plan_of(const row *r) {
