@@ -829,6 +829,51 @@ static const pe__family smolvlm = {
     .source = "models/smolvlm/configuration_smolvlm.py at 0be0e2a34a8f (text_config model_type default "
               "\"llama\")",
 };
+/* FalconH1Config: max_position_embeddings 8192, no default_theta (10000);
+ * layers_block_type is "hybrid" for every layer: attention (Llama's RoPE)
+ * beside a Mamba-2 mixer, so every layer rotates. */
+static const pe__family falcon_h1 = {
+    .model_type = "falcon_h1", .position = PE_POSITION_ROPE,
+    .source = "models/falcon_h1/configuration_falcon_h1.py at 020a37d2264e "
+              "(max_position_embeddings: int = 8192, no default_theta, layers_block_type "
+              "[\"hybrid\"] * num_hidden_layers), modeling_falcon_h1.py (FalconH1Attention("
+              "LlamaAttention) beside the mixer)",
+    .defaults = {.rope_theta = 10000.0, .max_position = 8192},
+    .pairs = HALF_PAIRS,
+};
+/* BioGptConfig: max_position_embeddings=1024, hidden_size=1024,
+ * num_hidden_layers=24, num_attention_heads=16; BioGptLearnedPositionalEmbedding
+ * is OPT's (max_position_embeddings + 2 rows, position + 2). */
+static const pe__family biogpt = {
+    .model_type = "biogpt", .position = PE_POSITION_LEARNED,
+    .source = "models/biogpt/configuration_biogpt.py at 053f59efe493 (max_position_embeddings="
+              "1024, hidden_size=1024, num_hidden_layers=24, num_attention_heads=16), "
+              "modeling_biogpt.py (BioGptLearnedPositionalEmbedding(OPTLearnedPositionalEmbedding))",
+    .defaults = {.heads = 16, .layers = 24, .hidden = 1024},
+    .learned = {.rows_key = "max_position_embeddings", .rows_default = 1024, .rows_extra = 2,
+                .offset = 2},
+};
+/* CamemBERT / XLM-RoBERTa-XL: RoBERTa's embeddings (positions from
+ * padding_idx + 1 = 2, pad_token_id 1) inside max_position_embeddings rows. */
+static const pe__family camembert = {
+    .model_type = "camembert", .position = PE_POSITION_LEARNED,
+    .source = "models/camembert/configuration_camembert.py at 04ea98d573ce (max_position_embeddings: "
+              "int = 512, hidden_size 768, 12 layers, 12 heads, pad_token_id 1), "
+              "modeling_camembert.py (RoBERTa's embeddings)",
+    .defaults = {.heads = 12, .layers = 12, .hidden = 768},
+    .learned = {.rows_key = "max_position_embeddings", .rows_default = 512, .offset = 2,
+                .kind_key = "position_embedding_type", .kind_value = "absolute"},
+};
+static const pe__family xlm_roberta_xl = {
+    .model_type = "xlm-roberta-xl", .position = PE_POSITION_LEARNED,
+    .source = "models/xlm_roberta_xl/configuration_xlm_roberta_xl.py at 053f59efe493 "
+              "(max_position_embeddings=514, hidden_size=2560, num_hidden_layers=36, "
+              "num_attention_heads=32, pad_token_id=1), modeling_xlm_roberta_xl.py (RoBERTa's "
+              "position ids)",
+    .defaults = {.heads = 32, .layers = 36, .hidden = 2560},
+    .learned = {.rows_key = "max_position_embeddings", .rows_default = 514, .offset = 2,
+                .kind_key = "position_embedding_type", .kind_value = "absolute"},
+};
 /* @@COVERAGE-END@@ */
 
 /* ------------------------------------------- families posenc refuses */
@@ -876,6 +921,7 @@ static const pe__family *const registry[] = {
     &granitemoeshared, &bitnet, &seed_oss, &falcon_mamba, &rwkv,
     &bart, &mbart, &marian, &pixtral,
     &llava_onevision, &llava_next_video, &paligemma, &internvl, &aya_vision, &idefics3, &smolvlm,
+    &falcon_h1, &biogpt, &camembert, &xlm_roberta_xl,
 };
 
 const pe__family *pe__family_find(const char *model_type) {

@@ -205,6 +205,14 @@ static const row rows[] = {
     {"aya_vision", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
     {"idefics3", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
     {"smolvlm", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    /* configuration_falcon_h1.py: 8192, no default_theta; every layer hybrid (attention
+     * with Llama's RoPE beside the mixer) */
+    {"falcon_h1", BASE ",\"num_hidden_layers\":2", 1, PE_POSITION_ROPE, 10000, 8192, 128, 128, H},
+    /* BioGptConfig: 24 layers of hidden 1024 / 16 heads */
+    {"biogpt", "", 23, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
+    /* CamembertConfig: 12 x 768 / 12; XLMRobertaXLConfig: 36 x 2560 / 32 */
+    {"camembert", "", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
+    {"xlm-roberta-xl", "", 35, PE_POSITION_LEARNED, 0, 0, 80, 0, H},
 };
 
 static pe_plan *plan_of(const row *r) {
@@ -316,6 +324,23 @@ TEST(families_non_rope_parameters) {
         pe_plan_learned l;
         CHECK_OK(pe_plan_layer_learned(p, 0, &l));
         CHECK(l.rows == 514 && l.offset == 2 && l.dim == 768);
+        pe_plan_free(p);
+    }
+    /* BioGPT: OPT's table (1024 + 2 rows at position + 2); XLM-R XL: 514 rows from 2. */
+    const char *biogpt = "{\"model_type\":\"biogpt\"}";
+    CHECK_OK(pe_plan_from_config_json(biogpt, strlen(biogpt), &p));
+    if (p != NULL) {
+        pe_plan_learned l;
+        CHECK_OK(pe_plan_layer_learned(p, 23, &l));
+        CHECK(l.rows == 1026 && l.offset == 2 && l.dim == 1024 && pe_plan_num_layers(p) == 24);
+        pe_plan_free(p);
+    }
+    const char *xlmr_xl = "{\"model_type\":\"xlm-roberta-xl\"}";
+    CHECK_OK(pe_plan_from_config_json(xlmr_xl, strlen(xlmr_xl), &p));
+    if (p != NULL) {
+        pe_plan_learned l;
+        CHECK_OK(pe_plan_layer_learned(p, 0, &l));
+        CHECK(l.rows == 514 && l.offset == 2 && l.dim == 2560);
         pe_plan_free(p);
     }
     /* A RoPE key in a learned-position family is a warning, not a plan. */
