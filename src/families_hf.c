@@ -874,6 +874,38 @@ static const pe__family xlm_roberta_xl = {
     .learned = {.rows_key = "max_position_embeddings", .rows_default = 514, .offset = 2,
                 .kind_key = "position_embedding_type", .kind_value = "absolute"},
 };
+/* RecurrentGemmaConfig: partial_rotary_factor=0.5, rope_theta=10000.0, no
+ * max_position_embeddings (attention_window_size=2048), block_types
+ * ("recurrent", "recurrent", "attention") repeated over the layers;
+ * recurrent blocks (RG-LRU) see no positions. */
+static const pe__family recurrent_gemma = {
+    .model_type = "recurrent_gemma", .position = PE_POSITION_ROPE,
+    .source = "models/recurrent_gemma/configuration_recurrent_gemma.py at 052b1dcdbe75 "
+              "(partial_rotary_factor=0.5, rope_theta=10000.0, block_types=(\"recurrent\", "
+              "\"recurrent\", \"attention\"), layers_block_type: (block_types * 100)"
+              "[:num_hidden_layers]), modeling_recurrent_gemma.py (rotate_half on the first "
+              "half; RecurrentGemmaRecurrentBlock: no positions)",
+    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.5},
+    .pairs = HALF_PAIRS,
+    .layers = PE__LAYERS_CYCLE,
+    .cycle = (const char *const[]){"recurrent", "recurrent", "attention", NULL},
+    .cycle_key = "block_types",
+};
+/* MiniMaxConfig: default_theta 1e6, max_position_embeddings 4096 * 32,
+ * layer_types default full_attention if (i + 1) % 2 else linear_attention;
+ * MiniMaxAttention is Mixtral's (rotate_half); lightning attention layers
+ * have no positions. */
+static const pe__family minimax = {
+    .model_type = "minimax", .position = PE_POSITION_ROPE,
+    .source = "models/minimax/configuration_minimax.py (default_theta = 1000000.0, "
+              "max_position_embeddings: int = 4096 * 32, layer_types: \"full_attention\" if "
+              "bool((i + 1) % 2) else \"linear_attention\"), modular_minimax.py "
+              "(MiniMaxAttention(MixtralAttention); MiniMaxLightningAttention: no positions)",
+    .defaults = {.rope_theta = 1e6, .max_position = 131072},
+    .pairs = HALF_PAIRS,
+    .layers = PE__LAYERS_CYCLE,
+    .cycle = (const char *const[]){"full_attention", "linear_attention", NULL},
+};
 /* @@COVERAGE-END@@ */
 
 /* ------------------------------------------- families posenc refuses */
@@ -922,6 +954,7 @@ static const pe__family *const registry[] = {
     &bart, &mbart, &marian, &pixtral,
     &llava_onevision, &llava_next_video, &paligemma, &internvl, &aya_vision, &idefics3, &smolvlm,
     &falcon_h1, &biogpt, &camembert, &xlm_roberta_xl,
+    &recurrent_gemma, &minimax,
 };
 
 const pe__family *pe__family_find(const char *model_type) {
@@ -993,7 +1026,7 @@ unsigned pe__family_kinds(const pe__family *f) {
         k |= 1u << PE_POSITION_NOPE;
     if (f->none_types != NULL || f->layers == PE__LAYERS_LINEAR_INTERVAL ||
         f->layers == PE__LAYERS_CROSS_LIST || f->layers == PE__LAYERS_PERIOD ||
-        f->layers == PE__LAYERS_ALL_MAMBA)
+        f->layers == PE__LAYERS_ALL_MAMBA || f->layers == PE__LAYERS_CYCLE)
         k |= 1u << PE_POSITION_NONE;
     return k;
 }

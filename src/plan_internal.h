@@ -33,6 +33,9 @@ typedef enum {
                                    mamba (Jamba) */
     PE__LAYERS_ALL_MAMBA,       /* no layer_types: every layer mamba (GraniteMoeHybrid's
                                    layers_block_type) */
+    PE__LAYERS_CYCLE,           /* the record's cycle (or the list under its cycle_key)
+                                   repeated over the layers (RecurrentGemma block_types,
+                                   MiniMax's default layer_types) */
 } pe__layer_rule;
 
 /* What sliding-window layers do with RoPE. */
@@ -173,6 +176,8 @@ typedef struct pe__family {
                                    mamba, linear_attention, ...; NULL-terminated) */
     const char *const *reads;   /* positional config keys its code reads (NULL-terminated); a
                                    positional key outside it is a warning */
+    const char *const *cycle;   /* CYCLE: the class default layer-type cycle (NULL-terminated) */
+    const char *cycle_key;      /* CYCLE: the config key overriding it (NULL: none) */
 } pe__family;
 
 /* The record of model_type, NULL if the registry has none. */

@@ -213,6 +213,15 @@ static const row rows[] = {
     /* CamembertConfig: 12 x 768 / 12; XLMRobertaXLConfig: 36 x 2560 / 32 */
     {"camembert", "", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
     {"xlm-roberta-xl", "", 35, PE_POSITION_LEARNED, 0, 0, 80, 0, H},
+    /* RecurrentGemmaConfig: block_types (recurrent, recurrent, attention) repeated;
+     * partial_rotary_factor 0.5, rope_theta 10000, no max_position_embeddings */
+    {"recurrent_gemma", BASE ",\"num_hidden_layers\":6", 1, PE_POSITION_NONE, 0, 0, 0, 0, H},
+    {"recurrent_gemma", BASE ",\"num_hidden_layers\":6", 5, PE_POSITION_ROPE, 10000, 0, 128, 64, H},
+    {"recurrent_gemma", BASE ",\"num_hidden_layers\":2,\"block_types\":[\"attention\",\"recurrent\"]",
+     0, PE_POSITION_ROPE, 10000, 0, 128, 64, H},
+    /* MiniMaxConfig: default_theta 1e6, 4096 * 32; layer 0 full, layer 1 linear */
+    {"minimax", BASE ",\"num_hidden_layers\":4", 2, PE_POSITION_ROPE, 1e6, 131072, 128, 128, H},
+    {"minimax", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_NONE, 0, 0, 0, 0, H},
 };
 
 static pe_plan *plan_of(const row *r) {
