@@ -906,7 +906,30 @@ static const pe__family minimax = {
     .layers = PE__LAYERS_CYCLE,
     .cycle = (const char *const[]){"full_attention", "linear_attention", NULL},
 };
-/* @@COVERAGE-END@@ */
+/* GPTNeoXJapaneseConfig: max_position_embeddings 2048; rope_theta from
+ * rotary_emb_base (default_theta 10000), partial_rotary_factor from
+ * rotary_pct (default 1.0). */
+static const pe__family gpt_neox_japanese = {
+    .model_type = "gpt_neox_japanese", .position = PE_POSITION_ROPE,
+    .source = "models/gpt_neox_japanese/configuration_gpt_neox_japanese.py at 020a37d2264e "
+              "(max_position_embeddings: int = 2048; convert_rope_params_to_dict: rope_theta <- "
+              "rotary_emb_base (default_theta), partial_rotary_factor <- rotary_pct (1.0)), "
+              "modeling_gpt_neox_japanese.py (rotate_half)",
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048},
+    .pairs = HALF_PAIRS,
+};
+/* Qwen2AudioConfig: text_config.get("model_type", "qwen2");
+ * GraniteSpeechConfig: llm_config's model_type default "granite". */
+static const pe__family qwen2_audio = {
+    .model_type = "qwen2_audio", .position = PE_POSITION_ROPE, .text_family = "qwen2",
+    .source = "models/qwen2_audio/configuration_qwen2_audio.py at 124ddc4e81e0 (text_config "
+              "model_type default \"qwen2\")",
+};
+static const pe__family granite_speech = {
+    .model_type = "granite_speech", .position = PE_POSITION_ROPE, .text_family = "granite",
+    .source = "models/granite_speech/configuration_granite_speech.py at 052a4e900bb3 (llm_config "
+              "model_type default \"granite\")",
+};
 
 /* ------------------------------------------- families posenc refuses */
 
@@ -954,7 +977,7 @@ static const pe__family *const registry[] = {
     &bart, &mbart, &marian, &pixtral,
     &llava_onevision, &llava_next_video, &paligemma, &internvl, &aya_vision, &idefics3, &smolvlm,
     &falcon_h1, &biogpt, &camembert, &xlm_roberta_xl,
-    &recurrent_gemma, &minimax,
+    &recurrent_gemma, &minimax, &gpt_neox_japanese, &qwen2_audio, &granite_speech,
 };
 
 const pe__family *pe__family_find(const char *model_type) {

@@ -222,6 +222,15 @@ static const row rows[] = {
     /* MiniMaxConfig: default_theta 1e6, 4096 * 32; layer 0 full, layer 1 linear */
     {"minimax", BASE ",\"num_hidden_layers\":4", 2, PE_POSITION_ROPE, 1e6, 131072, 128, 128, H},
     {"minimax", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_NONE, 0, 0, 0, 0, H},
+    /* GPTNeoXJapaneseConfig: 2048; rotary_pct default 1.0 (whole head), rotary_emb_base
+     * read as the base */
+    {"gpt_neox_japanese", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"gpt_neox_japanese", BASE ",\"rotary_pct\":0.25,\"rotary_emb_base\":20000", 0,
+     PE_POSITION_ROPE, 20000, 2048, 128, 32, H},
+    /* Qwen2AudioConfig: a text_config without model_type is a Qwen2Config (32768);
+     * GraniteSpeechConfig: an llm_config without one is a GraniteConfig (2048) */
+    {"qwen2_audio", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, H},
+    {"granite_speech", "\"llm_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
 };
 
 static pe_plan *plan_of(const row *r) {
