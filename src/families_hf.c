@@ -931,6 +931,20 @@ static const pe__family granite_speech = {
               "model_type default \"granite\")",
 };
 
+/* CTRLConfig: n_positions=256, n_embd=1280, n_layer=48, n_head=16;
+ * modeling_ctrl.py positional_encoding: angle 1 / 10000^(2 * (i // 2) / d),
+ * sines of the even columns then cosines of the odd ones ([sin | cos], the
+ * paper's exponent 2j/d), added to the scaled token embeddings. */
+static const pe__family ctrl = {
+    .model_type = "ctrl", .position = PE_POSITION_SINUSOIDAL,
+    .source = "models/ctrl/configuration_ctrl.py at 06053b84c14d (n_positions=256, n_embd=1280, "
+              "n_layer=48, n_head=16), modeling_ctrl.py at b6763b86c66c (positional_encoding: "
+              "cat([sin(angle[:, 0::2]), cos(angle[:, 1::2])]), angle_defn 1 / 10000^(2 * (i // 2) "
+              "/ d))",
+    .defaults = {.heads = 16, .layers = 48, .hidden = 1280},
+    .sinusoidal = {.layout = PE_SIN_CONCATENATED, .convention = PE_SIN_FREQ_PAPER},
+};
+
 /* ------------------------------------------- families posenc refuses */
 
 static const pe__family longt5 = {
@@ -978,6 +992,7 @@ static const pe__family *const registry[] = {
     &llava_onevision, &llava_next_video, &paligemma, &internvl, &aya_vision, &idefics3, &smolvlm,
     &falcon_h1, &biogpt, &camembert, &xlm_roberta_xl,
     &recurrent_gemma, &minimax, &gpt_neox_japanese, &qwen2_audio, &granite_speech,
+    &ctrl,
 };
 
 const pe__family *pe__family_find(const char *model_type) {

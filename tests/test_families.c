@@ -231,6 +231,8 @@ static const row rows[] = {
      * GraniteSpeechConfig: an llm_config without one is a GraniteConfig (2048) */
     {"qwen2_audio", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, H},
     {"granite_speech", "\"llm_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    /* CTRLConfig: 48 layers of n_embd 1280 / 16 heads */
+    {"ctrl", "", 47, PE_POSITION_SINUSOIDAL, 0, 0, 80, 0, H},
 };
 
 static pe_plan *plan_of(const row *r) {
@@ -382,6 +384,16 @@ TEST(families_non_rope_parameters) {
         CHECK_OK(pe_plan_layer_sinusoidal(p, 0, &s));
         CHECK(s.base == 10000.0 && s.layout == PE_SIN_CONCATENATED &&
               s.convention == PE_SIN_FREQ_T2T && s.offset == 2 && s.dim == 1024);
+        pe_plan_free(p);
+    }
+    /* CTRL: [sin | cos] halves at the paper's exponent 2j/d, from position 0. */
+    const char *ctrl = "{\"model_type\":\"ctrl\"}";
+    CHECK_OK(pe_plan_from_config_json(ctrl, strlen(ctrl), &p));
+    if (p != NULL) {
+        pe_plan_sinusoidal s;
+        CHECK_OK(pe_plan_layer_sinusoidal(p, 47, &s));
+        CHECK(s.base == 10000.0 && s.layout == PE_SIN_CONCATENATED &&
+              s.convention == PE_SIN_FREQ_PAPER && s.offset == 0 && s.dim == 1280);
         pe_plan_free(p);
     }
     /* T5: first layer of each stack owns the bias; UMT5: every layer. */
