@@ -945,6 +945,41 @@ static const pe__family ctrl = {
     .sinusoidal = {.layout = PE_SIN_CONCATENATED, .convention = PE_SIN_FREQ_PAPER},
 };
 
+/* FuyuConfig: text_config.get("model_type", "persimmon"); Cohere2VisionConfig:
+ * "cohere2". */
+static const pe__family fuyu = {
+    .model_type = "fuyu", .position = PE_POSITION_ROPE, .text_family = "persimmon",
+    .source = "models/fuyu/configuration_fuyu.py at 053f59efe493 (text_model_type = "
+              "text_config.get(\"model_type\", \"persimmon\"))",
+};
+static const pe__family cohere2_vision = {
+    .model_type = "cohere2_vision", .position = PE_POSITION_ROPE, .text_family = "cohere2",
+    .source = "models/cohere2_vision/configuration_cohere2_vision.py at 0d7e95d96b4e (text_config "
+              "model_type default \"cohere2\")",
+};
+/* Data2VecTextConfig / RobertaPreLayerNormConfig (BertConfig's defaults):
+ * max_position_embeddings 512, 768 / 12 layers / 12 heads, pad_token_id 1;
+ * RoBERTa's embeddings (positions from padding_idx + 1 = 2). */
+static const pe__family data2vec_text = {
+    .model_type = "data2vec-text", .position = PE_POSITION_LEARNED,
+    .source = "models/data2vec/configuration_data2vec_text.py at 06053b84c14d "
+              "(max_position_embeddings=512, hidden_size=768, num_hidden_layers=12, "
+              "num_attention_heads=12, pad_token_id=1), modeling_data2vec_text.py (RoBERTa's "
+              "position ids)",
+    .defaults = {.heads = 12, .layers = 12, .hidden = 768},
+    .learned = {.rows_key = "max_position_embeddings", .rows_default = 512, .offset = 2,
+                .kind_key = "position_embedding_type", .kind_value = "absolute"},
+};
+static const pe__family roberta_prelayernorm = {
+    .model_type = "roberta-prelayernorm", .position = PE_POSITION_LEARNED,
+    .source = "models/roberta_prelayernorm/configuration_roberta_prelayernorm.py at 00ce4e9a3963 "
+              "(RobertaPreLayerNormConfig(BertConfig), pad_token_id=1), "
+              "modeling_roberta_prelayernorm.py (RoBERTa's position ids)",
+    .defaults = {.heads = 12, .layers = 12, .hidden = 768},
+    .learned = {.rows_key = "max_position_embeddings", .rows_default = 512, .offset = 2,
+                .kind_key = "position_embedding_type", .kind_value = "absolute"},
+};
+
 /* ------------------------------------------- families posenc refuses */
 
 static const pe__family longt5 = {
@@ -992,7 +1027,7 @@ static const pe__family *const registry[] = {
     &llava_onevision, &llava_next_video, &paligemma, &internvl, &aya_vision, &idefics3, &smolvlm,
     &falcon_h1, &biogpt, &camembert, &xlm_roberta_xl,
     &recurrent_gemma, &minimax, &gpt_neox_japanese, &qwen2_audio, &granite_speech,
-    &ctrl,
+    &ctrl, &fuyu, &cohere2_vision, &data2vec_text, &roberta_prelayernorm,
 };
 
 const pe__family *pe__family_find(const char *model_type) {

@@ -233,6 +233,14 @@ static const row rows[] = {
     {"granite_speech", "\"llm_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
     /* CTRLConfig: 48 layers of n_embd 1280 / 16 heads */
     {"ctrl", "", 47, PE_POSITION_SINUSOIDAL, 0, 0, 80, 0, H},
+    /* FuyuConfig: text_config is a PersimmonConfig (partial 0.5, 25000, 16384);
+     * Cohere2VisionConfig: a Cohere2Config (500000, 8192, interleaved) */
+    {"fuyu", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 25000, 16384, 128, 64, H},
+    {"cohere2_vision", "\"text_config\":{" BASE ",\"num_hidden_layers\":4}", 0, PE_POSITION_ROPE,
+     500000, 8192, 128, 128, I},
+    /* Data2VecTextConfig / RobertaPreLayerNormConfig: 12 x 768 / 12 */
+    {"data2vec-text", "", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
+    {"roberta-prelayernorm", "", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
 };
 
 static pe_plan *plan_of(const row *r) {
