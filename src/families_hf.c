@@ -980,6 +980,29 @@ static const pe__family roberta_prelayernorm = {
                 .kind_key = "position_embedding_type", .kind_value = "absolute"},
 };
 
+/* ErnieConfig / MegatronBertConfig: BERT's embeddings, positions from 0
+ * inside max_position_embeddings (512) rows; ERNIE 768 / 12 / 12, Megatron
+ * BERT 1024 / 24 / 16. */
+static const pe__family ernie = {
+    .model_type = "ernie", .position = PE_POSITION_LEARNED,
+    .source = "models/ernie/configuration_ernie.py at 0db25542f219 (max_position_embeddings=512, "
+              "hidden_size=768, num_hidden_layers=12, num_attention_heads=12), modeling_ernie.py "
+              "(ErnieEmbeddings.position_embeddings, position ids from 0)",
+    .defaults = {.heads = 12, .layers = 12, .hidden = 768},
+    .learned = {.rows_key = "max_position_embeddings", .rows_default = 512,
+                .kind_key = "position_embedding_type", .kind_value = "absolute"},
+};
+static const pe__family megatron_bert = {
+    .model_type = "megatron-bert", .position = PE_POSITION_LEARNED,
+    .source = "models/megatron_bert/configuration_megatron_bert.py at 0af41688bf5b "
+              "(max_position_embeddings=512, hidden_size=1024, num_hidden_layers=24, "
+              "num_attention_heads=16, position_embedding_type=\"absolute\"), "
+              "modeling_megatron_bert.py (BERT's embeddings)",
+    .defaults = {.heads = 16, .layers = 24, .hidden = 1024},
+    .learned = {.rows_key = "max_position_embeddings", .rows_default = 512,
+                .kind_key = "position_embedding_type", .kind_value = "absolute"},
+};
+
 /* ------------------------------------------- families posenc refuses */
 
 static const pe__family longt5 = {
@@ -1028,6 +1051,7 @@ static const pe__family *const registry[] = {
     &falcon_h1, &biogpt, &camembert, &xlm_roberta_xl,
     &recurrent_gemma, &minimax, &gpt_neox_japanese, &qwen2_audio, &granite_speech,
     &ctrl, &fuyu, &cohere2_vision, &data2vec_text, &roberta_prelayernorm,
+    &ernie, &megatron_bert,
 };
 
 const pe__family *pe__family_find(const char *model_type) {

@@ -241,6 +241,9 @@ static const row rows[] = {
     /* Data2VecTextConfig / RobertaPreLayerNormConfig: 12 x 768 / 12 */
     {"data2vec-text", "", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
     {"roberta-prelayernorm", "", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
+    /* ErnieConfig: 12 x 768 / 12; MegatronBertConfig: 24 x 1024 / 16 */
+    {"ernie", "", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
+    {"megatron-bert", "", 23, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
 };
 
 static pe_plan *plan_of(const row *r) {
@@ -369,6 +372,15 @@ TEST(families_non_rope_parameters) {
         pe_plan_learned l;
         CHECK_OK(pe_plan_layer_learned(p, 0, &l));
         CHECK(l.rows == 514 && l.offset == 2 && l.dim == 2560);
+        pe_plan_free(p);
+    }
+    /* Megatron-BERT: BERT's table, 512 rows from position 0, 1024 wide. */
+    const char *megatron = "{\"model_type\":\"megatron-bert\"}";
+    CHECK_OK(pe_plan_from_config_json(megatron, strlen(megatron), &p));
+    if (p != NULL) {
+        pe_plan_learned l;
+        CHECK_OK(pe_plan_layer_learned(p, 23, &l));
+        CHECK(l.rows == 512 && l.offset == 0 && l.dim == 1024 && pe_plan_num_layers(p) == 24);
         pe_plan_free(p);
     }
     /* A RoPE key in a learned-position family is a warning, not a plan. */
