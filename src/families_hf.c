@@ -678,6 +678,337 @@ static const pe__family janus = {
     .source = "models/janus/configuration_janus.py (text_config model_type default \"llama\")",
 };
 
+/* ------------------------------ coverage of issue #25 (transformers 008e5743...) */
+
+/* OlmoeConfig: max_position_embeddings 4096, no default_theta (PreTrainedConfig's
+ * 10000), standard rotate_half. */
+static const pe__family olmoe = {
+    .model_type = "olmoe", .position = PE_POSITION_ROPE,
+    .source = "models/olmoe/configuration_olmoe.py (max_position_embeddings: int = 4096, no "
+              "default_theta), modeling_olmoe.py (rotate_half)",
+    .defaults = {.rope_theta = 10000.0, .max_position = 4096},
+    .pairs = HALF_PAIRS,
+};
+/* ArceeConfig: Llama's attention; max_position_embeddings 4096. */
+static const pe__family arcee = {
+    .model_type = "arcee", .position = PE_POSITION_ROPE,
+    .source = "models/arcee/configuration_arcee.py (max_position_embeddings: int = 4096, "
+              "head_dim = hidden_size // num_attention_heads), modeling_arcee.py (Llama "
+              "rotate_half)",
+    .defaults = {.rope_theta = 10000.0, .max_position = 4096},
+    .pairs = HALF_PAIRS,
+};
+/* HeliumConfig: default_theta 100000, head_dim 128, max_position_embeddings
+ * 4096; modeling_helium.py interleaves cos/sin (repeat_interleave) and
+ * rotates x[0::2], x[1::2] together. */
+static const pe__family helium = {
+    .model_type = "helium", .position = PE_POSITION_ROPE,
+    .source = "models/helium/configuration_helium.py (default_theta = 100000.0, head_dim: int = "
+              "128, max_position_embeddings: int = 4096), modeling_helium.py at 015bfeb86891 "
+              "(apply_rotary_pos_emb: \"Interleave them instead of usual shape\")",
+    .defaults = {.rope_theta = 100000.0, .max_position = 4096, .head_dim = 128},
+    .pairs = INTERLEAVED_PAIRS,
+};
+/* Mistral3Config: text_config.get("model_type", "mistral"). */
+static const pe__family mistral3 = {
+    .model_type = "mistral3", .position = PE_POSITION_ROPE, .text_family = "mistral",
+    .source = "models/mistral3/configuration_mistral3.py at 0db25542f219 (text_config "
+              "model_type default \"mistral\")",
+};
+/* MambaConfig: num_hidden_layers 32, hidden_size 768; MambaMixer layers
+ * only: no attention, no positions. */
+static const pe__family mamba = {
+    .model_type = "mamba", .position = PE_POSITION_NONE,
+    .source = "models/mamba/configuration_mamba.py at 00328d4e5b22 (num_hidden_layers=32, "
+              "hidden_size=768), modeling_mamba.py (MambaMixer: no attention)",
+    .defaults = {.layers = 32, .hidden = 768},
+    .none_types = (const char *const[]){"mamba", NULL},
+};
+/* GraniteMoeSharedConfig: rope_theta=10000.0, max_position_embeddings=2048,
+ * position_embedding_type hard-coded "rope"; Granite's attention. */
+static const pe__family granitemoeshared = {
+    .model_type = "granitemoeshared", .position = PE_POSITION_ROPE,
+    .source = "models/granitemoeshared/configuration_granitemoeshared.py at 040e1a7e4bb4 "
+              "(rope_theta=10000.0, max_position_embeddings=2048, position_embedding_type "
+              "\"rope\"), modeling_granitemoeshared.py (rotate_half)",
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048},
+    .pairs = HALF_PAIRS,
+};
+/* BitNetConfig: rope_theta=500000.0, max_position_embeddings=2048. */
+static const pe__family bitnet = {
+    .model_type = "bitnet", .position = PE_POSITION_ROPE,
+    .source = "models/bitnet/configuration_bitnet.py at 008f5c8c29be (rope_theta=500000.0, "
+              "max_position_embeddings=2048), modeling_bitnet.py (rotate_half)",
+    .defaults = {.rope_theta = 500000.0, .max_position = 2048},
+    .pairs = HALF_PAIRS,
+};
+/* SeedOssConfig: max_position_embeddings 524288, head_dim 128, no
+ * default_theta (10000). */
+static const pe__family seed_oss = {
+    .model_type = "seed_oss", .position = PE_POSITION_ROPE,
+    .source = "models/seed_oss/configuration_seed_oss.py (max_position_embeddings: int = 524288, "
+              "head_dim: int | None = 128, no default_theta), modeling_seed_oss.py (rotate_half)",
+    .defaults = {.rope_theta = 10000.0, .max_position = 524288, .head_dim = 128},
+    .pairs = HALF_PAIRS,
+};
+/* FalconMambaConfig: num_hidden_layers 32, hidden_size 768; Mamba mixers. */
+static const pe__family falcon_mamba = {
+    .model_type = "falcon_mamba", .position = PE_POSITION_NONE,
+    .source = "models/falcon_mamba/configuration_falcon_mamba.py at 8f578db559ac "
+              "(num_hidden_layers: int = 32, hidden_size: int = 768), modeling_falcon_mamba.py "
+              "(FalconMambaMixer: no attention)",
+    .defaults = {.layers = 32, .hidden = 768},
+    .none_types = (const char *const[]){"mamba", NULL},
+};
+/* RwkvConfig: num_hidden_layers=32, hidden_size=4096; the WKV time mixing
+ * has no positions (context_length only bounds the CUDA kernel). */
+static const pe__family rwkv = {
+    .model_type = "rwkv", .position = PE_POSITION_NONE,
+    .source = "models/rwkv/configuration_rwkv.py at 053f59efe493 (num_hidden_layers=32, "
+              "hidden_size=4096, context_length=1024), modeling_rwkv.py (RwkvSelfAttention: "
+              "WKV recurrence, no positions)",
+    .defaults = {.layers = 32, .hidden = 4096},
+    .none_types = (const char *const[]){"recurrent", NULL},
+};
+/* Encoder-decoders and encoders whose positions posenc does not model. */
+static const pe__family bart = {
+    .model_type = "bart", .position = PE_POSITION_LEARNED,
+    .source = "models/bart/modeling_bart.py at 57228229d2ee (BartLearnedPositionalEmbedding, "
+              "offset 2)",
+    .refusal = "an encoder-decoder with a learned table in each stack (BartLearnedPositionalEmbedding, "
+               "offset 2); posenc plans decoder-only and T5 models",
+};
+static const pe__family mbart = {
+    .model_type = "mbart", .position = PE_POSITION_LEARNED,
+    .source = "models/mbart/modeling_mbart.py at 158e70c28570 (MBartLearnedPositionalEmbedding, offset 2)",
+    .refusal = "an encoder-decoder with a learned table in each stack (offset 2); posenc plans "
+               "decoder-only and T5 models",
+};
+static const pe__family marian = {
+    .model_type = "marian", .position = PE_POSITION_SINUSOIDAL,
+    .source = "models/marian/modeling_marian.py at d02747e153da (MarianSinusoidalPositionalEmbedding)",
+    .refusal = "an encoder-decoder with sinusoidal tables in both stacks; posenc plans "
+               "decoder-only and T5 models",
+};
+static const pe__family pixtral = {
+    .model_type = "pixtral", .position = PE_POSITION_ROPE,
+    .source = "models/pixtral/modeling_pixtral.py at 4a1e279ebe65 (PixtralRotaryEmbedding: "
+              "2-D over patch rows and columns)",
+    .refusal = "2-D vision RoPE over image patches; posenc plans the language model (read the "
+               "checkpoint's config.json, whose text_config it follows)",
+};
+/* Wrappers whose text_config without a model_type is the named family
+ * (each configuration file's text_config model_type default; AyaVision's
+ * dict default is "llama" though its text_config=None default is Cohere 2). */
+static const pe__family llava_onevision = {
+    .model_type = "llava_onevision", .position = PE_POSITION_ROPE, .text_family = "qwen2",
+    .source = "models/llava_onevision/configuration_llava_onevision.py at 04ea11d8880b (text_config model_type default "
+              "\"qwen2\")",
+};
+static const pe__family llava_next_video = {
+    .model_type = "llava_next_video", .position = PE_POSITION_ROPE, .text_family = "llama",
+    .source = "models/llava_next_video/configuration_llava_next_video.py at 0ff79f407306 (text_config model_type default "
+              "\"llama\")",
+};
+static const pe__family paligemma = {
+    .model_type = "paligemma", .position = PE_POSITION_ROPE, .text_family = "gemma",
+    .source = "models/paligemma/configuration_paligemma.py at 04d596e68f3d (text_config model_type default "
+              "\"gemma\")",
+};
+static const pe__family internvl = {
+    .model_type = "internvl", .position = PE_POSITION_ROPE, .text_family = "qwen2",
+    .source = "models/internvl/configuration_internvl.py at 04ea98d573ce (text_config model_type default "
+              "\"qwen2\")",
+};
+static const pe__family aya_vision = {
+    .model_type = "aya_vision", .position = PE_POSITION_ROPE, .text_family = "llama",
+    .source = "models/aya_vision/configuration_aya_vision.py at 0e97420c9957 (text_config model_type default "
+              "\"llama\")",
+};
+static const pe__family idefics3 = {
+    .model_type = "idefics3", .position = PE_POSITION_ROPE, .text_family = "llama",
+    .source = "models/idefics3/configuration_idefics3.py at 0025a6f5085c (text_config model_type default "
+              "\"llama\")",
+};
+static const pe__family smolvlm = {
+    .model_type = "smolvlm", .position = PE_POSITION_ROPE, .text_family = "llama",
+    .source = "models/smolvlm/configuration_smolvlm.py at 0be0e2a34a8f (text_config model_type default "
+              "\"llama\")",
+};
+/* FalconH1Config: max_position_embeddings 8192, no default_theta (10000);
+ * layers_block_type is "hybrid" for every layer: attention (Llama's RoPE)
+ * beside a Mamba-2 mixer, so every layer rotates. */
+static const pe__family falcon_h1 = {
+    .model_type = "falcon_h1", .position = PE_POSITION_ROPE,
+    .source = "models/falcon_h1/configuration_falcon_h1.py at 020a37d2264e "
+              "(max_position_embeddings: int = 8192, no default_theta, layers_block_type "
+              "[\"hybrid\"] * num_hidden_layers), modeling_falcon_h1.py (FalconH1Attention("
+              "LlamaAttention) beside the mixer)",
+    .defaults = {.rope_theta = 10000.0, .max_position = 8192},
+    .pairs = HALF_PAIRS,
+};
+/* BioGptConfig: max_position_embeddings=1024, hidden_size=1024,
+ * num_hidden_layers=24, num_attention_heads=16; BioGptLearnedPositionalEmbedding
+ * is OPT's (max_position_embeddings + 2 rows, position + 2). */
+static const pe__family biogpt = {
+    .model_type = "biogpt", .position = PE_POSITION_LEARNED,
+    .source = "models/biogpt/configuration_biogpt.py at 053f59efe493 (max_position_embeddings="
+              "1024, hidden_size=1024, num_hidden_layers=24, num_attention_heads=16), "
+              "modeling_biogpt.py (BioGptLearnedPositionalEmbedding(OPTLearnedPositionalEmbedding))",
+    .defaults = {.heads = 16, .layers = 24, .hidden = 1024},
+    .learned = {.rows_key = "max_position_embeddings", .rows_default = 1024, .rows_extra = 2,
+                .offset = 2},
+};
+/* CamemBERT / XLM-RoBERTa-XL: RoBERTa's embeddings (positions from
+ * padding_idx + 1 = 2, pad_token_id 1) inside max_position_embeddings rows. */
+static const pe__family camembert = {
+    .model_type = "camembert", .position = PE_POSITION_LEARNED,
+    .source = "models/camembert/configuration_camembert.py at 04ea98d573ce (max_position_embeddings: "
+              "int = 512, hidden_size 768, 12 layers, 12 heads, pad_token_id 1), "
+              "modeling_camembert.py (RoBERTa's embeddings)",
+    .defaults = {.heads = 12, .layers = 12, .hidden = 768},
+    .learned = {.rows_key = "max_position_embeddings", .rows_default = 512, .offset = 2,
+                .kind_key = "position_embedding_type", .kind_value = "absolute"},
+};
+static const pe__family xlm_roberta_xl = {
+    .model_type = "xlm-roberta-xl", .position = PE_POSITION_LEARNED,
+    .source = "models/xlm_roberta_xl/configuration_xlm_roberta_xl.py at 053f59efe493 "
+              "(max_position_embeddings=514, hidden_size=2560, num_hidden_layers=36, "
+              "num_attention_heads=32, pad_token_id=1), modeling_xlm_roberta_xl.py (RoBERTa's "
+              "position ids)",
+    .defaults = {.heads = 32, .layers = 36, .hidden = 2560},
+    .learned = {.rows_key = "max_position_embeddings", .rows_default = 514, .offset = 2,
+                .kind_key = "position_embedding_type", .kind_value = "absolute"},
+};
+/* RecurrentGemmaConfig: partial_rotary_factor=0.5, rope_theta=10000.0, no
+ * max_position_embeddings (attention_window_size=2048), block_types
+ * ("recurrent", "recurrent", "attention") repeated over the layers;
+ * recurrent blocks (RG-LRU) see no positions. */
+static const pe__family recurrent_gemma = {
+    .model_type = "recurrent_gemma", .position = PE_POSITION_ROPE,
+    .source = "models/recurrent_gemma/configuration_recurrent_gemma.py at 052b1dcdbe75 "
+              "(partial_rotary_factor=0.5, rope_theta=10000.0, block_types=(\"recurrent\", "
+              "\"recurrent\", \"attention\"), layers_block_type: (block_types * 100)"
+              "[:num_hidden_layers]), modeling_recurrent_gemma.py (rotate_half on the first "
+              "half; RecurrentGemmaRecurrentBlock: no positions)",
+    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.5},
+    .pairs = HALF_PAIRS,
+    .layers = PE__LAYERS_CYCLE,
+    .cycle = (const char *const[]){"recurrent", "recurrent", "attention", NULL},
+    .cycle_key = "block_types",
+};
+/* MiniMaxConfig: default_theta 1e6, max_position_embeddings 4096 * 32,
+ * layer_types default full_attention if (i + 1) % 2 else linear_attention;
+ * MiniMaxAttention is Mixtral's (rotate_half); lightning attention layers
+ * have no positions. */
+static const pe__family minimax = {
+    .model_type = "minimax", .position = PE_POSITION_ROPE,
+    .source = "models/minimax/configuration_minimax.py (default_theta = 1000000.0, "
+              "max_position_embeddings: int = 4096 * 32, layer_types: \"full_attention\" if "
+              "bool((i + 1) % 2) else \"linear_attention\"), modular_minimax.py "
+              "(MiniMaxAttention(MixtralAttention); MiniMaxLightningAttention: no positions)",
+    .defaults = {.rope_theta = 1e6, .max_position = 131072},
+    .pairs = HALF_PAIRS,
+    .layers = PE__LAYERS_CYCLE,
+    .cycle = (const char *const[]){"full_attention", "linear_attention", NULL},
+};
+/* GPTNeoXJapaneseConfig: max_position_embeddings 2048; rope_theta from
+ * rotary_emb_base (default_theta 10000), partial_rotary_factor from
+ * rotary_pct (default 1.0). */
+static const pe__family gpt_neox_japanese = {
+    .model_type = "gpt_neox_japanese", .position = PE_POSITION_ROPE,
+    .source = "models/gpt_neox_japanese/configuration_gpt_neox_japanese.py at 020a37d2264e "
+              "(max_position_embeddings: int = 2048; convert_rope_params_to_dict: rope_theta <- "
+              "rotary_emb_base (default_theta), partial_rotary_factor <- rotary_pct (1.0)), "
+              "modeling_gpt_neox_japanese.py (rotate_half)",
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048},
+    .pairs = HALF_PAIRS,
+};
+/* Qwen2AudioConfig: text_config.get("model_type", "qwen2");
+ * GraniteSpeechConfig: llm_config's model_type default "granite". */
+static const pe__family qwen2_audio = {
+    .model_type = "qwen2_audio", .position = PE_POSITION_ROPE, .text_family = "qwen2",
+    .source = "models/qwen2_audio/configuration_qwen2_audio.py at 124ddc4e81e0 (text_config "
+              "model_type default \"qwen2\")",
+};
+static const pe__family granite_speech = {
+    .model_type = "granite_speech", .position = PE_POSITION_ROPE, .text_family = "granite",
+    .source = "models/granite_speech/configuration_granite_speech.py at 052a4e900bb3 (llm_config "
+              "model_type default \"granite\")",
+};
+
+/* CTRLConfig: n_positions=256, n_embd=1280, n_layer=48, n_head=16;
+ * modeling_ctrl.py positional_encoding: angle 1 / 10000^(2 * (i // 2) / d),
+ * sines of the even columns then cosines of the odd ones ([sin | cos], the
+ * paper's exponent 2j/d), added to the scaled token embeddings. */
+static const pe__family ctrl = {
+    .model_type = "ctrl", .position = PE_POSITION_SINUSOIDAL,
+    .source = "models/ctrl/configuration_ctrl.py at 06053b84c14d (n_positions=256, n_embd=1280, "
+              "n_layer=48, n_head=16), modeling_ctrl.py at b6763b86c66c (positional_encoding: "
+              "cat([sin(angle[:, 0::2]), cos(angle[:, 1::2])]), angle_defn 1 / 10000^(2 * (i // 2) "
+              "/ d))",
+    .defaults = {.heads = 16, .layers = 48, .hidden = 1280},
+    .sinusoidal = {.layout = PE_SIN_CONCATENATED, .convention = PE_SIN_FREQ_PAPER},
+};
+
+/* FuyuConfig: text_config.get("model_type", "persimmon"); Cohere2VisionConfig:
+ * "cohere2". */
+static const pe__family fuyu = {
+    .model_type = "fuyu", .position = PE_POSITION_ROPE, .text_family = "persimmon",
+    .source = "models/fuyu/configuration_fuyu.py at 053f59efe493 (text_model_type = "
+              "text_config.get(\"model_type\", \"persimmon\"))",
+};
+static const pe__family cohere2_vision = {
+    .model_type = "cohere2_vision", .position = PE_POSITION_ROPE, .text_family = "cohere2",
+    .source = "models/cohere2_vision/configuration_cohere2_vision.py at 0d7e95d96b4e (text_config "
+              "model_type default \"cohere2\")",
+};
+/* Data2VecTextConfig / RobertaPreLayerNormConfig (BertConfig's defaults):
+ * max_position_embeddings 512, 768 / 12 layers / 12 heads, pad_token_id 1;
+ * RoBERTa's embeddings (positions from padding_idx + 1 = 2). */
+static const pe__family data2vec_text = {
+    .model_type = "data2vec-text", .position = PE_POSITION_LEARNED,
+    .source = "models/data2vec/configuration_data2vec_text.py at 06053b84c14d "
+              "(max_position_embeddings=512, hidden_size=768, num_hidden_layers=12, "
+              "num_attention_heads=12, pad_token_id=1), modeling_data2vec_text.py (RoBERTa's "
+              "position ids)",
+    .defaults = {.heads = 12, .layers = 12, .hidden = 768},
+    .learned = {.rows_key = "max_position_embeddings", .rows_default = 512, .offset = 2,
+                .kind_key = "position_embedding_type", .kind_value = "absolute"},
+};
+static const pe__family roberta_prelayernorm = {
+    .model_type = "roberta-prelayernorm", .position = PE_POSITION_LEARNED,
+    .source = "models/roberta_prelayernorm/configuration_roberta_prelayernorm.py at 00ce4e9a3963 "
+              "(RobertaPreLayerNormConfig(BertConfig), pad_token_id=1), "
+              "modeling_roberta_prelayernorm.py (RoBERTa's position ids)",
+    .defaults = {.heads = 12, .layers = 12, .hidden = 768},
+    .learned = {.rows_key = "max_position_embeddings", .rows_default = 512, .offset = 2,
+                .kind_key = "position_embedding_type", .kind_value = "absolute"},
+};
+
+/* ErnieConfig / MegatronBertConfig: BERT's embeddings, positions from 0
+ * inside max_position_embeddings (512) rows; ERNIE 768 / 12 / 12, Megatron
+ * BERT 1024 / 24 / 16. */
+static const pe__family ernie = {
+    .model_type = "ernie", .position = PE_POSITION_LEARNED,
+    .source = "models/ernie/configuration_ernie.py at 0db25542f219 (max_position_embeddings=512, "
+              "hidden_size=768, num_hidden_layers=12, num_attention_heads=12), modeling_ernie.py "
+              "(ErnieEmbeddings.position_embeddings, position ids from 0)",
+    .defaults = {.heads = 12, .layers = 12, .hidden = 768},
+    .learned = {.rows_key = "max_position_embeddings", .rows_default = 512,
+                .kind_key = "position_embedding_type", .kind_value = "absolute"},
+};
+static const pe__family megatron_bert = {
+    .model_type = "megatron-bert", .position = PE_POSITION_LEARNED,
+    .source = "models/megatron_bert/configuration_megatron_bert.py at 0af41688bf5b "
+              "(max_position_embeddings=512, hidden_size=1024, num_hidden_layers=24, "
+              "num_attention_heads=16, position_embedding_type=\"absolute\"), "
+              "modeling_megatron_bert.py (BERT's embeddings)",
+    .defaults = {.heads = 16, .layers = 24, .hidden = 1024},
+    .learned = {.rows_key = "max_position_embeddings", .rows_default = 512,
+                .kind_key = "position_embedding_type", .kind_value = "absolute"},
+};
+
 /* ------------------------------------------- families posenc refuses */
 
 static const pe__family longt5 = {
@@ -718,6 +1049,15 @@ static const pe__family *const registry[] = {
     &exaone4, &lfm2, &jamba, &granitemoehybrid, &mllama_text, &mllama,
     &ernie4_5, &ernie4_5_moe, &nemotron, &persimmon, &llava, &llava_next, &vipllava, &janus,
     &longt5, &whisper, &qwen2_vl_vision,
+    /* issue #25 coverage */
+    &olmoe, &arcee, &helium, &mistral3, &mamba,
+    &granitemoeshared, &bitnet, &seed_oss, &falcon_mamba, &rwkv,
+    &bart, &mbart, &marian, &pixtral,
+    &llava_onevision, &llava_next_video, &paligemma, &internvl, &aya_vision, &idefics3, &smolvlm,
+    &falcon_h1, &biogpt, &camembert, &xlm_roberta_xl,
+    &recurrent_gemma, &minimax, &gpt_neox_japanese, &qwen2_audio, &granite_speech,
+    &ctrl, &fuyu, &cohere2_vision, &data2vec_text, &roberta_prelayernorm,
+    &ernie, &megatron_bert,
 };
 
 const pe__family *pe__family_find(const char *model_type) {
@@ -789,7 +1129,7 @@ unsigned pe__family_kinds(const pe__family *f) {
         k |= 1u << PE_POSITION_NOPE;
     if (f->none_types != NULL || f->layers == PE__LAYERS_LINEAR_INTERVAL ||
         f->layers == PE__LAYERS_CROSS_LIST || f->layers == PE__LAYERS_PERIOD ||
-        f->layers == PE__LAYERS_ALL_MAMBA)
+        f->layers == PE__LAYERS_ALL_MAMBA || f->layers == PE__LAYERS_CYCLE)
         k |= 1u << PE_POSITION_NONE;
     return k;
 }

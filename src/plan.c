@@ -188,6 +188,35 @@ static int assign_types(reader *r, pe_plan *p, const int *use_rope) {
             p->layers[i].type = i % period == offset ? attention : mamba;
         return PE_OK;
     }
+    if (r->fam->layers == PE__LAYERS_CYCLE) {
+        /* RecurrentGemma: (block_types * 100)[:num_hidden_layers]; MiniMax:
+         * full_attention on even layers, linear_attention on odd. */
+        int32_t types[16];
+        int64_t n = 0;
+        const cJSON *list = NULL;
+        if (r->fam->cycle_key != NULL) PE_TRY(pe__json_find(r->top, r->fam->cycle_key, &list));
+        if (list != NULL) {
+            if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) < 1 ||
+                cJSON_GetArraySize(list) > 16)
+                return pe__fail(PE_ERR_FORMAT, "'%s%s' must be an array of 1 to 16 strings",
+                                r->top.prefix, r->fam->cycle_key);
+            for (const cJSON *c = list->child; c != NULL; c = c->next, n++) {
+                if (!cJSON_IsString(c) || c->valuestring == NULL)
+                    return pe__fail(PE_ERR_FORMAT, "'%s%s'[%lld] must be a string, not %s",
+                                    r->top.prefix, r->fam->cycle_key, (long long)n,
+                                    pe__json_type_name(c));
+                PE_TRY(pe__plan_type_index(p, c->valuestring, &types[n]));
+            }
+        } else {
+            for (; r->fam->cycle != NULL && n < 16 && r->fam->cycle[n] != NULL; n++)
+                PE_TRY(pe__plan_type_index(p, r->fam->cycle[n], &types[n]));
+        }
+        if (n == 0)
+            return pe__fail(PE_ERR_UNSUPPORTED, "model_type '%s' has an empty layer cycle",
+                            r->fam->model_type);
+        for (int64_t i = 0; i < p->n_layers; i++) p->layers[i].type = types[i % n];
+        return PE_OK;
+    }
     if (r->fam->layers == PE__LAYERS_ALL_MAMBA) {
         int32_t mamba;
         PE_TRY(pe__plan_type_index(p, "mamba", &mamba));

@@ -36,6 +36,9 @@ typedef enum {
     PE__LAYERS_ATTN_INDEXES,    /* no layer_types: full_attention at the indexes full_attn_idxs
                                    lists, conv elsewhere; every layer full_attention without it
                                    (Lfm2Config) */
+    PE__LAYERS_CYCLE,           /* the record's cycle (or the list under its cycle_key)
+                                   repeated over the layers (RecurrentGemma block_types,
+                                   MiniMax's default layer_types) */
 } pe__layer_rule;
 
 /* What sliding-window layers do with RoPE. */
@@ -178,6 +181,8 @@ typedef struct pe__family {
                                    positional key outside it is a warning */
     const char *base_alias;     /* a top-level key the class reads as the RoPE base before
                                    rope_theta (Lfm2Config: "theta"); both present must agree */
+    const char *const *cycle;   /* CYCLE: the class default layer-type cycle (NULL-terminated) */
+    const char *cycle_key;      /* CYCLE: the config key overriding it (NULL: none) */
 } pe__family;
 
 /* The record of model_type, NULL if the registry has none. */

@@ -277,6 +277,13 @@ int pe__plan_build_fixed(pe_plan *p, pe__scope top, const pe__family *fam,
         pos.sinusoidal.dim = hidden;
     } else if (kind == PE_POSITION_NOPE) {
         snprintf(pos.why, sizeof pos.why, "family");
+    } else if (kind == PE_POSITION_NONE && fam->none_types != NULL) {
+        /* A family without attention (Mamba, RWKV): every layer is its
+         * first none type, which sees no token positions. */
+        snprintf(pos.why, sizeof pos.why, "%s", fam->none_types[0]);
+        PE_TRY(set_layers(p, 0, n, fam->none_types[0], &pos, 0));
+        for (int64_t i = 0; i < n; i++) p->layers[i].attention = 0;
+        return PE_OK;
     } else {
         return pe__fail(PE_ERR_UNSUPPORTED, "model_type '%s': positional kind '%s' has no "
                         "plan builder", fam->model_type, pe_position_kind_name(kind));

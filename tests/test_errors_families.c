@@ -35,6 +35,11 @@ TEST(errors_families) {
            plan_json("{\"model_type\":\"t5\",\"relative_attention_num_buckets\":3}"));
     EXPECT("FAM-8", PE_ERR_FORMAT, "'n_positions'=0 must be >= 1",
            plan_json("{\"model_type\":\"gpt2\",\"n_positions\":0}"));
+    EXPECT("FAM-15", PE_ERR_FORMAT, "'block_types' must be an array of 1 to 16 strings",
+           plan_json("{\"model_type\":\"recurrent_gemma\",\"head_dim\":64,\"block_types\":[]}"));
+    EXPECT("FAM-15", PE_ERR_FORMAT, "'block_types'[1] must be a string, not number",
+           plan_json("{\"model_type\":\"recurrent_gemma\",\"head_dim\":64,"
+                     "\"block_types\":[\"attention\",3]}"));
     EXPECT("FAM-9", PE_ERR_FORMAT, "'attn_layer_period'=4 and 'attn_layer_offset'=4: need 0 <= offset < period",
            plan_json("{\"model_type\":\"jamba\",\"head_dim\":64,\"attn_layer_period\":4}"));
     EXPECT("FAM-10", PE_ERR_FORMAT, "'cross_attention_layers'[0] must be a layer index in [0, 2)",

@@ -185,6 +185,78 @@ static const row rows[] = {
     {"vipllava", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
     {"janus", "\"text_config\":{" BASE ",\"model_type\":\"qwen2\"}", 0, PE_POSITION_ROPE, 10000,
      32768, 128, 128, H},
+    /* issue #25 coverage (transformers 008e5743 unless the row says otherwise) */
+    /* configuration_olmoe.py: max_position_embeddings 4096, no default_theta (10000) */
+    {"olmoe", BASE, 0, PE_POSITION_ROPE, 10000, 4096, 128, 128, H},
+    /* configuration_arcee.py: 4096; head_dim hidden_size // num_attention_heads */
+    {"arcee", BASE, 0, PE_POSITION_ROPE, 10000, 4096, 128, 128, H},
+    /* configuration_helium.py: default_theta 100000, head_dim 128 even with hidden 2048 /
+     * 32 heads, 4096; modeling_helium.py: repeat_interleave cos/sin (interleaved pairs) */
+    {"helium", "\"hidden_size\":2048,\"num_attention_heads\":32", 0, PE_POSITION_ROPE, 100000,
+     4096, 128, 128, I},
+    /* Mistral3Config: a text_config without model_type is a MistralConfig (131072) */
+    {"mistral3", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 131072, 128, 128, H},
+    /* MambaConfig: 32 layers, all mixers without attention */
+    {"mamba", "", 31, PE_POSITION_NONE, 0, 0, 0, 0, H},
+    /* configuration_granitemoeshared.py: rope_theta 10000, 2048 */
+    {"granitemoeshared", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    /* configuration_bitnet.py: rope_theta 500000, 2048 */
+    {"bitnet", BASE, 0, PE_POSITION_ROPE, 500000, 2048, 128, 128, H},
+    /* configuration_seed_oss.py: 524288, head_dim 128 (hidden 4096 / 80 heads is not 128) */
+    {"seed_oss", "\"hidden_size\":4096,\"num_attention_heads\":80", 0, PE_POSITION_ROPE, 10000,
+     524288, 128, 128, H},
+    /* FalconMambaConfig / RwkvConfig: 32 layers, none attend over positions */
+    {"falcon_mamba", "", 31, PE_POSITION_NONE, 0, 0, 0, 0, H},
+    {"rwkv", "", 31, PE_POSITION_NONE, 0, 0, 0, 0, H},
+    /* wrappers: a text_config without model_type is the wrapper's default text family
+     * (LlavaOnevision, InternVL: Qwen2Config 32768; PaliGemma: GemmaConfig head_dim 256,
+     * 8192; the rest LlamaConfig 2048) */
+    {"llava_onevision", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, H},
+    {"internvl", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, H},
+    {"paligemma", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 8192, 256, 256, H},
+    {"llava_next_video", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"aya_vision", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"idefics3", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"smolvlm", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    /* configuration_falcon_h1.py: 8192, no default_theta; every layer hybrid (attention
+     * with Llama's RoPE beside the mixer) */
+    {"falcon_h1", BASE ",\"num_hidden_layers\":2", 1, PE_POSITION_ROPE, 10000, 8192, 128, 128, H},
+    /* BioGptConfig: 24 layers of hidden 1024 / 16 heads */
+    {"biogpt", "", 23, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
+    /* CamembertConfig: 12 x 768 / 12; XLMRobertaXLConfig: 36 x 2560 / 32 */
+    {"camembert", "", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
+    {"xlm-roberta-xl", "", 35, PE_POSITION_LEARNED, 0, 0, 80, 0, H},
+    /* RecurrentGemmaConfig: block_types (recurrent, recurrent, attention) repeated;
+     * partial_rotary_factor 0.5, rope_theta 10000, no max_position_embeddings */
+    {"recurrent_gemma", BASE ",\"num_hidden_layers\":6", 1, PE_POSITION_NONE, 0, 0, 0, 0, H},
+    {"recurrent_gemma", BASE ",\"num_hidden_layers\":6", 5, PE_POSITION_ROPE, 10000, 0, 128, 64, H},
+    {"recurrent_gemma", BASE ",\"num_hidden_layers\":2,\"block_types\":[\"attention\",\"recurrent\"]",
+     0, PE_POSITION_ROPE, 10000, 0, 128, 64, H},
+    /* MiniMaxConfig: default_theta 1e6, 4096 * 32; layer 0 full, layer 1 linear */
+    {"minimax", BASE ",\"num_hidden_layers\":4", 2, PE_POSITION_ROPE, 1e6, 131072, 128, 128, H},
+    {"minimax", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_NONE, 0, 0, 0, 0, H},
+    /* GPTNeoXJapaneseConfig: 2048; rotary_pct default 1.0 (whole head), rotary_emb_base
+     * read as the base */
+    {"gpt_neox_japanese", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"gpt_neox_japanese", BASE ",\"rotary_pct\":0.25,\"rotary_emb_base\":20000", 0,
+     PE_POSITION_ROPE, 20000, 2048, 128, 32, H},
+    /* Qwen2AudioConfig: a text_config without model_type is a Qwen2Config (32768);
+     * GraniteSpeechConfig: an llm_config without one is a GraniteConfig (2048) */
+    {"qwen2_audio", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, H},
+    {"granite_speech", "\"llm_config\":{" BASE "}", 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    /* CTRLConfig: 48 layers of n_embd 1280 / 16 heads */
+    {"ctrl", "", 47, PE_POSITION_SINUSOIDAL, 0, 0, 80, 0, H},
+    /* FuyuConfig: text_config is a PersimmonConfig (partial 0.5, 25000, 16384);
+     * Cohere2VisionConfig: a Cohere2Config (500000, 8192, interleaved) */
+    {"fuyu", "\"text_config\":{" BASE "}", 0, PE_POSITION_ROPE, 25000, 16384, 128, 64, H},
+    {"cohere2_vision", "\"text_config\":{" BASE ",\"num_hidden_layers\":4}", 0, PE_POSITION_ROPE,
+     500000, 8192, 128, 128, I},
+    /* Data2VecTextConfig / RobertaPreLayerNormConfig: 12 x 768 / 12 */
+    {"data2vec-text", "", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
+    {"roberta-prelayernorm", "", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
+    /* ErnieConfig: 12 x 768 / 12; MegatronBertConfig: 24 x 1024 / 16 */
+    {"ernie", "", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
+    {"megatron-bert", "", 23, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
 };
 
 static pe_plan *plan_of(const row *r) {
@@ -298,6 +370,32 @@ TEST(families_non_rope_parameters) {
         CHECK(l.rows == 514 && l.offset == 2 && l.dim == 768);
         pe_plan_free(p);
     }
+    /* BioGPT: OPT's table (1024 + 2 rows at position + 2); XLM-R XL: 514 rows from 2. */
+    const char *biogpt = "{\"model_type\":\"biogpt\"}";
+    CHECK_OK(pe_plan_from_config_json(biogpt, strlen(biogpt), &p));
+    if (p != NULL) {
+        pe_plan_learned l;
+        CHECK_OK(pe_plan_layer_learned(p, 23, &l));
+        CHECK(l.rows == 1026 && l.offset == 2 && l.dim == 1024 && pe_plan_num_layers(p) == 24);
+        pe_plan_free(p);
+    }
+    const char *xlmr_xl = "{\"model_type\":\"xlm-roberta-xl\"}";
+    CHECK_OK(pe_plan_from_config_json(xlmr_xl, strlen(xlmr_xl), &p));
+    if (p != NULL) {
+        pe_plan_learned l;
+        CHECK_OK(pe_plan_layer_learned(p, 0, &l));
+        CHECK(l.rows == 514 && l.offset == 2 && l.dim == 2560);
+        pe_plan_free(p);
+    }
+    /* Megatron-BERT: BERT's table, 512 rows from position 0, 1024 wide. */
+    const char *megatron = "{\"model_type\":\"megatron-bert\"}";
+    CHECK_OK(pe_plan_from_config_json(megatron, strlen(megatron), &p));
+    if (p != NULL) {
+        pe_plan_learned l;
+        CHECK_OK(pe_plan_layer_learned(p, 23, &l));
+        CHECK(l.rows == 512 && l.offset == 0 && l.dim == 1024 && pe_plan_num_layers(p) == 24);
+        pe_plan_free(p);
+    }
     /* A RoPE key in a learned-position family is a warning, not a plan. */
     const char *gpt2 = "{\"model_type\":\"gpt2\",\"rope_theta\":10000,\"rope_scaling\":null}";
     CHECK_OK(pe_plan_from_config_json(gpt2, strlen(gpt2), &p));
@@ -319,6 +417,16 @@ TEST(families_non_rope_parameters) {
         CHECK_OK(pe_plan_layer_sinusoidal(p, 0, &s));
         CHECK(s.base == 10000.0 && s.layout == PE_SIN_CONCATENATED &&
               s.convention == PE_SIN_FREQ_T2T && s.offset == 2 && s.dim == 1024);
+        pe_plan_free(p);
+    }
+    /* CTRL: [sin | cos] halves at the paper's exponent 2j/d, from position 0. */
+    const char *ctrl = "{\"model_type\":\"ctrl\"}";
+    CHECK_OK(pe_plan_from_config_json(ctrl, strlen(ctrl), &p));
+    if (p != NULL) {
+        pe_plan_sinusoidal s;
+        CHECK_OK(pe_plan_layer_sinusoidal(p, 47, &s));
+        CHECK(s.base == 10000.0 && s.layout == PE_SIN_CONCATENATED &&
+              s.convention == PE_SIN_FREQ_PAPER && s.offset == 0 && s.dim == 1280);
         pe_plan_free(p);
     }
     /* T5: first layer of each stack owns the bias; UMT5: every layer. */
@@ -362,6 +470,23 @@ TEST(families_refusals_and_overrides) {
     const char *t = "{\"model_type\":\"longt5\"}";
     CHECK_ERROR(pe_plan_from_config_json(t, strlen(t), &p), PE_ERR_UNSUPPORTED,
                 "model_type 'longt5': LongT5's local and transient-global attention");
+    /* BART: learned tables in both stacks of an encoder-decoder, refused by name. */
+    const char *bart = "{\"model_type\":\"bart\"}";
+    CHECK_ERROR(pe_plan_from_config_json(bart, strlen(bart), &p), PE_ERR_UNSUPPORTED,
+                "model_type 'bart': an encoder-decoder with a learned table");
+    /* Mamba: every layer a mixer, not attention, no positional parameters. */
+    const char *mamba = "{\"model_type\":\"mamba\",\"num_hidden_layers\":3}";
+    CHECK_OK(pe_plan_from_config_json(mamba, strlen(mamba), &p));
+    if (p != NULL) {
+        pe_plan_position pos;
+        pe_plan_layer L;
+        CHECK(pe_plan_num_layers(p) == 3 && pe_plan_num_rope_kinds(p) == 0);
+        CHECK_OK(pe_plan_layer_position(p, 2, &pos));
+        CHECK(pos.kind == PE_POSITION_NONE && strcmp(pos.why, "mamba") == 0);
+        CHECK_OK(pe_plan_layer_info(p, 2, &L));
+        CHECK(!L.attention && !L.rope);
+        pe_plan_free(p);
+    }
     const char *u = "{\"model_type\":\"qwen9\",\"head_dim\":64}";
     CHECK_ERROR(pe_plan_from_config_json(u, strlen(u), &p), PE_ERR_UNSUPPORTED,
                 "model_type 'qwen9' is not in posenc's family registry (closest: 'qwen2'");
