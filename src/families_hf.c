@@ -9,6 +9,7 @@
  * defaults from the same sources.
  */
 #include "plan_internal.h"
+#include "closest_names.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -1073,53 +1074,10 @@ const pe__family *pe__family_at(size_t i) {
     return i < pe__family_count() ? registry[i] : NULL;
 }
 
-/* Levenshtein distance, capped: names are short (< 64 bytes). */
-static size_t edit_distance(const char *a, const char *b) {
-    size_t n = strlen(a), m = strlen(b);
-    if (n > 63) n = 63;
-    if (m > 63) m = 63;
-    size_t row[64];
-    for (size_t j = 0; j <= m; j++) row[j] = j;
-    for (size_t i = 1; i <= n; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= m; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[m];
-}
+static const char *model_type_at(size_t i) { return registry[i]->model_type; }
 
 void pe__family_closest(const char *name, char *buf, size_t cap) {
-    enum { N = 3 };
-    size_t best[N] = {(size_t)-1, (size_t)-1, (size_t)-1};
-    const char *who[N] = {NULL, NULL, NULL};
-    for (size_t i = 0; i < pe__family_count(); i++) {
-        size_t d = edit_distance(name, registry[i]->model_type);
-        for (int k = 0; k < N; k++)
-            if (d < best[k]) {
-                for (int j = N - 1; j > k; j--) {
-                    best[j] = best[j - 1];
-                    who[j] = who[j - 1];
-                }
-                best[k] = d;
-                who[k] = registry[i]->model_type;
-                break;
-            }
-    }
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int k = 0; k < N && who[k] != NULL && used < cap; k++) {
-        int w = snprintf(buf + used, cap - used, "%s'%s'",
-                         k == 0 ? "" : (k + 1 < N && who[k + 1] != NULL ? ", " : " or "), who[k]);
-        if (w < 0) break;
-        used += (size_t)w;
-    }
+    pe__closest_names(name, model_type_at, pe__family_count(), buf, cap);
 }
 
 unsigned pe__family_kinds(const pe__family *f) {
