@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # run_parts.sh — `make test`: runs each test part (a make target) in turn,
 # every one even after a failure, keeps its output in LOGDIR/PART.log, and
-# ends with one line per part and one total, so the end of a long run says
-# what passed without scrolling back.
+# ends with one line per part (with its time) and one total, so the end of a
+# long run says what passed without scrolling back.
 #
 #   bash tests/run_parts.sh LOGDIR MAKE [MAKEFLAGS...] -- PART...
 #
@@ -27,6 +27,7 @@ total_p=0 total_f=0 total_s=0 any_failed=0
 summary=()
 for part in "$@"; do
     log="$logdir/$part.log"
+    t0=$SECONDS
     echo "=== make $part"
     "${make_cmd[@]}" --no-print-directory "$part" 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
@@ -51,11 +52,13 @@ for part in "$@"; do
     total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + s))
     status=ok
     [ "$rc" -ne 0 ] && status=FAILED
-    summary+=("$(printf '  %-16s %-6s %5d passed, %d failed, %d skipped' "$part" "$status" "$p" "$f" "$s")")
+    summary+=("$(printf '  %-16s %-6s %5d passed, %d failed, %d skipped  (%d s)' "$part" "$status" "$p" "$f" "$s" \
+        $((SECONDS - t0)))")
 done
 
 echo
 echo "make test: every part (full output in $logdir/PART.log)"
 printf '%s\n' "${summary[@]}"
+echo "  all parts: $SECONDS s"
 echo "total: $total_p passed, $total_f failed, $total_s skipped"
 exit "$any_failed"
