@@ -420,7 +420,7 @@ EMCC ?= emcc
 # Debian's emcc runs its optimizer under this machine's node, which finds
 # Debian's JavaScript modules only here.
 EM_ENV := NODE_PATH=/usr/share/nodejs
-EM_SRC := $(filter-out src/config%.c src/plan%.c src/check.c,$(wildcard src/*.c)) \
+EM_SRC := $(filter-out src/config%.c src/plan%.c src/families%.c src/check.c,$(wildcard src/*.c)) \
           $(addprefix src/kernels/,dispatch.c scalar.c half.c pass_through.c) cli/random.c explorer/explorer.c
 EM_FLAGS := $(WARNFLAGS) $(FPFLAGS) $(PE_CPPFLAGS) -O2 -sSINGLE_FILE=1 -sMODULARIZE=1 \
             -sEXPORT_NAME=createPosenc -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web,node \
