@@ -10,7 +10,8 @@
 'use strict';
 
 const BASES = [100, 500, 1000, 5000, 10000, 50000, 100000, 500000, 1000000, 10000000];
-const HEAD_DIMS = [8, 16, 32, 64, 96, 128, 256];
+/* D = 2 is one pair: every view still draws (NTK alone is refused there, see draw()). */
+const HEAD_DIMS = [2, 8, 16, 32, 64, 96, 128, 256];
 const SCHEMES = ['default', 'linear', 'ntk', 'yarn', 'llama3'];
 const SEED = 1; /* the CLI's default --seed for q, k */
 const SCORE_POINTS = 801;
@@ -293,12 +294,24 @@ class Explorer {
 
     /* Scaling: every scheme's wavelengths; the selected one's frequencies last. */
     const curves = [];
+    /* A scheme the library refuses at these parameters (NTK at D = 2: its
+     * exponent d/(d-2) needs d > 2) gets no curve and its refusal is named
+     * under the plot; the selected scheme's refusal stops the page as before. */
+    const refused = [];
     for (const s of SCHEMES) {
       if (s === p.scaling) continue;
-      curves[SCHEMES.indexOf(s)] = lib.setFreqs(p, s).invFreq.map((w) => 2 * Math.PI / w);
+      try {
+        curves[SCHEMES.indexOf(s)] = lib.setFreqs(p, s).invFreq.map((w) => 2 * Math.PI / w);
+      } catch (e) {
+        refused.push(e.message);
+      }
     }
+    last.refusedSchemes = refused;
+    $('scaling-refused').textContent = refused.length ? `Not drawn: ${refused.join('; ')}.` : '';
     const sel = lib.setFreqs(p, p.scaling);
     curves[SCHEMES.indexOf(p.scaling)] = sel.invFreq.map((w) => 2 * Math.PI / w);
+    for (let i = 0; i < SCHEMES.length; i++)
+      if (!curves[i]) curves[i] = sel.invFreq.map(() => null);
     last.invFreq = sel.invFreq;
     last.attentionFactor = sel.attentionFactor;
     const pairs = sel.invFreq.length;
