@@ -447,6 +447,44 @@ async function headDimTwoChecks(browser) {
   await page.close();
 }
 
+/* Issue 27: negative offsets on the score plot's axis. On the linear axis
+ * and on the symmetric log axis the offsets run -span .. +span through 0;
+ * the random q, k score at -k is the CLI's rope_score_negated_offset (and
+ * differs from +k somewhere), the q = k = 1 curve is mirror-symmetric. */
+async function negativeOffsetChecks(browser) {
+  const file = join(TOUR, 'explorer', 'index.html');
+  if (!existsSync(file)) return;
+  const { page, problems } = await openWatched(browser, pathToFileURL(file).href, 'body[data-ready="1"]');
+  const state = () => page.evaluate(() => ({ axis: window.explorer.last.scoreAxis, p: window.explorer.last.params,
+    cmd: document.getElementById('cmd-score').textContent,
+    px: document.querySelector('#plot-score canvas').toDataURL() }));
+  const axisChecks = (s, label) => {
+    const x = s.axis.offsets, n = x.length, mid = (n - 1) / 2;
+    check(`negative_axis_${label}_symmetric`, n % 2 === 1 && x[mid] === 0 && x.every((k, j) => k === -x[n - 1 - j]) &&
+      x.every((k, j) => j === 0 || k > x[j - 1]) && x[0] < 0, `${x[0]} .. ${x[n - 1]}, ${n} points`);
+    /* three negative offsets of the axis, each against the CLI at +|k| */
+    const picks = [mid - 1, mid - Math.floor(mid / 3), 0];
+    const bad = picks.filter((j) => {
+      const k = -x[j];
+      const c = cli(s.cmd.replace(/--range \S+/, `--range ${k}:${k + 1}`));
+      const tol = 1e-13 * s.p.headDim * (1 + k + s.p.position);
+      return !(near(s.axis.random[j], c.rope_score_negated_offset[0], tol) && near(s.axis.random[n - 1 - j], c.rope_score[0], tol));
+    });
+    check(`negative_axis_${label}_scores_equal_cli`, bad.length === 0, `offsets ${bad.map((j) => x[j]).join(', ')}`);
+    check(`negative_axis_${label}_directions`, s.axis.random.some((v, j) => Math.abs(v - s.axis.random[n - 1 - j]) > 1e-3) &&
+      s.axis.unit.every((v, j) => Math.abs(v - s.axis.unit[n - 1 - j]) < 1e-9 * s.p.headDim), '');
+  };
+  const lin = await state();
+  axisChecks(lin, 'linear');
+  await page.locator('#log-offset').check();
+  const lg = await state();
+  axisChecks(lg, 'log');
+  check('negative_axis_log_reaches_minus_1', lg.axis.offsets.includes(-1) && lg.px !== lin.px, '');
+  check('negative_axis_no_errors', problems.length === 0 &&
+    await page.evaluate(() => document.getElementById('status').textContent === ''), problems.join('; '));
+  await page.close();
+}
+
 const browser = await chromium.launch({
   executablePath: CHROMIUM,
   /* Chromium's sandbox refuses to start as root (CI containers). */
@@ -461,6 +499,7 @@ try {
   await termsChecks(browser);
   await shiftChecks(browser);
   await headDimTwoChecks(browser);
+  await negativeOffsetChecks(browser);
 } catch (e) {
   check('browser_run_completed', false, e.stack || String(e));
 } finally {
