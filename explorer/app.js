@@ -10,7 +10,8 @@
 'use strict';
 
 const BASES = [100, 500, 1000, 5000, 10000, 50000, 100000, 500000, 1000000, 10000000];
-const HEAD_DIMS = [8, 16, 32, 64, 96, 128, 256];
+/* D = 2 is one pair: every view still draws (NTK alone is refused there, see draw()). */
+const HEAD_DIMS = [2, 8, 16, 32, 64, 96, 128, 256];
 const SCHEMES = ['default', 'linear', 'ntk', 'yarn', 'llama3'];
 const SEED = 1; /* the CLI's default --seed for q, k */
 const SCORE_POINTS = 801;
@@ -261,13 +262,17 @@ class Explorer {
     this.scoreLog = log;
     this.plots.score = new uPlot({
       width: plotWidth('plot-score'), height: 260,
-      scales: { x: log ? { time: false, distr: 3 } : { time: false } },
-      axes: [{ label: log ? 'offset k (tokens, log)' : 'offset k (tokens)', space: 60 }, { label: 'score', size: 50 }],
+      /* The axis spans -span .. +span: RoPE's score at -k differs from +k for
+       * general q, k. The "log" axis is uPlot's asinh scale (logarithmic
+       * away from 0 on both sides, linear within one token of it). */
+      scales: { x: log ? { time: false, distr: 4, asinh: 1 } : { time: false } },
+      axes: [{ label: log ? 'offset k = n − m (tokens, symmetric log)' : 'offset k = n − m (tokens)', space: 60 },
+        { label: 'score', size: 50 }],
       series: [{ label: 'k' },
         { label: 'random q, k', stroke: '#9db4d8', width: 1 },
         { label: 'q = k = 1 per pair: Σ cos(k ωᵢ)', stroke: '#1d2330', width: 2 }],
       plugins: [markersPlugin(() => this.markers)],
-    }, [[1], [0], [0]], $('plot-score'));
+    }, [[-1, 1], [0, 0], [0, 0]], $('plot-score'));
   }
 
   update() {
@@ -293,12 +298,24 @@ class Explorer {
 
     /* Scaling: every scheme's wavelengths; the selected one's frequencies last. */
     const curves = [];
+    /* A scheme the library refuses at these parameters (NTK at D = 2: its
+     * exponent d/(d-2) needs d > 2) gets no curve and its refusal is named
+     * under the plot; the selected scheme's refusal stops the page as before. */
+    const refused = [];
     for (const s of SCHEMES) {
       if (s === p.scaling) continue;
-      curves[SCHEMES.indexOf(s)] = lib.setFreqs(p, s).invFreq.map((w) => 2 * Math.PI / w);
+      try {
+        curves[SCHEMES.indexOf(s)] = lib.setFreqs(p, s).invFreq.map((w) => 2 * Math.PI / w);
+      } catch (e) {
+        refused.push(e.message);
+      }
     }
+    last.refusedSchemes = refused;
+    $('scaling-refused').textContent = refused.length ? `Not drawn: ${refused.join('; ')}.` : '';
     const sel = lib.setFreqs(p, p.scaling);
     curves[SCHEMES.indexOf(p.scaling)] = sel.invFreq.map((w) => 2 * Math.PI / w);
+    for (let i = 0; i < SCHEMES.length; i++)
+      if (!curves[i]) curves[i] = sel.invFreq.map(() => null);
     last.invFreq = sel.invFreq;
     last.attentionFactor = sel.attentionFactor;
     const pairs = sel.invFreq.length;
@@ -370,8 +387,12 @@ class Explorer {
       /* offsets 1 .. span spaced evenly in log k, each asked of the library */
       const top = Math.log(span);
       ks = [...new Set(Array.from({ length: SCORE_POINTS }, (_, j) => Math.round(Math.exp(top * j / (SCORE_POINTS - 1)))))];
-      sc = { plus: ks.map((k) => lib.scores(p, k, 1, 1, false).plus[0]) };
-      su = { plus: ks.map((k) => lib.scores(p, k, 1, 1, true).plus[0]) };
+      const one = (unit) => {
+        const at = ks.map((k) => lib.scores(p, k, 1, 1, unit));
+        return { plus: at.map((r) => r.plus[0]), minus: at.map((r) => r.minus[0]), zero: lib.scores(p, 0, 1, 1, unit).plus[0] };
+      };
+      sc = one(false);
+      su = one(true);
     } else {
       sc = lib.scores(p, 0, step, SCORE_POINTS, false);
       su = lib.scores(p, 0, step, SCORE_POINTS, true);
@@ -379,11 +400,22 @@ class Explorer {
     }
     last.scoreOffsets = ks;
     last.unitScores = su.plus;
+    /* The whole axis, -span .. +span: the negative half from the library's
+     * scores at -k (the minus arrays), mirrored; offset 0 once. */
+    const both = (c) => {
+      const pos = ks[0] === 0 ? c.plus : [c.zero].concat(c.plus);
+      const neg = (ks[0] === 0 ? c.minus.slice(1) : c.minus).slice().reverse();
+      return neg.concat(pos);
+    };
+    const posK = ks[0] === 0 ? ks : [0].concat(ks);
+    const axis = posK.slice(1).map((k) => -k).reverse().concat(posK);
+    last.scoreAxis = { offsets: axis, random: both(sc), unit: both(su) };
     this.markers = [
       { x: flipSlowest, color: '#b3261e', dash: true, label: `flip ${fmt(flipSlowest)}` },
       { x: p.offset, color: '#2e8b57', dash: false, label: `k = ${p.offset}` },
+      { x: -p.offset, color: '#2e8b57', dash: true, label: `−k` },
     ];
-    this.plots.score.setData([ks, sc.plus, su.plus]);
+    this.plots.score.setData([axis, last.scoreAxis.random, last.scoreAxis.unit]);
     const atK = lib.scores(p, p.offset, 1, 1, false);
     const unitK = lib.scores(p, p.offset, 1, 1, true);
     last.scoreAtOffset = atK.plus[0];

@@ -589,11 +589,102 @@ static int learned(tour *t) {
                       (long long)moved_seen, SEEN, (long long)moved_unseen, SEEN);
 }
 
+/* Mean cosine of rows r and r + gap of a (rows, dim) table, over r in [lo, hi). */
+static double mean_row_cosine(const float *w, int64_t dim, int64_t lo, int64_t hi, int64_t gap) {
+    double sum = 0;
+    int64_t n = 0;
+    for (int64_t r = lo; r + gap < hi; r++, n++) {
+        double ab = 0, aa = 0, bb = 0;
+        for (int64_t j = 0; j < dim; j++) {
+            const double a = w[r * dim + j], b = w[(r + gap) * dim + j];
+            ab += a * b;
+            aa += a * a;
+            bb += b * b;
+        }
+        sum += ab / sqrt(aa * bb);
+    }
+    return n > 0 ? sum / (double)n : NAN;
+}
+
+/* Where a learned table's similarity structure comes from. Its rows start
+ * as independent N(0, 0.02^2) draws, so neighbours are no more alike than
+ * far rows. Training is what gives them structure; here the signal pulls
+ * the rows a model reads, 0..seen-1, toward codes in which neighbours are
+ * alike (the sinusoidal codes of the same width), by plain SGD through the
+ * library's forward, backward and step. The rows past the training lengths
+ * get no gradient and keep their random start. */
+static int learned_similarity(tour *t) {
+    enum { ROWS = 512, DIM = 16, SEEN = 256, FAR = 100 };
+    /* inputs: SGD steps, the learning rate, the longest training sequence */
+    double in[3] = {50, 0.2, SEEN};
+    tour_inputs(t, "learned-similarity", in, 3);
+    const int64_t steps = (int64_t)in[0], seen = (int64_t)in[2];
+    if (steps < 0 || steps > 10000 || !(in[1] >= 0 && in[1] <= 1) || seen < FAR + 2 || seen > ROWS - FAR - 2) {
+        snprintf(t->err, sizeof t->err,
+                 "learned-similarity: the inputs need 0 <= steps <= 10000, 0 <= lr <= 1 and %d <= seen <= %d",
+                 FAR + 2, ROWS - FAR - 2);
+        return -1;
+    }
+    pe_learned *tab = NULL;
+    TRY(pe_learned_create(ROWS, DIM, 1, &tab));
+    const float *w = pe_learned_weights_const(tab);
+    const double init_near = mean_row_cosine(w, DIM, 0, seen, 1), init_far = mean_row_cosine(w, DIM, 0, seen, FAR);
+    double *target = malloc(sizeof(double) * (size_t)seen * DIM);
+    float *out = malloc(sizeof(float) * (size_t)seen * DIM), *gout = malloc(sizeof(float) * (size_t)seen * DIM);
+    float *grad = malloc(sizeof(float) * (size_t)ROWS * DIM);
+    int64_t *pos = malloc(sizeof(int64_t) * (size_t)seen);
+    int st = target && out && gout && grad && pos ? PE_OK : PE_ERR_NOMEM;
+    const pe_additive_params sp = pe_additive_defaults(PE_ADD_SINUSOIDAL, DIM);
+    const pe_positions from0 = pe_positions_range(0);
+    if (st == PE_OK) st = pe_additive_encode(&sp, &from0, seen, target, PE_F64);
+    for (int64_t i = 0; st == PE_OK && i < seen; i++) pos[i] = i;
+    /* loss = 1/2 sum |W_m - PE(m)|^2 over the seen rows; its gradient at the output is W_m - PE(m) */
+    for (int64_t s = 0; st == PE_OK && s < steps; s++) {
+        st = pe_learned_forward(tab, pos, seen, out);
+        for (int64_t i = 0; st == PE_OK && i < seen * DIM; i++) gout[i] = (float)(out[i] - target[i]);
+        if (st == PE_OK) memset(grad, 0, sizeof(float) * (size_t)ROWS * DIM);
+        if (st == PE_OK) st = pe_learned_backward(tab, pos, seen, gout, grad);
+        if (st == PE_OK) st = pe_learned_sgd_step(tab, grad, (float)in[1]);
+    }
+    const double seen_near = mean_row_cosine(w, DIM, 0, seen, 1), seen_far = mean_row_cosine(w, DIM, 0, seen, FAR),
+                 unseen_near = mean_row_cosine(w, DIM, seen, ROWS, 1);
+    free(target);
+    free(out);
+    free(gout);
+    free(grad);
+    free(pos);
+    pe_learned_free(tab);
+    if (st != PE_OK) return tour_fail(t, st);
+    /* "no more alike than far rows": both means within 0.1 of 0 (one pair's
+     * cosine of independent draws has spread 1/sqrt(16) = 0.25; a mean over
+     * >= 150 pairs, 0.25/sqrt(150) = 0.02); "alike": above 0.8, and the
+     * neighbours more alike than rows FAR apart. */
+    const int random_start = fabs(init_near) < 0.1 && fabs(init_far) < 0.1;
+    const int trained = seen_near > 0.8 && seen_near > seen_far + 0.2;
+    const int untouched = fabs(unseen_near) < 0.1;
+    const int holds = random_start && trained && untouched;
+    char say[1024];
+    snprintf(say, sizeof say,
+             "A learned table's similarity structure is only what training gives it. At its random start "
+             "neighbouring rows are %s alike than rows %d apart (mean cosine %.3f and %.3f). After %lld SGD steps "
+             "pulling the rows of positions 0..%lld toward codes whose neighbours are alike, those rows' neighbours "
+             "%s (mean cosine %.3f, against %.3f for rows %d apart), and the %lld rows past the training lengths "
+             "%s (neighbours' mean cosine %.3f).",
+             random_start ? "no more" : "MORE", FAR, init_near, init_far, (long long)steps, (long long)seen - 1,
+             trained ? "are alike" : "are NOT alike", seen_near, seen_far, FAR, (long long)(ROWS - seen),
+             untouched ? "keep their random start" : "do NOT keep their random start", unseen_near);
+    return tour_claim(t, "learned", "learned-similarity", holds, NULL, say,
+                      "table %d x %d, N(0, 0.02^2) seed 1; target sinusoidal D = %d base 10^4; lr %g; mean cosine "
+                      "of rows (m, m+1) / (m, m+%d): start %.4f / %.4f, trained %.4f / %.4f; rows %lld..%d: %.4f",
+                      ROWS, DIM, DIM, in[1], FAR, init_near, init_far, seen_near, seen_far, (long long)seen, ROWS - 1,
+                      unseen_near);
+}
+
 int tour_additive_claims(tour *t) {
     int (*const steps[])(tour *) = {bag_of_words,     four_terms,      toy_drift,        toy_regimes,
                                      normalized,       binary,          sinusoidal_value, sinusoidal_base,
                                      sinusoidal_shift, sine_alone,      sinusoidal_entangle, sinusoidal_symmetry,
-                                     learned};
+                                     learned,          learned_similarity};
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
         int st = steps[i](t);
         if (st != 0) return st;

@@ -414,6 +414,77 @@ async function shiftChecks(browser) {
   await page.close();
 }
 
+/* Issue 27: D = 2, one pair. The slider reaches it, every view draws
+ * without an error, and the numbers are the CLI's: the one frequency, the
+ * score at +k and -k, the shifted code, the flip count out of 1. NTK is
+ * refused there by the library (d/(d-2) needs d > 2): its curve is left out
+ * and the refusal named, not hidden. */
+async function headDimTwoChecks(browser) {
+  const file = join(TOUR, 'explorer', 'index.html');
+  if (!existsSync(file)) return;
+  const { page, problems } = await openWatched(browser, pathToFileURL(file).href, 'body[data-ready="1"]');
+  await page.locator('#head-dim').fill('0');
+  await page.locator('#offset-num').fill('7');
+  const s = await page.evaluate(() => ({ last: window.explorer.last,
+    status: document.getElementById('status').textContent,
+    refused: document.getElementById('scaling-refused').textContent,
+    flipped: document.getElementById('num-flipped').textContent,
+    score: document.getElementById('num-score').textContent,
+    cmds: ['cmd-scaling', 'cmd-score', 'cmd-shift', 'cmd-pairs'].map((id) => document.getElementById(id).textContent) }));
+  const [fr, relv, enc, fl] = s.cmds.map(cli);
+  check('d2_selected_without_errors', s.last.params.headDim === 2 && s.status === '' && problems.length === 0,
+    `${s.last.params.headDim}: ${s.status} ${problems.join('; ')}`);
+  check('d2_one_frequency_equals_cli', fr.head_dim === 2 && fr.inv_freq.length === 1 && s.last.invFreq.length === 1 &&
+    rel(s.last.invFreq[0], fr.inv_freq[0], 1e-13), JSON.stringify(s.last.invFreq));
+  const tol = 1e-13 * 2 * (1 + 7 + s.last.params.position);
+  check('d2_scores_equal_cli', near(s.last.scoreAtOffset, relv.rope_score[0], tol) && s.score === fmt(relv.rope_score[0]) &&
+    near(s.last.scoreAtMinusOffset, relv.rope_score_negated_offset[0], tol), `${s.score} vs ${relv.rope_score[0]}`);
+  const D = 2, moved = s.last.shift.rows.slice(D, 2 * D);
+  check('d2_shift_equals_cli', enc.values[0].length === 2 && moved.every((v, j) => Math.abs(v - enc.values[0][j]) < 1e-9),
+    JSON.stringify(moved));
+  check('d2_flip_count_of_one', s.flipped === `${fl.flip_distance.filter((f) => fl.offset >= f).length} of 1`, s.flipped);
+  check('d2_ntk_refusal_named', s.last.refusedSchemes.length === 1 && /NTK/.test(s.refused), s.refused);
+  await page.close();
+}
+
+/* Issue 27: negative offsets on the score plot's axis. On the linear axis
+ * and on the symmetric log axis the offsets run -span .. +span through 0;
+ * the random q, k score at -k is the CLI's rope_score_negated_offset (and
+ * differs from +k somewhere), the q = k = 1 curve is mirror-symmetric. */
+async function negativeOffsetChecks(browser) {
+  const file = join(TOUR, 'explorer', 'index.html');
+  if (!existsSync(file)) return;
+  const { page, problems } = await openWatched(browser, pathToFileURL(file).href, 'body[data-ready="1"]');
+  const state = () => page.evaluate(() => ({ axis: window.explorer.last.scoreAxis, p: window.explorer.last.params,
+    cmd: document.getElementById('cmd-score').textContent,
+    px: document.querySelector('#plot-score canvas').toDataURL() }));
+  const axisChecks = (s, label) => {
+    const x = s.axis.offsets, n = x.length, mid = (n - 1) / 2;
+    check(`negative_axis_${label}_symmetric`, n % 2 === 1 && x[mid] === 0 && x.every((k, j) => k === -x[n - 1 - j]) &&
+      x.every((k, j) => j === 0 || k > x[j - 1]) && x[0] < 0, `${x[0]} .. ${x[n - 1]}, ${n} points`);
+    /* three negative offsets of the axis, each against the CLI at +|k| */
+    const picks = [mid - 1, mid - Math.floor(mid / 3), 0];
+    const bad = picks.filter((j) => {
+      const k = -x[j];
+      const c = cli(s.cmd.replace(/--range \S+/, `--range ${k}:${k + 1}`));
+      const tol = 1e-13 * s.p.headDim * (1 + k + s.p.position);
+      return !(near(s.axis.random[j], c.rope_score_negated_offset[0], tol) && near(s.axis.random[n - 1 - j], c.rope_score[0], tol));
+    });
+    check(`negative_axis_${label}_scores_equal_cli`, bad.length === 0, `offsets ${bad.map((j) => x[j]).join(', ')}`);
+    check(`negative_axis_${label}_directions`, s.axis.random.some((v, j) => Math.abs(v - s.axis.random[n - 1 - j]) > 1e-3) &&
+      s.axis.unit.every((v, j) => Math.abs(v - s.axis.unit[n - 1 - j]) < 1e-9 * s.p.headDim), '');
+  };
+  const lin = await state();
+  axisChecks(lin, 'linear');
+  await page.locator('#log-offset').check();
+  const lg = await state();
+  axisChecks(lg, 'log');
+  check('negative_axis_log_reaches_minus_1', lg.axis.offsets.includes(-1) && lg.px !== lin.px, '');
+  check('negative_axis_no_errors', problems.length === 0 &&
+    await page.evaluate(() => document.getElementById('status').textContent === ''), problems.join('; '));
+  await page.close();
+}
+
 const browser = await chromium.launch({
   executablePath: CHROMIUM,
   /* Chromium's sandbox refuses to start as root (CI containers). */
@@ -427,6 +498,8 @@ try {
   await logAxisChecks(browser);
   await termsChecks(browser);
   await shiftChecks(browser);
+  await headDimTwoChecks(browser);
+  await negativeOffsetChecks(browser);
 } catch (e) {
   check('browser_run_completed', false, e.stack || String(e));
 } finally {
