@@ -271,11 +271,17 @@ int tour_experiment_judge(tour *t, const ex_results *r) {
     char detail[900] = "";
     for (int q = 0; q < n_past; q++)
         snprintf(detail + strlen(detail), sizeof detail - strlen(detail), "%s%s", q ? "; " : "", per[q]);
-    snprintf(say, sizeof say,
-             "Rescaling RoPE's frequencies at inference, without retraining, %s whole answers past training (n = %s; "
-             "no rescaling gains more than %.1f points of exact match over plain RoPE). It does move single "
-             "tokens: %s.",
-             rescued ? "DOES rescue" : "does not rescue", lens, worst_gain, detail);
+    /* A sentence cut short would claim less than its predicate checks:
+     * refuse it instead (a claim is stored in 1024 bytes). */
+    int w = snprintf(say, sizeof say,
+                     "Rescaling RoPE's frequencies at inference, without retraining, %s whole answers past training "
+                     "(n = %s; no rescaling gains more than %.1f points of exact match over plain RoPE). It does "
+                     "move single tokens: %s.",
+                     rescued ? "DOES rescue" : "does not rescue", lens, worst_gain, detail);
+    if (w < 0 || (size_t)w >= sizeof say) {
+        snprintf(t->err, sizeof t->err, "the rescaling claim's sentence does not fit in %zu bytes", sizeof say);
+        return -1;
+    }
     if ((st = tour_claim(t, "experiment", "ex-rescaled", !rescued, NULL, say,
                          "exact / tokens right (%%) at each n past training: rope, rope-linear, rope-ntk, rope-yarn "
                          "(frequencies rescaled by f = n / %d); rescued means more than 10 points above plain RoPE",
