@@ -219,11 +219,15 @@ int pe__plan_build_fixed(pe_plan *p, pe__scope top, const pe__family *fam,
         /* pe_t5_bucket's own checks, as a config error naming the keys. */
         int64_t b;
         if (pe_t5_bucket(0, 1, t->num_buckets, t->max_distance, &b) != PE_OK ||
-            pe_t5_bucket(0, 0, t->num_buckets, t->max_distance, &b) != PE_OK)
+            pe_t5_bucket(0, 0, t->num_buckets, t->max_distance, &b) != PE_OK) {
+            /* the reason is copied out first: pe__fail writes the buffer
+             * pe_last_error() points into */
+            char why[256];
+            snprintf(why, sizeof why, "%s", pe_last_error());
             return pe__fail(PE_ERR_FORMAT, "'%srelative_attention_num_buckets'=%lld and "
                             "'relative_attention_max_distance'=%lld: %s", top.prefix,
-                            (long long)t->num_buckets, (long long)t->max_distance,
-                            pe_last_error());
+                            (long long)t->num_buckets, (long long)t->max_distance, why);
+        }
         int64_t d_kv = 0;
         PE_TRY(pe__json_int(top, "d_kv", &d_kv, &has));
         PE_TRY(alloc_layers(p, n + n_dec));

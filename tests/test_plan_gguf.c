@@ -694,8 +694,11 @@ TEST(plan_gguf_phi3_longrope_from_tensors) {
                 long double e = fabsl(got - want) / want;
                 if (e > worst) worst = e;
             }
-            /* 4 double ulps: powl and the library's double-double agree far closer */
-            CHECK_MSG(worst <= 4 * 2.220446049250313e-16L && f.rotary_dim == rows[r].d &&
+            /* 4 double ulps: powl and the library's double-double agree far
+             * closer; under valgrind (long double run as double) powl itself
+             * is off by a few ulps of the exponent's logarithm */
+            CHECK_MSG(worst <= 4 * 2.220446049250313e-16L + 64 * (long double)pe_test_ld_eps() &&
+                          f.rotary_dim == rows[r].d &&
                           fabsl((long double)f.attention_factor - A) <= 0,
                       "%s seq %lld: worst %Lg, d %lld, A %.17g want %.17Lg", rows[r].name,
                       (long long)seq, worst, (long long)f.rotary_dim, f.attention_factor, A);
