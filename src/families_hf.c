@@ -1033,7 +1033,7 @@ static const pe__family qwen2_vl_vision = {
 
 /* ---------------------------------------------------------- registry */
 
-static const pe__family *const registry[] = {
+static const pe__family *const first[] = {
     &llama, &mistral, &mixtral, &ministral, &ministral3, &granite, &granitemoe,
     &llama4_text, &smollm3,
     &qwen2, &qwen2_moe, &qwen3, &qwen3_moe, &qwen3_next, &qwen3_5_text, &qwen3_5_moe_text,
@@ -1058,23 +1058,39 @@ static const pe__family *const registry[] = {
     &falcon_h1, &biogpt, &camembert, &xlm_roberta_xl,
     &recurrent_gemma, &minimax, &gpt_neox_japanese, &qwen2_audio, &granite_speech,
     &ctrl, &fuyu, &cohere2_vision, &data2vec_text, &roberta_prelayernorm,
-    &ernie, &megatron_bert,
+    &ernie, &megatron_bert, NULL,
+};
+const pe__family_group pe__families_hf_first = {.records = first};
+
+/* Every group, in the order `posenc plan --families` lists them. */
+static const pe__family_group *const groups[] = {
+    &pe__families_hf_first, &pe__families_hf_decoders, &pe__families_hf_encoders,
+    &pe__families_hf_other,
 };
 
-const pe__family *pe__family_find(const char *model_type) {
-    if (model_type == NULL) return NULL;
-    for (size_t i = 0; i < sizeof registry / sizeof *registry; i++)
-        if (strcmp(registry[i]->model_type, model_type) == 0) return registry[i];
+size_t pe__family_count(void) {
+    size_t n = 0;
+    for (size_t g = 0; g < sizeof groups / sizeof *groups; g++)
+        for (const pe__family *const *r = groups[g]->records; *r != NULL; r++) n++;
+    return n;
+}
+
+const pe__family *pe__family_at(size_t i) {
+    for (size_t g = 0; g < sizeof groups / sizeof *groups; g++)
+        for (const pe__family *const *r = groups[g]->records; *r != NULL; r++)
+            if (i-- == 0) return *r;
     return NULL;
 }
 
-size_t pe__family_count(void) { return sizeof registry / sizeof *registry; }
-
-const pe__family *pe__family_at(size_t i) {
-    return i < pe__family_count() ? registry[i] : NULL;
+const pe__family *pe__family_find(const char *model_type) {
+    if (model_type == NULL) return NULL;
+    for (size_t g = 0; g < sizeof groups / sizeof *groups; g++)
+        for (const pe__family *const *r = groups[g]->records; *r != NULL; r++)
+            if (strcmp((*r)->model_type, model_type) == 0) return *r;
+    return NULL;
 }
 
-static const char *model_type_at(size_t i) { return registry[i]->model_type; }
+static const char *model_type_at(size_t i) { return pe__family_at(i)->model_type; }
 
 void pe__family_closest(const char *name, char *buf, size_t cap) {
     pe__closest_names(name, model_type_at, pe__family_count(), buf, cap);
@@ -1099,7 +1115,7 @@ int pe_family_get(int64_t index, pe_family_info *out) {
     if (index < 0 || index >= pe_family_count())
         return pe__fail(PE_ERR_RANGE, "family index %lld is outside [0, %lld)",
                         (long long)index, (long long)pe_family_count());
-    const pe__family *f = registry[index];
+    const pe__family *f = pe__family_at((size_t)index);
     out->model_type = f->model_type;
     out->kinds = pe__family_kinds(f);
     out->source = f->source;

@@ -185,6 +185,20 @@ typedef struct pe__family {
     const char *cycle_key;      /* CYCLE: the config key overriding it (NULL: none) */
 } pe__family;
 
+/* The registry is kept in several files, one group of records each (so a
+ * group of families can be added without touching the others): families_hf.c
+ * (the families of the first plans), families_hf_decoders.c (decoder LLMs,
+ * hybrids and multimodal wrappers added since), families_hf_encoders.c
+ * (encoders, encoder-decoders and relative-position schemes) and
+ * families_hf_other.c (vision, audio and other models whose positions posenc
+ * does not plan: refusals with the reason). A group lists its records in
+ * `records` (NULL-terminated, so a group may hold none yet). */
+typedef struct {
+    const pe__family *const *records;
+} pe__family_group;
+extern const pe__family_group pe__families_hf_first, pe__families_hf_decoders,
+    pe__families_hf_encoders, pe__families_hf_other;
+
 /* The record of model_type, NULL if the registry has none. */
 const pe__family *pe__family_find(const char *model_type);
 size_t pe__family_count(void);
