@@ -55,7 +55,7 @@ int pe_alibi_slopes(int64_t heads, double *slopes) {
 /* heads * n_q * n_k elements of esz bytes, or an overflow failure. */
 static int bias_size(int64_t heads, int64_t n_q, int64_t n_k, size_t esz,
                      size_t *count) {
-    size_t qk, total;
+    size_t qk = 0, total = 0;
     if (!pe__mul_size(n_q, n_k, &qk) || qk > (size_t)INT64_MAX ||
         !pe__mul_size(heads, (int64_t)qk, &total) || total > SIZE_MAX / esz)
         return pe__fail(PE_ERR_OVERFLOW,
@@ -88,7 +88,7 @@ int pe_alibi_bias(int64_t heads, int64_t n_q, int64_t n_k, pe_alibi_mode mode,
                         "causal ALiBi needs n_q=%lld <= n_k=%lld (queries are the "
                         "last keys)",
                         (long long)n_q, (long long)n_k);
-    size_t total;
+    size_t total = 0;
     PE_TRY(bias_size(heads, n_q, n_k, pe_dtype_size(dtype), &total));
     if (total == 0) return PE_OK;
     PE_CHECK_NULL(out);
@@ -227,7 +227,7 @@ static int64_t t5_bucket_of(const t5_config *cfg, int64_t r) {
 
 int pe_t5_bucket(int64_t relative_position, int bidirectional,
                  int64_t num_buckets, int64_t max_distance, int64_t *bucket) {
-    t5_config cfg;
+    t5_config cfg = {0};
     PE_TRY(t5_config_make(bidirectional, num_buckets, max_distance, &cfg));
     PE_CHECK_NULL(bucket);
     *bucket = t5_bucket_of(&cfg, relative_position);
@@ -236,7 +236,7 @@ int pe_t5_bucket(int64_t relative_position, int bidirectional,
 
 int pe_t5_buckets(int64_t r_start, int64_t count, int bidirectional,
                   int64_t num_buckets, int64_t max_distance, int64_t *buckets) {
-    t5_config cfg;
+    t5_config cfg = {0};
     PE_TRY(t5_config_make(bidirectional, num_buckets, max_distance, &cfg));
     if (count < 0)
         return pe__fail(PE_ERR_SHAPE, "count=%lld must be >= 0", (long long)count);
@@ -262,7 +262,7 @@ int pe_t5_bias(const float *table, pe_t5_table_layout layout, int64_t heads,
         return pe__fail(PE_ERR_PARAM, "layout=%d is not a T5 table layout",
                         (int)layout);
     PE_TRY(check_heads(heads));
-    t5_config cfg;
+    t5_config cfg = {0};
     PE_TRY(t5_config_make(bidirectional, num_buckets, max_distance, &cfg));
     size_t table_len;
     if (!pe__mul_size(heads, num_buckets, &table_len) ||
@@ -271,7 +271,7 @@ int pe_t5_bias(const float *table, pe_t5_table_layout layout, int64_t heads,
                         "table heads=%lld x num_buckets=%lld overflows size_t",
                         (long long)heads, (long long)num_buckets);
     PE_TRY(check_lengths(n_q, n_k));
-    size_t total;
+    size_t total = 0;
     PE_TRY(bias_size(heads, n_q, n_k, sizeof(float), &total));
     if (total == 0) return PE_OK;
     PE_CHECK_NULL(out);

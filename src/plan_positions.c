@@ -337,7 +337,7 @@ static int position_of(const pe_plan *plan, int64_t layer, pe_position_kind want
 }
 
 int pe_plan_layer_alibi(const pe_plan *plan, int64_t layer, pe_plan_alibi *out) {
-    const pe__position *pos;
+    const pe__position *pos = NULL;
     PE_TRY(position_of(plan, layer, PE_POSITION_ALIBI, &pos));
     PE_CHECK_NULL(out);
     *out = pos->alibi;
@@ -366,7 +366,7 @@ static int64_t pow2_floor(int64_t n) {
 
 int pe_plan_layer_alibi_slopes(const pe_plan *plan, int64_t layer, double *exact,
                                double *as_hf) {
-    const pe__position *pos;
+    const pe__position *pos = NULL;
     PE_TRY(position_of(plan, layer, PE_POSITION_ALIBI, &pos));
     const pe_plan_alibi *a = &pos->alibi;
     const int64_t H = a->heads;
@@ -405,7 +405,7 @@ int pe_plan_layer_alibi_slopes(const pe_plan *plan, int64_t layer, double *exact
 }
 
 int pe_plan_layer_t5(const pe_plan *plan, int64_t layer, pe_plan_t5 *out) {
-    const pe__position *pos;
+    const pe__position *pos = NULL;
     PE_TRY(position_of(plan, layer, PE_POSITION_T5, &pos));
     PE_CHECK_NULL(out);
     *out = pos->t5;
@@ -415,7 +415,7 @@ int pe_plan_layer_t5(const pe_plan *plan, int64_t layer, pe_plan_t5 *out) {
 }
 
 int pe_plan_layer_learned(const pe_plan *plan, int64_t layer, pe_plan_learned *out) {
-    const pe__position *pos;
+    const pe__position *pos = NULL;
     PE_TRY(position_of(plan, layer, PE_POSITION_LEARNED, &pos));
     PE_CHECK_NULL(out);
     *out = pos->learned;
@@ -423,7 +423,7 @@ int pe_plan_layer_learned(const pe_plan *plan, int64_t layer, pe_plan_learned *o
 }
 
 int pe_plan_layer_sinusoidal(const pe_plan *plan, int64_t layer, pe_plan_sinusoidal *out) {
-    const pe__position *pos;
+    const pe__position *pos = NULL;
     PE_TRY(position_of(plan, layer, PE_POSITION_SINUSOIDAL, &pos));
     PE_CHECK_NULL(out);
     *out = pos->sinusoidal;

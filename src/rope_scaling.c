@@ -55,7 +55,7 @@ static int check_seq_len(int64_t s) {
 static int check_list(const double *v, int64_t n, int64_t want, const char *name) {
     if (v == NULL) return pe__fail(PE_ERR_NULL, "%s must not be NULL", name);
     if (n != want)
-        return pe__fail(PE_ERR_SHAPE, "%s has %lld entries, rotary_dim/2 = %lld",
+        return pe__fail(PE_ERR_SHAPE, "%s has %lld entries; it needs one per rotated pair: %lld",
                         name, (long long)n, (long long)want);
     for (int64_t i = 0; i < n; i++)
         if (!(v[i] > 0.0) || !isfinite(v[i]))

@@ -92,7 +92,7 @@ TEST(errors_scaling) {
     EXPECT("SCL-14", PE_ERR_NULL, "short_factor must not be NULL", gen(&s));
     s.short_factor = ones;
     s.n_short_factor = 31;
-    EXPECT("SCL-15", PE_ERR_SHAPE, "short_factor has 31 entries, rotary_dim/2 = 32", gen(&s));
+    EXPECT("SCL-15", PE_ERR_SHAPE, "short_factor has 31 entries; it needs one per rotated pair: 32", gen(&s));
     s.n_short_factor = 32;
     s.long_factor = with_zero;
     s.n_long_factor = 32;

@@ -874,7 +874,7 @@ TEST(scaling_errors_name_the_field_and_write_nothing) {
     s.short_factor = s.long_factor = good;
     s.n_short_factor = s.n_long_factor = 8;
     BAD(short_factor, NULL, PE_ERR_NULL, "short_factor");
-    BAD(n_long_factor, 3, PE_ERR_SHAPE, "long_factor has 3 entries, rotary_dim/2 = 8");
+    BAD(n_long_factor, 3, PE_ERR_SHAPE, "long_factor has 3 entries; it needs one per rotated pair: 8");
     BAD(long_factor, bad, PE_ERR_PARAM, "long_factor[1]=0");
     BAD(original_max_position, 1, PE_ERR_PARAM, "ln(L0)");
     BAD(seq_len, -3, PE_ERR_PARAM, "seq_len=-3");

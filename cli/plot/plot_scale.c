@@ -20,20 +20,26 @@ double plot__nice_step(double raw) {
     return s * mag;
 }
 
-/* Replaces ASCII '-' by the typographic minus U+2212. */
+/* Replaces ASCII '-' by the typographic minus U+2212 (3 bytes), within
+ * size bytes; a label too long to fit is cut before a whole character, never
+ * inside the minus's bytes. */
 static void set_minus(char *buf, size_t size) {
     char tmp[96];
+    size_t n = strlen(buf);
+    if (n >= sizeof tmp) n = sizeof tmp - 1;
+    memcpy(tmp, buf, n);
+    tmp[n] = '\0';
     size_t j = 0;
-    for (size_t i = 0; buf[i] != '\0' && j + 4 < sizeof tmp; i++) {
-        if (buf[i] == '-') {
-            memcpy(tmp + j, MINUS, 3);
-            j += 3;
-        } else {
-            tmp[j++] = buf[i];
-        }
+    for (size_t i = 0; i < n; i++) {
+        size_t need = tmp[i] == '-' ? 3 : 1;
+        if (j + need >= size) break;
+        if (tmp[i] == '-')
+            memcpy(buf + j, MINUS, 3);
+        else
+            buf[j] = tmp[i];
+        j += need;
     }
-    tmp[j] = '\0';
-    snprintf(buf, size, "%s", tmp);
+    buf[j] = '\0';
 }
 
 /* Decimals needed to write multiples of `step` exactly (0..12). */

@@ -174,7 +174,7 @@ static int parse_meta(const unsigned char *b, size_t len, pe_npy_array *a,
     if (len < 10 || memcmp(b, NPY_MAGIC, 6) != 0)
         return pe__fail(PE_ERR_FORMAT, "not a .npy file (bad magic)");
     unsigned major = b[6];
-    size_t hlen, hstart;
+    size_t hlen = 0, hstart = 0;
     /* NumPy reads (1, 0), (2, 0) and (3, 0) only: a minor version is refused */
     if (b[7] != 0)
         return pe__fail(PE_ERR_FORMAT, "npy format version %u.%u is not supported", major,
@@ -215,7 +215,7 @@ int pe_npy_parse(const void *buf, size_t len, pe_npy_array *out) {
     if (len > 0) PE_CHECK_NULL(buf);
     const unsigned char *b = buf;
     pe_npy_array a;
-    size_t start, need;
+    size_t start = 0, need = 0;
     PE_TRY(parse_meta(b, len, &a, &start, &need));
     const size_t have = len - start;
     if (need != have)

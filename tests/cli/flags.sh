@@ -59,7 +59,7 @@ expect base_as_typed 2 '--base 1e0 must be' -- freqs --head-dim 8 --base 1e0
 expect factor_typed 2 '--factor -2 must be finite and > 0' -- freqs --head-dim 8 --scaling linear --factor -2
 expect betas_typed 2 '--beta-fast 1 must be >= --beta-slow 2' \
     -- freqs --head-dim 16 --scaling yarn --factor 4 --original-max-position 64 --beta-fast 1 --beta-slow 2
-expect divisors_count 2 '--divisors 1,2 has 2 entries, rotary_dim/2 = 8' -- freqs --head-dim 16 --scaling explicit --divisors 1,2
+expect divisors_count 2 '--divisors 1,2 has 2 entries; it needs one per rotated pair: 8' -- freqs --head-dim 16 --scaling explicit --divisors 1,2
 expect ntk_tiny 2 "--head-dim 2: NTK's exponent d/(d-2) needs d > 2" -- freqs --head-dim 2 --scaling ntk --factor 2
 expect partial_factor_odd 2 '--partial-rotary-factor 0.5 (rotary dim 5) must be even' \
     -- freqs --head-dim 10 --partial-rotary-factor 0.5
