@@ -10,6 +10,12 @@ typedef struct {
     const char *name;
     const char *summary;
     int (*run)(const cli_spec *spec, const cli_args *a, int format);
+    const char *reads; /* the analysis's own options it reads, space-separated: another one
+                          given on the command line is refused as having no effect */
+    int freq;          /* 1: reads the frequency options of `posenc freqs`; 2: only with
+                          --scheme rope (similarity) */
+    const char *sin_reads, *rope_reads; /* similarity: read only with --scheme sinusoidal /
+                                           --scheme rope */
 } analysis_entry;
 
 int analyze_logit_terms(const cli_spec *spec, const cli_args *a, int format);

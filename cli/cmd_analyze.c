@@ -4,22 +4,31 @@
 #include "commands.h"
 #include "freq_opts.h"
 
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 static const analysis_entry analyses[] = {
-    {"logit-terms", "four-term decomposition of an additive scheme's logit", analyze_logit_terms},
-    {"toy", "the toy design p_m = m*1: regime, drift slope, end-skew condition", analyze_toy},
-    {"normalized", "normalized encoding: a position's value across lengths", analyze_normalized},
-    {"binary", "binary encoding: Hamming jumps between neighbours", analyze_binary},
+    {"logit-terms", "four-term decomposition of an additive scheme's logit", analyze_logit_terms,
+     "dim seed m n scale scheme", 0, NULL, NULL},
+    {"toy", "the toy design p_m = m*1: regime, drift slope, end-skew condition", analyze_toy,
+     "dim seed m keys tol zero-q1 zero-k1", 0, NULL, NULL},
+    {"normalized", "normalized encoding: a position's value across lengths", analyze_normalized,
+     "position lengths", 0, NULL, NULL},
+    {"binary", "binary encoding: Hamming jumps between neighbours", analyze_binary, "range", 0,
+     NULL, NULL},
     {"wavelengths", "wavelength per pair; which pairs complete a cycle within a length",
-     analyze_wavelengths},
-    {"flip", "flip distance, period and phase per pair at an offset (aliasing)", analyze_flip},
+     analyze_wavelengths, "length bases", 1, NULL, NULL},
+    {"flip", "flip distance, period and phase per pair at an offset (aliasing)", analyze_flip,
+     "offset", 1, NULL, NULL},
     {"collisions", "offsets up to N where the encoding comes closest to itself",
-     analyze_collisions},
+     analyze_collisions, "max-offset min-offset top", 1, NULL, NULL},
     {"relativity", "RoPE score vs offset, score(+k) - score(-k) vs the sinusoidal dot",
-     analyze_relativity},
-    {"similarity", "PE.PE^T or RoPE score matrix over a range of positions", analyze_similarity},
+     analyze_relativity, "range m seed layout", 1, NULL, NULL},
+    {"similarity", "PE.PE^T or RoPE score matrix over a range of positions", analyze_similarity,
+     "range scheme", 2, "dim base", "seed layout"},
 };
+#define N_ANALYSES (sizeof analyses / sizeof analyses[0])
 
 static const cli_opt own_opts[] = {
     {"format", "table|csv|json", "output format (default table)"},
@@ -67,11 +76,57 @@ const cli_spec cmd_analyze_spec = {
     "  posenc analyze relativity --head-dim 64 --range -8:9 --format json\n",
 };
 
+static bool reads_word(const char *list, const char *word) {
+    size_t n = strlen(word);
+    for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return true;
+    return false;
+}
+
+static bool is_own_option(const char *name) {
+    for (const cli_opt *o = own_opts; o->name != NULL; o++)
+        if (strcmp(o->name, name) == 0) return true;
+    return false;
+}
+
+/* Whether analysis e reads option `name` (given the --scheme of similarity). */
+static bool analysis_reads(const analysis_entry *e, const char *name, bool rope_scheme) {
+    if (reads_word(e->reads, name)) return true;
+    const char *by_scheme = rope_scheme ? e->rope_reads : e->sin_reads;
+    if (by_scheme != NULL && reads_word(by_scheme, name)) return true;
+    if (is_own_option(name)) return false;
+    return e->freq == 1 || (e->freq == 2 && rope_scheme);
+}
+
+/* An option the analysis does not read is refused by name (it would be
+ * silently ignored), with the analyses that do read it. */
+static int refuse_unread(const cli_spec *spec, const cli_args *a, const analysis_entry *e) {
+    bool rope_scheme = cli_has(a, "scheme") && strcmp(cli_get(a, "scheme"), "rope") == 0;
+    for (const cli_opt *o = opts; o->name != NULL; o++) {
+        if (strcmp(o->name, "format") == 0 || !cli_has(a, o->name) ||
+            analysis_reads(e, o->name, rope_scheme))
+            continue;
+        char by[256] = "";
+        size_t n = 0;
+        for (size_t i = 0; i < N_ANALYSES && n < sizeof by; i++)
+            if (analysis_reads(&analyses[i], o->name, true) ||
+                analysis_reads(&analyses[i], o->name, false))
+                n += (size_t)snprintf(by + n, sizeof by - n, "%s%s", n ? ", " : "",
+                                      analyses[i].name);
+        if (e->sin_reads != NULL && analysis_reads(e, o->name, !rope_scheme))
+            return cli_usage_error(spec, "--%s has no effect on analyze %s with --scheme %s",
+                                   o->name, e->name, rope_scheme ? "rope" : "sinusoidal");
+        return cli_usage_error(spec, "--%s has no effect on analyze %s (it is read by %s)", o->name,
+                               e->name, by);
+    }
+    return CLI_OK;
+}
+
 int cmd_analyze(const cli_spec *spec, int argc, char **argv) {
     if (description[0] == '\0') {
         size_t n = (size_t)snprintf(description, sizeof description,
                                     "Runs one analysis. NAME is one of:\n");
-        for (size_t i = 0; i < sizeof analyses / sizeof analyses[0] && n < sizeof description; i++)
+        for (size_t i = 0; i < N_ANALYSES && n < sizeof description; i++)
             n += (size_t)snprintf(description + n, sizeof description - n, "  %-12s %s\n",
                                   analyses[i].name, analyses[i].summary);
         if (n < sizeof description)
@@ -86,8 +141,9 @@ int cmd_analyze(const cli_spec *spec, int argc, char **argv) {
     static const char *const formats[] = {"table", "csv", "json", NULL};
     int format = OUT_TABLE;
     if ((rc = cli_get_choice(&a, "format", formats, &format))) return rc;
-    for (size_t i = 0; i < sizeof analyses / sizeof analyses[0]; i++)
+    for (size_t i = 0; i < N_ANALYSES; i++)
         if (strcmp(a.positional[0], analyses[i].name) == 0) {
+            if ((rc = refuse_unread(spec, &a, &analyses[i])) != CLI_OK) return rc;
             rc = analyses[i].run(spec, &a, format);
             return rc != CLI_OK ? rc : cli_close_output(spec, stdout, NULL);
         }

@@ -64,6 +64,14 @@ expect ntk_tiny 2 "--head-dim 2: NTK's exponent d/(d-2) needs d > 2" -- freqs --
 expect partial_factor_odd 2 '--partial-rotary-factor 0.5 (rotary dim 5) must be even' \
     -- freqs --head-dim 10 --partial-rotary-factor 0.5
 expect analyze_head_dim 2 '--head-dim 7 must be even' -- analyze flip --head-dim 7 --offset 10
+# An option the analysis does not read is refused by name, not silently ignored.
+expect analyze_unread_own 2 '--lengths has no effect on analyze toy (it is read by normalized)' \
+    -- analyze toy --lengths 3,4
+expect analyze_unread_freq 2 '--head-dim has no effect on analyze logit-terms (it is read by wavelengths,' \
+    -- analyze logit-terms --head-dim 8
+expect analyze_unread_scheme 2 '--dim has no effect on analyze similarity with --scheme rope' \
+    -- analyze similarity --scheme rope --dim 8
+expect analyze_read_by_scheme 0 'RoPE score' -- analyze similarity --scheme rope --seed 2 --layout interleaved --range 0:2
 expect config_file_named 1 "nope.json" -- freqs --config "$TMP/nope.json"
 
 # --- the other commands' options, through cli_opts_error
