@@ -1182,6 +1182,88 @@ static const pe__family *const records[] = {
             "models/pp_doclayout_v3/modeling_pp_doclayout_v3.py "
             "(PPDocLayoutV3SinePositionEmbedding)",
             WHY_DETR),
+    /* read in newer trees (see docs/FAMILIES.md section 3.3 for the commits) */
+    REFUSED("gemma4_vision", PE_POSITION_ROPE,
+            "models/gemma4/modeling_gemma4.py (Gemma4VisionPatchEmbedder: a learned per-axis "
+            "position_embedding_table; multidimensional vision RoPE in attention)",
+            WHY_VISION_ROPE_LEARNED),
+    REFUSED("gemma4_audio", PE_POSITION_T5,
+            "models/gemma4/modeling_gemma4.py (Gemma4AudioRelPositionalEncoding: sinusoidal "
+            "relative encodings over a chunked local context)",
+            "a conformer audio encoder: sinusoidal relative positions over a chunked local "
+            "context; posenc plans the language model (read the checkpoint's config.json)"),
+    REFUSED("radio", PE_POSITION_LEARNED,
+            "models/radio/modular_radio.py (RadioPatchEmbeddings: a learned table cropped and "
+            "interpolated to the image; DINOv2 layers)",
+            WHY_VIT_LEARNED),
+    REFUSED("sapiens2", PE_POSITION_ROPE,
+            "models/sapiens2/modular_sapiens2.py (built on "
+            "DINOv3ViTEmbeddings/DINOv3ViTAttention: 2-D RoPE over patches)",
+            "a human-centric vision model on a DINOv3 ViT: 2-D RoPE over image patches; posenc "
+            "plans the token positions of text models"),
+    REFUSED("tipsv2", PE_POSITION_LEARNED,
+            "models/tipsv2/modular_tipsv2.py (vision: Dinov2WithRegistersEmbeddings, a learned "
+            "table; text: Speech2TextSinusoidalPositionalEmbedding)",
+            "an image-text dual encoder (a learned table over patches, a sinusoidal text table); "
+            "posenc plans the token positions of text LLMs"),
+    REFUSED("tipsv2_vision_model", PE_POSITION_LEARNED,
+            "models/tipsv2/modular_tipsv2.py "
+            "(Tipsv2VisionEmbeddings(Dinov2WithRegistersEmbeddings), interpolated)",
+            WHY_VIT_LEARNED),
+    REFUSED("tipsv2_text_model", PE_POSITION_SINUSOIDAL,
+            "models/tipsv2/modular_tipsv2.py (Speech2TextSinusoidalPositionalEmbedding added "
+            "after scaling by sqrt(hidden_size))",
+            "the text tower of a dual encoder: a fixed sinusoidal table; posenc plans the token "
+            "positions of text LLMs"),
+    REFUSED("videoprism", PE_POSITION_LEARNED,
+            "models/videoprism/modular_videoprism.py (VideoPrismSpatialEmbeddings and "
+            "VideoPrismTemporalEmbeddings: learned space and time tables)",
+            "a video-text dual encoder with factorized learned space and time tables; posenc "
+            "plans the token positions of text LLMs"),
+    REFUSED("videoprism_vision_model", PE_POSITION_LEARNED,
+            "models/videoprism/modular_videoprism.py (VideoPrismSpatialEmbeddings, "
+            "VideoPrismTemporalEmbeddings)",
+            WHY_VIDEO),
+    REFUSED("slanext", PE_POSITION_LEARNED,
+            "models/slanext/modeling_slanext.py (SLANeXt vision encoder: pos_embed when "
+            "use_abs_pos, default True, and decomposed relative positions when use_rel_pos; a "
+            "GRU-cell decoder)",
+            "a table-structure recognizer: a SAM-style vision encoder (learned absolute table, "
+            "relative positions) and a recurrent decoder; no token positions for posenc to plan"),
+    REFUSED("uvdoc", PE_POSITION_NONE,
+            "models/uvdoc/modeling_uvdoc.py (UVDocResNet, UVDocBridge: dilated convolutions)",
+            "no attention over token positions: a convolutional document-unwarping model"),
+    REFUSED("uvdoc_backbone", PE_POSITION_NONE,
+            "models/uvdoc/modeling_uvdoc.py (UVDocBackbone: convolutional)",
+            WHY_CONVNET),
+    REFUSED("chmv2", PE_POSITION_NONE,
+            "models/chmv2/modeling_chmv2.py (reassemble and fusion convolutions over "
+            "load_backbone(config))",
+            WHY_HEAD),
+    REFUSED("pp_lcnet", PE_POSITION_NONE,
+            "models/pp_lcnet/modeling_pp_lcnet.py",
+            WHY_CONVNET),
+    REFUSED("pp_lcnet_v3", PE_POSITION_NONE,
+            "models/pp_lcnet_v3/modeling_pp_lcnet_v3.py",
+            WHY_CONVNET),
+    REFUSED("pp_ocrv5_mobile_det", PE_POSITION_NONE,
+            "models/pp_ocrv5_mobile_det/modeling_pp_ocrv5_mobile_det.py (a convolutional text "
+            "detector over load_backbone(config))",
+            WHY_HEAD),
+    REFUSED("pp_ocrv5_server_det", PE_POSITION_NONE,
+            "models/pp_ocrv5_server_det/modeling_pp_ocrv5_server_det.py (a convolutional text "
+            "detector over load_backbone(config))",
+            WHY_HEAD),
+    REFUSED("pp_ocrv5_mobile_rec", PE_POSITION_NOPE,
+            "models/pp_ocrv5_mobile_rec/modeling_pp_ocrv5_mobile_rec.py "
+            "(PPOCRV5MobileRecAttention over flattened conv features, no position table)",
+            "a text-line recognizer: attention over convolutional features with no position "
+            "encoding of its own; no token positions for posenc to plan"),
+    REFUSED("pp_ocrv5_server_rec", PE_POSITION_NOPE,
+            "models/pp_ocrv5_server_rec/modeling_pp_ocrv5_server_rec.py "
+            "(PPOCRV5ServerRecAttention over flattened conv features, no position table)",
+            "a text-line recognizer: attention over convolutional features with no position "
+            "encoding of its own; no token positions for posenc to plan"),
     NULL,
 };
 
