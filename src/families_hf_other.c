@@ -1264,6 +1264,197 @@ static const pe__family *const records[] = {
             "(PPOCRV5ServerRecAttention over flattened conv features, no position table)",
             "a text-line recognizer: attention over convolutional features with no position "
             "encoding of its own; no token positions for posenc to plan"),
+    /* vision and audio towers read in copies of newer files found by class name (docs/FAMILIES.md section 3.3) */
+    REFUSED("inkling_vision", PE_POSITION_NONE,
+            "models/inkling/modeling_inkling.py (InklingVisionModel: an hMLP patch encoder, "
+            "folds of space-time patches through bias-free Linear layers, no attention)",
+            "an hMLP patch encoder with no attention over positions; posenc plans the language "
+            "model (read the checkpoint's config.json)"),
+    REFUSED("inkling_audio", PE_POSITION_NONE,
+            "models/inkling/modeling_inkling.py (dMEL audio: embeddings of quantized mel bins "
+            "summed per frame, no attention)",
+            "an audio embedder (quantized mel bins, embedded and summed) with no attention over "
+            "positions; posenc plans the language model (read the checkpoint's config.json)"),
+    REFUSED("muse_glimmer_vision", PE_POSITION_ROPE,
+            "models/muse_glimmer/modeling_muse_glimmer.py (MuseGlimmerVisionPatchEmbedder: a "
+            "bilinearly resampled learned grid; MuseGlimmerVisionRotaryEmbedding: two-axis "
+            "vision RoPE)",
+            WHY_VISION_ROPE_LEARNED),
+    REFUSED("kimi_k25_vision", PE_POSITION_ROPE,
+            "models/kimi_k25/modeling_kimi_k25.py (MoonViT3d: a spatial/temporal position table, "
+            "pos_emb_type default \"divided_fixed\", plus 2-D RoPE over patches)",
+            WHY_VISION_ROPE_LEARNED),
+    REFUSED("minimax_m3_vl_vision", PE_POSITION_ROPE,
+            "models/minimax_m3_vl/modeling_minimax_m3_vl.py (MiniMaxM3VLVisionRotaryEmbedding: "
+            "3-D RoPE over the (T, H, W) patch grid)",
+            WHY_VISION_ROPE),
+    REFUSED("hunyuan_vl_vision", PE_POSITION_LEARNED,
+            "models/hunyuan_vl/modeling_hunyuan_vl.py (HunYuanVL vision: a learned position grid "
+            "bilinearly interpolated to each image, interpolate_mode \"bilinear\")",
+            WHY_VISION_TOWER),
+    REFUSED("exaone4_5_vision", PE_POSITION_ROPE,
+            "models/exaone4_5/modular_exaone4_5.py "
+            "(Exaone4_5_VisionConfig(Qwen2_5_VLVisionConfig), Qwen2_5_VLVisionAttention with "
+            "apply_rotary_pos_emb_vision)",
+            WHY_VISION_ROPE),
+    REFUSED("minicpmv4_6_vision", PE_POSITION_LEARNED,
+            "models/minicpmv4_6/modular_minicpmv4_6.py "
+            "(MiniCPMV4_6VisionConfig(SiglipVisionConfig); position ids bucketized per image "
+            "grid into a learned table)",
+            WHY_VISION_TOWER),
+    REFUSED("qianfan_ocr_vision", PE_POSITION_LEARNED,
+            "models/qianfan_ocr/modular_qianfan_ocr.py "
+            "(QianfanOCRVisionConfig(InternVLVisionConfig), InternVLVisionEmbeddings)",
+            WHY_VISION_TOWER),
+    REFUSED("step3p5_vision", PE_POSITION_ROPE,
+            "models/step3p7/modular_step3p7.py (Step3p7VisionConfig(SiglipVisionConfig), "
+            "model_type \"step3p5_vision\"; Step3p7VisionRope2D: 2-D RoPE, interleaved pairs)",
+            WHY_VISION_ROPE),
+    REFUSED("cosmos3_edge_vision", PE_POSITION_LEARNED,
+            "models/cosmos3_edge/modular_cosmos3_edge.py "
+            "(Cosmos3EdgeVisionConfig(Siglip2VisionConfig): a learned reference position grid)",
+            WHY_VISION_TOWER),
+    REFUSED("cohere_compass_vision", PE_POSITION_ROPE,
+            "models/cohere_compass/modular_cohere_compass.py "
+            "(CohereCompassVisionConfig(Qwen3VLVisionConfig): Qwen3-VL's vision tower)",
+            WHY_VISION_ROPE_LEARNED),
+    REFUSED("deepseek_ocr2_sam_vision_model", PE_POSITION_LEARNED,
+            "models/deepseek_ocr2/modular_deepseek_ocr2.py "
+            "(DeepseekOcr2SamVisionConfig(SamVisionConfig): SAM's pos_embed and relative "
+            "positions, windowed)",
+            WHY_SAM),
+    REFUSED("deepseek_ocr2_encoder", PE_POSITION_ROPE,
+            "models/deepseek_ocr2/modular_deepseek_ocr2.py "
+            "(DeepseekOcr2VisionEncoder(Qwen2Model): Qwen2 layers with RoPE over SAM tokens "
+            "followed by learned queries, a hybrid mask)",
+            "a vision encoder built from Qwen2 layers (RoPE over image tokens and learned "
+            "queries, bidirectional over the image); posenc plans the language model (read the "
+            "checkpoint's config.json)"),
+    REFUSED("deepseek_ocr2_vision", PE_POSITION_ROPE,
+            "models/deepseek_ocr2/modular_deepseek_ocr2.py (DeepseekOcr2VisionConfig: a SAM "
+            "encoder, learned and relative positions, feeding the Qwen2-layer encoder with RoPE)",
+            "a vision tower (SAM, then Qwen2 layers with RoPE over image tokens and queries); "
+            "posenc plans the language model (read the checkpoint's config.json)"),
+    REFUSED("gemma4_unified_vision", PE_POSITION_LEARNED,
+            "models/gemma4_unified/modular_gemma4_unified.py (Gemma4UnifiedVisionConfig: "
+            "encoder-free, a Dense projection of merged patches plus a factorized 2-D learned "
+            "table of mm_posemb_size)",
+            "an encoder-free vision embedder (a projection plus a factorized 2-D learned table, "
+            "no attention of its own); posenc plans the language model (read the checkpoint's "
+            "config.json)"),
+    REFUSED("gemma4_unified_audio", PE_POSITION_NONE,
+            "models/gemma4_unified/modular_gemma4_unified.py (Gemma4UnifiedAudioConfig: "
+            "encoder-free, raw waveform frames of audio_embed_dim samples projected)",
+            "an encoder-free audio embedder (raw waveform frames projected, no attention or "
+            "positions of its own); posenc plans the language model (read the checkpoint's "
+            "config.json)"),
+    /* speech, detection, codecs and others read in copies of newer files found by class name */
+    REFUSED("qwen3_asr_encoder", PE_POSITION_SINUSOIDAL,
+            "models/qwen3_asr/modular_qwen3_asr.py "
+            "(Qwen3ASREncoderConfig(Qwen3OmniMoeAudioEncoderConfig): Qwen3-Omni's audio encoder, "
+            "SinusoidsPositionEmbedding)",
+            "an audio encoder: a fixed sinusoidal table over audio frames (restarted per chunk); "
+            "posenc plans the language model (read the checkpoint's config.json)"),
+    REFUSED("nemotron_asr_streaming_encoder", PE_POSITION_T5,
+            "models/nemotron_asr_streaming/modular_nemotron_asr_streaming.py "
+            "(NemotronAsrStreamingEncoderAttention(ParakeetEncoderAttention): Transformer-XL "
+            "relative positions, sliding_window 71)",
+            WHY_CONFORMER),
+    REFUSED("nemotron_asr_streaming", PE_POSITION_T5,
+            "models/nemotron_asr_streaming/modular_nemotron_asr_streaming.py "
+            "(NemotronAsrStreamingConfig(ParakeetRNNTConfig): the streaming conformer encoder, "
+            "relative positions; an LSTM prediction network)",
+            WHY_CONFORMER),
+    REFUSED("nemotron3_5_asr", PE_POSITION_T5,
+            "models/nemotron3_5_asr/configuration_nemotron3_5_asr.py (an RNN-T over the "
+            "nemotron_asr_streaming encoder, relative positions; LSTM prediction network)",
+            WHY_CONFORMER),
+    REFUSED("parakeet_rnnt", PE_POSITION_T5,
+            "models/parakeet/modular_parakeet.py (ParakeetRNNTConfig: the Parakeet conformer "
+            "encoder, relative positions; an LSTM prediction network)",
+            WHY_CONFORMER),
+    REFUSED("cohere_asr", PE_POSITION_T5,
+            "models/cohere_asr/configuration_cohere_asr.py (encoder_config: "
+            "ParakeetEncoderConfig, a conformer with relative positions; a transformer decoder "
+            "over text)",
+            "a speech encoder-decoder (a Parakeet conformer encoder with relative positions, a "
+            "text decoder); posenc plans decoder-only and T5 text models"),
+    REFUSED("granite_speech_plus_encoder", PE_POSITION_T5,
+            "models/granite_speech_plus/modular_granite_speech_plus.py "
+            "(GraniteSpeechPlusEncoderConfig(GraniteSpeechEncoderConfig): Granite Speech's "
+            "conformer, Shaw relative positions, max_pos_emb)",
+            "a conformer speech encoder: Shaw-style learned relative positions within blocks; "
+            "posenc plans the token positions of text models"),
+    REFUSED("rf_detr_dinov2", PE_POSITION_LEARNED,
+            "models/rf_detr/modular_rf_detr.py (RfDetrDinov2Embeddings(Dinov2Embeddings): a "
+            "learned table, windowed)",
+            WHY_VIT_LEARNED),
+    REFUSED("rf_detr", PE_POSITION_LEARNED,
+            "models/rf_detr/modular_rf_detr.py (a detection transformer on the windowed DINOv2 "
+            "backbone rf_detr_dinov2, a learned table)",
+            "a detection transformer on a windowed DINOv2 backbone (a learned table over "
+            "patches); posenc plans the token positions of text models"),
+    REFUSED("deimv2", PE_POSITION_SINUSOIDAL,
+            "models/deimv2/modular_deimv2.py (Deimv2Config(DFineConfig), D-FINE's hybrid encoder "
+            "and decoder)",
+            WHY_DETR),
+    REFUSED("sam3_lite_text", PE_POSITION_SINUSOIDAL,
+            "models/sam3_lite_text/modular_sam3_lite_text.py (SAM 3's geometry, DETR and mask "
+            "stages, Sam3LiteText*Config(Sam3*Config), with a lighter text encoder)",
+            WHY_SAM),
+    REFUSED("sam3_lite_text_detr_encoder", PE_POSITION_SINUSOIDAL,
+            "models/sam3_lite_text/modular_sam3_lite_text.py "
+            "(Sam3LiteTextDETREncoderConfig(Sam3DETREncoderConfig): sine tables on image "
+            "features)",
+            WHY_SAM),
+    REFUSED("sam3_lite_text_detr_decoder", PE_POSITION_SINUSOIDAL,
+            "models/sam3_lite_text/modular_sam3_lite_text.py "
+            "(Sam3LiteTextDETRDecoderConfig(Sam3DETRDecoderConfig): sine embeddings of box "
+            "queries)",
+            WHY_SAM),
+    REFUSED("sam3_lite_text_geometry_encoder", PE_POSITION_SINUSOIDAL,
+            "models/sam3_lite_text/modular_sam3_lite_text.py "
+            "(Sam3LiteTextGeometryEncoderConfig(Sam3GeometryEncoderConfig): sine embeddings of "
+            "prompt geometry)",
+            WHY_SAM),
+    REFUSED("sam3_lite_text_mask_decoder", PE_POSITION_NOPE,
+            "models/sam3_lite_text/modular_sam3_lite_text.py "
+            "(Sam3LiteTextMaskDecoderConfig(Sam3MaskDecoderConfig): prompt cross-attention, no "
+            "position table)",
+            "a segmentation mask decoder: cross-attention to prompts without positions of its "
+            "own; no token positions for posenc to plan"),
+    REFUSED("sam3_lite_text_text_model", PE_POSITION_LEARNED,
+            "models/sam3_lite_text/modular_sam3_lite_text.py (Sam3LiteTextTextConfig: a "
+            "MobileCLIP-style text encoder, max_position_embeddings 77, SiglipAttention and "
+            "RepMixer blocks)",
+            WHY_TEXT_TOWER),
+    REFUSED("xcodec2", PE_POSITION_ROPE,
+            "models/xcodec2/modular_xcodec2.py (Xcodec2Config(LlamaConfig): LlamaAttention with "
+            "LlamaRotaryEmbedding in the codec's transformer; a Wav2Vec2-BERT semantic model)",
+            "a neural audio codec whose transformer uses RoPE over codec frames (and a "
+            "Wav2Vec2-BERT semantic encoder); posenc plans the token positions of text models"),
+    REFUSED("videomt", PE_POSITION_LEARNED,
+            "models/videomt/modular_videomt.py (VideomtConfig(EomtConfig), "
+            "VideomtEmbeddings(EomtEmbeddings): EoMT's learned table per frame)",
+            "a video segmentation model on a ViT (EoMT) with a learned table over each frame's "
+            "patches; posenc plans the token positions of text models"),
+    REFUSED("slanet", PE_POSITION_NONE,
+            "models/slanet/modular_slanet.py (SLANetConfig: a PP-LCNet convolutional backbone, "
+            "CSP-PAN, and SLANeXt's attention-GRU structure head)",
+            "no attention over token positions: a convolutional table-structure recognizer with "
+            "a recurrent decoder"),
+    REFUSED("pp_ocrv6_small_rec", PE_POSITION_NOPE,
+            "models/pp_ocrv6_small_rec/modular_pp_ocrv6_small_rec.py "
+            "(PPOCRV6SmallRecConfig(PPOCRV5ServerRecConfig), PPOCRV5ServerRecEncoderWithSVTR: "
+            "attention over conv features, no position table)",
+            "a text-line recognizer: attention over convolutional features with no position "
+            "encoding of its own; no token positions for posenc to plan"),
+    REFUSED("nougat", PE_POSITION_LEARNED,
+            "models/auto/configuration_auto.py at 88020a578f96 (nougat: "
+            "VisionEncoderDecoderConfig): a Donut-Swin encoder, relative bias, and an mBART "
+            "decoder with a learned table",
+            "an image-to-text encoder-decoder (a Swin encoder with a relative bias, an mBART "
+            "decoder with a learned table); posenc plans decoder-only and T5 models"),
     NULL,
 };
 
