@@ -1264,7 +1264,7 @@ static const pe__family *const records[] = {
             "(PPOCRV5ServerRecAttention over flattened conv features, no position table)",
             "a text-line recognizer: attention over convolutional features with no position "
             "encoding of its own; no token positions for posenc to plan"),
-    /* vision and audio towers read in copies of newer files found by class name (docs/FAMILIES.md section 3.3) */
+    /* vision and audio towers read in copies of newer files found by class name */
     REFUSED("inkling_vision", PE_POSITION_NONE,
             "models/inkling/modeling_inkling.py (InklingVisionModel: an hMLP patch encoder, "
             "folds of space-time patches through bias-free Linear layers, no attention)",
