@@ -102,7 +102,7 @@
 
 /* The group's records; NULL ends the list. */
 static const pe__family *const records[] = {
-    /* generated block: one record per model_type; see docs/FAMILIES.md section 3.3 */
+    /* One record per model_type, in the groups of docs/FAMILIES.md section 3.3 table. */
     /* ViT-style learned absolute patch tables */
     REFUSED("vit", PE_POSITION_LEARNED,
             "models/vit/modeling_vit.py (ViTEmbeddings.position_embeddings, nn.Parameter)",
