@@ -321,10 +321,12 @@ static const pe__family *const records[] = {
     REFUSED("vitpose", PE_POSITION_NONE,
             "models/vitpose/modeling_vitpose.py (a heatmap head over load_backbone(config))",
             WHY_HEAD),
-    REFUSED("zoedepth", PE_POSITION_NONE,
+    REFUSED("zoedepth", PE_POSITION_SINUSOIDAL,
             "models/zoedepth/modeling_zoedepth.py (a metric-depth head over "
-            "load_backbone(config))",
-            WHY_HEAD),
+            "load_backbone(config); ZoeDepthPatchTransformerEncoder adds positional_encoding_1d, "
+            "a fixed sine-cosine table, before its transformer layers)",
+            "a depth-estimation head over a backbone named in the config; its patch transformer "
+            "adds a fixed 1-D sinusoidal table; no token positions for posenc to plan"),
     REFUSED("timm_backbone", PE_POSITION_NONE,
             "models/timm_backbone/modeling_timm_backbone.py (timm.create_model of the config's "
             "backbone)",
@@ -975,9 +977,11 @@ static const pe__family *const records[] = {
     REFUSED("glm_image_vision", PE_POSITION_LEARNED,
             "models/glm_image/modeling_glm_image.py (GlmImageVisionEmbeddings.position_embedding)",
             WHY_VISION_TOWER),
-    REFUSED("glm_image_vqmodel", PE_POSITION_NOPE,
-            "models/glm_image/modeling_glm_image.py (the VQ-VAE image tokenizer)",
-            WHY_VQGAN),
+    REFUSED("glm_image_vqmodel", PE_POSITION_NONE,
+            "models/glm_image/modeling_glm_image.py (GlmImageVQVAE: a vector quantizer between "
+            "1x1 convolutions, no attention)",
+            "no attention over token positions: the quantizer of an image tokenizer (a codebook "
+            "between 1x1 convolutions)"),
     REFUSED("video_llama_3_vision", PE_POSITION_ROPE,
             "models/video_llama_3/modeling_video_llama_3.py (VideoLlama3VisionRotaryEmbedding)",
             WHY_VISION_ROPE),
