@@ -16,6 +16,7 @@
 static const cli_opt opts[] = {
     {"config", "config.json", "the checkpoint's Hugging Face config.json"},
     {"gguf", "FILE.gguf", "or the checkpoint's llama.cpp GGUF file (its metadata only)"},
+    {"family", "NAME", "read --config (or --gguf alone) as this registry family / llama.cpp architecture on purpose"},
     {"layer", "N", "the decoder layer the dump is of (default 0)"},
     {"layout", "half|interleaved", "the engine's pair layout, overriding the config's convention (llama2.c and "
                                    "ggml's NORM pair interleaved; HF code half-split)"},
@@ -34,7 +35,7 @@ static const cli_opt opts[] = {
 
 const cli_spec cmd_check_spec = {
     "check",
-    "(--config F | --gguf F) [--layer N] [--layout half|interleaved]\n"
+    "(--config F | --gguf F) [--family NAME] [--layer N] [--layout half|interleaved]\n"
     "       (--in X.npy --out Y.npy | --cos-sin C.npy) (--start P | --positions P.npy)\n"
     "       [--format table|json] [--plot FIG.png] [--strict]",
     "diagnose an engine's dumped RoPE against the checkpoint's plan",
@@ -307,7 +308,11 @@ int cmd_check(const cli_spec *spec, int argc, char **argv) {
     pe_positions p = pe_positions_range(start);
     const int64_t *mpos = NULL;
     int64_t *t0 = NULL; /* the temporal column of (tokens, 3) positions */
-    int st = cli_has(&a, "config") ? pe_plan_from_config_file(src, &plan) : pe_plan_from_gguf(src, &plan);
+    /* --family: the file read as that record on purpose (NULL: its own model_type or
+     * architecture), as posenc plan reads it. */
+    const char *family = cli_get(&a, "family");
+    int st = cli_has(&a, "config") ? pe_plan_from_config_file_as(src, family, &plan)
+                                   : pe_plan_from_gguf_as(src, family, &plan);
     if (st != PE_OK) return cli_lib_error(spec, st);
     pe_plan_layer L;
     if (layer >= pe_plan_num_layers(plan)) {

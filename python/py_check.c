@@ -14,13 +14,18 @@
  * convention (checked before anything is read). *plan_out keeps the plan
  * alive (ex->scaling's LongRoPE lists point into it) until the check is
  * done: pe_plan_free it then. */
-static int expect_from(PyObject *config, int64_t layer, int64_t seq_len, const char *layout,
-                       pe_check_expect *ex, pe_plan **plan_out) {
+static int expect_from(PyObject *config, const char *family, int64_t layer, int64_t seq_len,
+                       const char *layout, pe_check_expect *ex, pe_plan **plan_out) {
     pe_rope_layout l = PE_ROPE_HALF;
     if (layout != NULL && py_layout(layout, &l) != 0) return -1;
     if (PyObject_TypeCheck(config, &PyFreqs_Type)) {
         if (layout == NULL) {
             PyErr_SetString(PyExc_TypeError, "check with a Freqs needs layout='interleaved' or 'half'");
+            return -1;
+        }
+        if (family != NULL) {
+            PyErr_SetString(PyExc_TypeError,
+                            "family= reads a config.json or .gguf as a registry family; a Freqs has none");
             return -1;
         }
         int st = pe_check_expect_from_freqs(py_freqs_arg(config, "config"), l, ex);
@@ -39,7 +44,7 @@ static int expect_from(PyObject *config, int64_t layer, int64_t seq_len, const c
         if (text == NULL) return -1;
         Py_ssize_t len;
         const char *s = PyUnicode_AsUTF8AndSize(text, &len);
-        st = s ? pe_plan_from_config_json(s, (size_t)len, &plan) : PE_ERR_PARAM;
+        st = s ? pe_plan_from_config_json_as(s, (size_t)len, family, &plan) : PE_ERR_PARAM;
         Py_DECREF(text);
         if (s == NULL) return -1;
     } else {
@@ -51,8 +56,8 @@ static int expect_from(PyObject *config, int64_t layer, int64_t seq_len, const c
         }
         const char *p = PyBytes_AS_STRING(path);
         size_t n = strlen(p);
-        st = n >= 5 && strcmp(p + n - 5, ".gguf") == 0 ? pe_plan_from_gguf(p, &plan)
-                                                        : pe_plan_from_config_file(p, &plan);
+        st = n >= 5 && strcmp(p + n - 5, ".gguf") == 0 ? pe_plan_from_gguf_as(p, family, &plan)
+                                                        : pe_plan_from_config_file_as(p, family, &plan);
         Py_DECREF(path);
     }
     if (st == PE_OK) {
@@ -137,12 +142,12 @@ static PyObject *report_dict(const pe_check_expect *ex, const pe_check_report *r
 static PyObject *py_check(PyObject *self, PyObject *args, PyObject *kw) {
     (void)self;
     static char *kwlist[] = {"config", "x", "y", "layer", "cos_sin", "start", "positions",
-                             "mrope_positions", "layout", NULL};
+                             "mrope_positions", "layout", "family", NULL};
     PyObject *config, *xo = Py_None, *yo = Py_None, *cso = Py_None, *poso = Py_None, *mpo = Py_None;
     long long layer = 0, start = 0;
-    const char *layout = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OO$LOLOOz:check", kwlist, &config, &xo, &yo, &layer,
-                                     &cso, &start, &poso, &mpo, &layout))
+    const char *layout = NULL, *family = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OO$LOLOOzz:check", kwlist, &config, &xo, &yo, &layer,
+                                     &cso, &start, &poso, &mpo, &layout, &family))
         return NULL;
     const int cache_mode = cso != Py_None;
     if (cache_mode == (xo != Py_None || yo != Py_None) || (!cache_mode && (xo == Py_None || yo == Py_None))) {
@@ -185,7 +190,7 @@ static PyObject *py_check(PyObject *self, PyObject *args, PyObject *kw) {
         if (p > pmax) pmax = p;
     }
     const int64_t seq_len = pmax >= 0 && pmax < INT64_MAX ? pmax + 1 : 0;
-    if (expect_from(config, layer, seq_len, layout, ex, &plan) != 0) goto done;
+    if (expect_from(config, family, layer, seq_len, layout, ex, &plan) != 0) goto done;
     int st;
     if (cache_mode) {
         PY_CALL(cs.size, st = pe_check_cos_sin(ex, &pos.pos, mpos, count, cs.view.buf, cs.dtype, cs.shape[1], rep));
@@ -217,12 +222,14 @@ done:
 static PyMethodDef methods[] = {
     {"check", (PyCFunction)(void (*)(void))py_check, METH_VARARGS | METH_KEYWORDS,
      "check(config, x=None, y=None, *, layer=0, cos_sin=None, start=0, positions=None,\n"
-     "      mrope_positions=None, layout=None) -> dict\n"
+     "      mrope_positions=None, layout=None, family=None) -> dict\n"
      "An engine's dump of one layer against the checkpoint's plan (posenc check): x, y the q or k\n"
      "rows before and after its rotation, (tokens, heads, D) or (tokens, D), float32/float16/\n"
      "bfloat16; or cos_sin, its cache (positions, rotary_dim) of rows [A cos..., A sin...].\n"
      "config: a config.json or .gguf path, a config dict, or a Freqs (then layout=...).\n"
      "layout: 'half' or 'interleaved', the engine's pairing; overrides the config's convention.\n"
+     "family: read the config (or a .gguf alone) as this registry family / llama.cpp architecture on\n"
+     "purpose, as load_plan's family= (a model_type not in the registry raises posenc.Error).\n"
      "Returns {'verdict': 'agree'|'float32'|'disagree', 'float32_angles': recipe or None,\n"
      "'explained', 'layout', 'max_abs_err', 'bound', 'rms_err',\n"
      "'first_divergence': None | {'token', 'head', 'pair'}, 'diagnoses': [{'name', 'residual',\n"

@@ -478,29 +478,32 @@ static PyObject *config_result(pe_rope_config *c, int st) {
 
 static PyObject *py_read_config(PyObject *self, PyObject *args, PyObject *kw) {
     (void)self;
-    static char *kwlist[] = {"path", NULL};
+    static char *kwlist[] = {"path", "family", NULL};
     PyObject *path;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&:read_config", kwlist, PyUnicode_FSConverter, &path))
+    const char *family = NULL; /* None: the config's own model_type */
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|z:read_config", kwlist, PyUnicode_FSConverter, &path,
+                                     &family))
         return NULL;
     pe_rope_config *c = PyMem_Malloc(sizeof *c);
     if (c == NULL) {
         Py_DECREF(path);
         return PyErr_NoMemory();
     }
-    int st = pe_config_read(PyBytes_AS_STRING(path), c);
+    int st = pe_config_read_as(PyBytes_AS_STRING(path), family, c);
     Py_DECREF(path);
     return config_result(c, st);
 }
 
 static PyObject *py_parse_config(PyObject *self, PyObject *args, PyObject *kw) {
     (void)self;
-    static char *kwlist[] = {"text", NULL};
-    const char *text;
+    static char *kwlist[] = {"text", "family", NULL};
+    const char *text, *family = NULL;
     Py_ssize_t len;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "s#:parse_config", kwlist, &text, &len)) return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s#|z:parse_config", kwlist, &text, &len, &family))
+        return NULL;
     pe_rope_config *c = PyMem_Malloc(sizeof *c);
     if (c == NULL) return PyErr_NoMemory();
-    return config_result(c, pe_config_parse(text, (size_t)len, c));
+    return config_result(c, pe_config_parse_as(text, (size_t)len, family, c));
 }
 
 #define KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
@@ -519,9 +522,12 @@ static PyMethodDef methods[] = {
      "yarn_correction_range(rotary_dim, base, original_max_position, beta_fast=32.0,\n"
      "    beta_slow=1.0, truncate=True) -> (low, high)"},
     {"read_config", KW(py_read_config),
-     "read_config(path) -> RopeConfig: a Hugging Face config.json, read the way the\n"
-     "checkpoint's own code reads it."},
-    {"parse_config", KW(py_parse_config), "parse_config(text) -> RopeConfig: config.json text."},
+     "read_config(path, family=None) -> RopeConfig: a Hugging Face config.json, read the way\n"
+     "the checkpoint's own code reads it. A model_type that is not in posenc's family registry\n"
+     "(posenc.families()) raises posenc.Error naming the closest families; family='NAME' reads\n"
+     "the config as that family on purpose (as load_plan's family=)."},
+    {"parse_config", KW(py_parse_config),
+     "parse_config(text, family=None) -> RopeConfig: config.json text (family= as read_config)."},
     {NULL, NULL, 0, NULL},
 };
 

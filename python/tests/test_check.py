@@ -193,3 +193,21 @@ def test_hf_torch_rope_is_verdict_float32(x):
             y = (q * cos + rotated * sin).numpy()
             r = posenc.check(FIXTURES / cfg, x, y, start=start)
             assert r["verdict"] == "float32", (cfg, start, r["max_abs_err"], r["diagnoses"][:1])
+
+
+def test_family_reads_an_unknown_model_type_on_purpose(x):
+    """check's family= is load_plan's: a config whose model_type is not in the registry is
+    refused by name; family='llama' reads it as Llama 3.1 (the same keys, so the same
+    plan and the same verdict as the fixture itself)."""
+    cfg = json.loads(LLAMA.read_text())
+    cfg["model_type"] = "brand_new"
+    y = plan_rotation(x, 0)
+    with pytest.raises(posenc.Error, match="'brand_new' is not in posenc's family registry"):
+        posenc.check(cfg, x, y)
+    r = posenc.check(cfg, x, y, family="llama")
+    assert r["verdict"] == "agree" and r["max_abs_err"] <= r["bound"]
+    with pytest.raises(posenc.Error, match="family 'lama' is not in posenc's family registry"):
+        posenc.check(LLAMA, x, y, family="lama")
+    f = posenc.load_plan(LLAMA).freqs(0)
+    with pytest.raises(TypeError, match="a Freqs has none"):
+        posenc.check(f, x, y, layout="half", family="llama")

@@ -224,3 +224,29 @@ def test_every_scheme_takes_every_parameter_it_reads():
     b = posenc.freqs_from_scaling("llama3", 128, factor=8.0, original_max_position=8192,
                                   high_freq_factor=2.0)
     assert not np.array_equal(a.inv_freq, b.inv_freq)
+
+
+def test_read_config_and_parse_config_take_family(tmp_path):
+    """Issue #25's "how to go on" for RopeConfig: a model_type outside the registry is
+    refused naming the closest families; family= reads the file as one on purpose (the
+    class defaults and rules then are that family's: LlamaConfig rope_theta 10000 and
+    half-split pairs; GPT-J's rotate_every_two pairs interleaved, as in transformers'
+    configuration_llama.py / modeling_gptj.py)."""
+    text = json.dumps({"model_type": "brand_new", "hidden_size": 256, "num_attention_heads": 4})
+    p = tmp_path / "config.json"
+    p.write_text(text)
+    for call in (lambda **k: posenc.read_config(p, **k), lambda **k: posenc.parse_config(text, **k)):
+        with pytest.raises(posenc.Error, match="'brand_new' is not in posenc's family registry"):
+            call()
+        with pytest.raises(posenc.Error, match="family 'lama' is not in posenc's family registry.*'llama'"):
+            call(family="lama")
+        cfg = call(family="llama")
+        assert cfg.model_type == "llama" and cfg.base == 10000.0 and cfg.head_dim == 64
+        assert cfg.layout == "half"
+        assert call(family="gptj").layout == "interleaved"
+    # family=None is the config's own model_type, as without the keyword.
+    llama = FIXTURES / "llama-3.1-8b.json"
+    assert np.array_equal(posenc.read_config(llama, family=None).freqs().inv_freq,
+                          posenc.read_config(llama).freqs().inv_freq)
+    with pytest.raises(TypeError):
+        posenc.read_config(p, family=3)

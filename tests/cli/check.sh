@@ -48,6 +48,27 @@ expect check_gguf_layer_base 1 '^ +1\. base .*base 1000000 instead of 10000' \
 expect check_gguf_global_agrees 0 '^verdict: agree' \
     -- check --gguf "$GG/gemma-3-1b-it.gguf" --layer 5 --in "$CK/g.npy" --out "$CK/g_global.npy" --start 0
 
+# --family, as posenc plan's: a model_type outside the registry is refused by name with
+# the way on; --family reads the file as that family on purpose (Llama 3.1's keys under an
+# unknown model_type: the fixture's own plan, so the correct dump agrees).
+"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); d["model_type"]="brand_new"; json.dump(d, open(sys.argv[2],"w"))' \
+    "$LLAMA" "$CK/brand_new.json"
+expect check_refuses_unknown_type 1 "model_type 'brand_new' is not in posenc's family registry \(closest: .*\); .*--family NAME" \
+    -- check --config "$CK/brand_new.json" --in "$CK/x.npy" --out "$CK/y.npy" --start 0
+expect check_family_override 0 '^verdict: agree' \
+    -- check --config "$CK/brand_new.json" --family llama --in "$CK/x.npy" --out "$CK/y.npy" --start 0
+expect check_family_unknown 1 "family 'lama' is not in posenc's family registry \(closest: 'llama'" \
+    -- check --config "$LLAMA" --family lama --in "$CK/x.npy" --out "$CK/y.npy" --start 0
+# --gguf with --family: read as that llama.cpp architecture on purpose. llama.cpp runs LLAMA
+# with NORM (adjacent) pairs, so Gemma 3's half-split layer-5 dump is then the other layout.
+expect check_gguf_family 1 '^ +1\. layout +[0-9.e-]+ +half-split instead of interleaved' \
+    -- check --gguf "$GG/gemma-3-1b-it.gguf" --family llama --layer 5 --in "$CK/g.npy" --out "$CK/g_global.npy" --start 0
+# The same option, in the same words, as posenc plan's.
+plan_line=$("$POSENC" plan --help | grep -E '^ +--family NAME')
+check_line=$("$POSENC" check --help | grep -E '^ +--family NAME')
+if [ -n "$plan_line" ] && [ "$plan_line" = "$check_line" ]; then ok check_family_help_as_plan
+else bad check_family_help_as_plan "plan: '$plan_line' check: '$check_line'"; fi
+
 # The JSON contract: exactly these keys, best diagnosis first.
 if "$POSENC" check --config "$LLAMA" --in "$CK/x.npy" --out "$CK/y_layout.npy" --start 0 --format json \
     >"$CK/layout.json"; [ $? -eq 1 ] && "$PY" - "$CK/layout.json" <<'PY'
