@@ -1028,11 +1028,15 @@ typedef enum {
     PE_POSITION_T5 = 3,         /* T5 relative buckets (pe_plan_layer_t5) */
     PE_POSITION_LEARNED = 4,    /* learned absolute table added to the input (pe_plan_layer_learned) */
     PE_POSITION_SINUSOIDAL = 5, /* fixed sinusoidal table added to the input (pe_plan_layer_sinusoidal) */
-    PE_POSITION_NONE = 6        /* no attention over token positions: convolution, state-space,
+    PE_POSITION_NONE = 6,       /* no attention over token positions: convolution, state-space,
                                    linear attention, cross-attention to another sequence */
+    PE_POSITION_RELATIVE = 7    /* a relative scheme other than T5's buckets (Shaw relative keys,
+                                   Transformer-XL, DeBERTa's disentangled attention, a window's
+                                   learned bias table): named by registry records that refuse
+                                   it; no plan layer has this kind */
 } pe_position_kind;
 
-/* "rope", "nope", "alibi", "t5", "learned", "sinusoidal", "none"; "?" for
+/* "rope", "nope", "alibi", "t5", "learned", "sinusoidal", "none", "relative"; "?" for
  * an unknown value. pe_position_kind_from_name: PE_ERR_PARAM if unknown. */
 const char *pe_position_kind_name(pe_position_kind kind);
 int pe_position_kind_from_name(const char *name, pe_position_kind *out);

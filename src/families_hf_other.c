@@ -163,13 +163,13 @@ static const pe__family *const records[] = {
     REFUSED("pvt", PE_POSITION_LEARNED,
             "models/pvt/modeling_pvt.py (PvtPatchEmbeddings.position_embeddings per stage)",
             WHY_VIT_LEARNED),
-    REFUSED("beit", PE_POSITION_T5,
+    REFUSED("beit", PE_POSITION_RELATIVE,
             "models/beit/modeling_beit.py (BeitRelativePositionBias; absolute "
             "position_embeddings when use_absolute_position_embeddings)",
             "a vision encoder: a learned relative position bias per attention window offset (and "
             "optionally a learned absolute table) over image patches; posenc plans the token "
             "positions of text models"),
-    REFUSED("data2vec-vision", PE_POSITION_T5,
+    REFUSED("data2vec-vision", PE_POSITION_RELATIVE,
             "models/data2vec/modeling_data2vec_vision.py (Data2VecVisionRelativePositionBias, as "
             "BEiT)",
             "a vision encoder: a learned relative position bias over image patches (BEiT's); "
@@ -184,35 +184,35 @@ static const pe__family *const records[] = {
             "sine-cosine table when is_native)",
             WHY_VIT_LEARNED),
     /* Swin family: windowed attention with a learned relative bias */
-    REFUSED("swin", PE_POSITION_T5,
+    REFUSED("swin", PE_POSITION_RELATIVE,
             "models/swin/modeling_swin.py (relative_position_bias_table per window; optional "
             "absolute table)",
             WHY_SWIN),
-    REFUSED("donut-swin", PE_POSITION_T5,
+    REFUSED("donut-swin", PE_POSITION_RELATIVE,
             "models/donut/modeling_donut_swin.py (relative_position_bias_table, as Swin)",
             WHY_SWIN),
-    REFUSED("maskformer-swin", PE_POSITION_T5,
+    REFUSED("maskformer-swin", PE_POSITION_RELATIVE,
             "models/maskformer/modeling_maskformer_swin.py (relative_position_bias_table, as "
             "Swin)",
             WHY_SWIN),
-    REFUSED("swinv2", PE_POSITION_T5,
+    REFUSED("swinv2", PE_POSITION_RELATIVE,
             "models/swinv2/modeling_swinv2.py (continuous relative position bias, cpb_mlp over "
             "log-spaced offsets)",
             WHY_SWIN),
-    REFUSED("swin2sr", PE_POSITION_T5,
+    REFUSED("swin2sr", PE_POSITION_RELATIVE,
             "models/swin2sr/modeling_swin2sr.py (continuous relative position bias, as Swin V2)",
             WHY_SWIN),
-    REFUSED("dinat", PE_POSITION_T5,
+    REFUSED("dinat", PE_POSITION_RELATIVE,
             "models/dinat/modeling_dinat.py (neighborhood attention with a learned relative bias "
             "rpb)",
             "a vision encoder: neighborhood attention with a learned relative position bias over "
             "image patches; posenc plans the token positions of text models"),
-    REFUSED("clap_audio_model", PE_POSITION_T5,
+    REFUSED("clap_audio_model", PE_POSITION_RELATIVE,
             "models/clap/modeling_clap.py (ClapAudio: Swin-style windows over spectrogram "
             "patches, relative_position_bias_table)",
             "an audio encoder (HTS-AT): Swin-style windowed attention with a learned relative "
             "bias over spectrogram patches; posenc plans the token positions of text models"),
-    REFUSED("levit", PE_POSITION_T5,
+    REFUSED("levit", PE_POSITION_RELATIVE,
             "models/levit/modeling_levit.py (attention_biases per relative offset)",
             "a vision encoder: a learned attention bias per relative patch offset; posenc plans "
             "the token positions of text models"),
@@ -509,16 +509,16 @@ static const pe__family *const records[] = {
             "rel_attn_embed; WavLMPositionalConvEmbedding)",
             "a speech encoder: a gated learned relative position bias in attention plus "
             "convolutional positions; posenc plans the token positions of text models"),
-    REFUSED("sew-d", PE_POSITION_T5,
+    REFUSED("sew-d", PE_POSITION_RELATIVE,
             "models/sew_d/modeling_sew_d.py (DeBERTa-style disentangled relative attention, "
             "c2p/p2c; SEWDPositionalConvEmbedding)",
             "a speech encoder: DeBERTa's disentangled relative attention plus convolutional "
             "positions; posenc plans the token positions of text models"),
-    REFUSED("wav2vec2-conformer", PE_POSITION_T5,
+    REFUSED("wav2vec2-conformer", PE_POSITION_RELATIVE,
             "models/wav2vec2_conformer/modeling_wav2vec2_conformer.py (position_embeddings_type "
             "default \"relative\": Transformer-XL relative encodings; \"rotary\" possible)",
             WHY_CONFORMER),
-    REFUSED("wav2vec2-bert", PE_POSITION_T5,
+    REFUSED("wav2vec2-bert", PE_POSITION_RELATIVE,
             "models/wav2vec2_bert/modeling_wav2vec2_bert.py (position_embeddings_type default "
             "\"relative_key\": Shaw relative keys; \"relative\" and \"rotary\" possible)",
             WHY_CONFORMER),
@@ -543,17 +543,17 @@ static const pe__family *const records[] = {
             "models/qwen3_omni_moe/modeling_qwen3_omni_moe.py (SinusoidsPositionEmbedding)",
             "an audio encoder: a fixed sinusoidal table over audio frames (restarted per chunk); "
             "posenc plans the token positions of text models"),
-    REFUSED("granite_speech_encoder", PE_POSITION_T5,
+    REFUSED("granite_speech_encoder", PE_POSITION_RELATIVE,
             "models/granite_speech/modeling_granite_speech.py (conformer attention with Shaw "
             "relative positions, rel_pos_emb over max_pos_emb)",
             "a conformer speech encoder: Shaw-style learned relative positions within blocks; "
             "posenc plans the token positions of text models"),
-    REFUSED("gemma3n_audio", PE_POSITION_T5,
+    REFUSED("gemma3n_audio", PE_POSITION_RELATIVE,
             "models/gemma3n/modeling_gemma3n.py (Gemma3nAudioRelativePositionEmbedding: "
             "sinusoidal relative encodings over a local context)",
             "a conformer audio encoder: relative positions over a local attention context; "
             "posenc plans the token positions of text models"),
-    REFUSED("phi4_multimodal_audio", PE_POSITION_T5,
+    REFUSED("phi4_multimodal_audio", PE_POSITION_RELATIVE,
             "models/phi4_multimodal/modeling_phi4_multimodal.py "
             "(Phi4MultimodalAudioRelativeAttentionBias)",
             "a conformer audio encoder: a learned relative attention bias; posenc plans the "
@@ -579,19 +579,19 @@ static const pe__family *const records[] = {
             "models/voxtral_realtime/modeling_voxtral_realtime.py "
             "(VoxtralRealtimeEncoder.rotary_emb)",
             WHY_AUDIO_ROPE),
-    REFUSED("parakeet_encoder", PE_POSITION_T5,
+    REFUSED("parakeet_encoder", PE_POSITION_RELATIVE,
             "models/parakeet/modeling_parakeet.py (ParakeetEncoderRelPositionalEncoding: "
             "Transformer-XL sinusoidal relative encodings)",
             WHY_CONFORMER),
-    REFUSED("parakeet_ctc", PE_POSITION_T5,
+    REFUSED("parakeet_ctc", PE_POSITION_RELATIVE,
             "models/parakeet/modeling_parakeet.py (the conformer encoder's relative encodings; a "
             "CTC head)",
             WHY_CONFORMER),
-    REFUSED("fastspeech2_conformer", PE_POSITION_T5,
+    REFUSED("fastspeech2_conformer", PE_POSITION_RELATIVE,
             "models/fastspeech2_conformer/modeling_fastspeech2_conformer.py "
             "(FastSpeech2ConformerRelPositionalEncoding, linear_pos, pos_bias_u/v)",
             WHY_CONFORMER),
-    REFUSED("fastspeech2_conformer_with_hifigan", PE_POSITION_T5,
+    REFUSED("fastspeech2_conformer_with_hifigan", PE_POSITION_RELATIVE,
             "models/fastspeech2_conformer/modeling_fastspeech2_conformer.py (the conformer's "
             "relative encodings, then a HiFi-GAN vocoder)",
             WHY_CONFORMER),
@@ -619,7 +619,7 @@ static const pe__family *const records[] = {
             "BigVGAN)",
             "speech synthesis (a DiT with RoPE over mel frames, then a vocoder); posenc plans "
             "the token positions of text models"),
-    REFUSED("vits", PE_POSITION_T5,
+    REFUSED("vits", PE_POSITION_RELATIVE,
             "models/vits/modeling_vits.py (VitsAttention: windowed relative key/value embeddings "
             "emb_rel_k, emb_rel_v)",
             "a text-to-speech model: windowed learned relative positions in its text encoder; "
@@ -664,17 +664,17 @@ static const pe__family *const records[] = {
             "(Speech2TextSinusoidalPositionalEmbedding in encoder and decoder)",
             "an encoder-decoder over audio frames with sinusoidal tables in both stacks; posenc "
             "plans decoder-only and T5 text models"),
-    REFUSED("speecht5", PE_POSITION_T5,
+    REFUSED("speecht5", PE_POSITION_RELATIVE,
             "models/speecht5/modeling_speecht5.py (encoder: SpeechT5RelativePositionalEncoding; "
             "decoder: SpeechT5SinusoidalPositionalEmbedding; speech prenet: scaled sinusoidal)",
             "a speech encoder-decoder: relative positions in the encoder and sinusoidal tables "
             "elsewhere; posenc plans decoder-only and T5 text models"),
-    REFUSED("seamless_m4t", PE_POSITION_T5,
+    REFUSED("seamless_m4t", PE_POSITION_RELATIVE,
             "models/seamless_m4t/modeling_seamless_m4t.py (speech encoder: conformer with "
             "position_embeddings_type default \"relative\"; text stacks: "
             "SeamlessM4TSinusoidalPositionalEmbedding)",
             WHY_SEAMLESS),
-    REFUSED("seamless_m4t_v2", PE_POSITION_T5,
+    REFUSED("seamless_m4t_v2", PE_POSITION_RELATIVE,
             "models/seamless_m4t_v2/modeling_seamless_m4t_v2.py (speech encoder: Shaw "
             "relative_key default; text stacks: SeamlessM4Tv2SinusoidalPositionalEmbedding)",
             WHY_SEAMLESS),
@@ -856,7 +856,7 @@ static const pe__family *const records[] = {
     REFUSED("xclip_vision_model", PE_POSITION_LEARNED,
             "models/x_clip/modeling_x_clip.py (XCLIPVisionEmbeddings)",
             WHY_VISION_TOWER),
-    REFUSED("clap", PE_POSITION_T5,
+    REFUSED("clap", PE_POSITION_RELATIVE,
             "models/clap/modeling_clap.py (audio: Swin-style relative bias; text: "
             "ClapTextEmbeddings, RoBERTa's learned table)",
             "an audio-text dual encoder (relative bias over spectrogram windows, a learned text "
@@ -1191,7 +1191,7 @@ static const pe__family *const records[] = {
             "models/gemma4/modeling_gemma4.py (Gemma4VisionPatchEmbedder: a learned per-axis "
             "position_embedding_table; multidimensional vision RoPE in attention)",
             WHY_VISION_ROPE_LEARNED),
-    REFUSED("gemma4_audio", PE_POSITION_T5,
+    REFUSED("gemma4_audio", PE_POSITION_RELATIVE,
             "models/gemma4/modeling_gemma4.py (Gemma4AudioRelPositionalEncoding: sinusoidal "
             "relative encodings over a chunked local context)",
             "a conformer audio encoder: sinusoidal relative positions over a chunked local "
@@ -1359,31 +1359,31 @@ static const pe__family *const records[] = {
             "SinusoidsPositionEmbedding)",
             "an audio encoder: a fixed sinusoidal table over audio frames (restarted per chunk); "
             "posenc plans the language model (read the checkpoint's config.json)"),
-    REFUSED("nemotron_asr_streaming_encoder", PE_POSITION_T5,
+    REFUSED("nemotron_asr_streaming_encoder", PE_POSITION_RELATIVE,
             "models/nemotron_asr_streaming/modular_nemotron_asr_streaming.py "
             "(NemotronAsrStreamingEncoderAttention(ParakeetEncoderAttention): Transformer-XL "
             "relative positions, sliding_window 71)",
             WHY_CONFORMER),
-    REFUSED("nemotron_asr_streaming", PE_POSITION_T5,
+    REFUSED("nemotron_asr_streaming", PE_POSITION_RELATIVE,
             "models/nemotron_asr_streaming/modular_nemotron_asr_streaming.py "
             "(NemotronAsrStreamingConfig(ParakeetRNNTConfig): the streaming conformer encoder, "
             "relative positions; an LSTM prediction network)",
             WHY_CONFORMER),
-    REFUSED("nemotron3_5_asr", PE_POSITION_T5,
+    REFUSED("nemotron3_5_asr", PE_POSITION_RELATIVE,
             "models/nemotron3_5_asr/configuration_nemotron3_5_asr.py (an RNN-T over the "
             "nemotron_asr_streaming encoder, relative positions; LSTM prediction network)",
             WHY_CONFORMER),
-    REFUSED("parakeet_rnnt", PE_POSITION_T5,
+    REFUSED("parakeet_rnnt", PE_POSITION_RELATIVE,
             "models/parakeet/modular_parakeet.py (ParakeetRNNTConfig: the Parakeet conformer "
             "encoder, relative positions; an LSTM prediction network)",
             WHY_CONFORMER),
-    REFUSED("cohere_asr", PE_POSITION_T5,
+    REFUSED("cohere_asr", PE_POSITION_RELATIVE,
             "models/cohere_asr/configuration_cohere_asr.py (encoder_config: "
             "ParakeetEncoderConfig, a conformer with relative positions; a transformer decoder "
             "over text)",
             "a speech encoder-decoder (a Parakeet conformer encoder with relative positions, a "
             "text decoder); posenc plans decoder-only and T5 text models"),
-    REFUSED("granite_speech_plus_encoder", PE_POSITION_T5,
+    REFUSED("granite_speech_plus_encoder", PE_POSITION_RELATIVE,
             "models/granite_speech_plus/modular_granite_speech_plus.py "
             "(GraniteSpeechPlusEncoderConfig(GraniteSpeechEncoderConfig): Granite Speech's "
             "conformer, Shaw relative positions, max_pos_emb)",

@@ -19,7 +19,7 @@ static const char *const kind_names[] = {
     [PE_POSITION_ROPE] = "rope",       [PE_POSITION_NOPE] = "nope",
     [PE_POSITION_ALIBI] = "alibi",     [PE_POSITION_T5] = "t5",
     [PE_POSITION_LEARNED] = "learned", [PE_POSITION_SINUSOIDAL] = "sinusoidal",
-    [PE_POSITION_NONE] = "none",
+    [PE_POSITION_NONE] = "none",       [PE_POSITION_RELATIVE] = "relative",
 };
 #define N_KINDS (sizeof kind_names / sizeof *kind_names)
 
@@ -36,7 +36,7 @@ int pe_position_kind_from_name(const char *name, pe_position_kind *out) {
             return PE_OK;
         }
     return pe__fail(PE_ERR_PARAM, "position kind '%.40s' is not rope, nope, alibi, t5, "
-                    "learned, sinusoidal or none", name);
+                    "learned, sinusoidal, none or relative", name);
 }
 
 /* ------------------------------------------------- non-RoPE families */

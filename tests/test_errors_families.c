@@ -71,7 +71,7 @@ TEST(errors_positions) {
     EXPECT("POS-4", PE_ERR_RANGE, "layer=-1 is outside [0, 2)", pe_plan_layer_alibi_slopes(p, -1, OUTD, NULL));
     EXPECT("POS-5", PE_ERR_NULL, "out must not be NULL", pe_plan_layer_position(p, 0, NULL));
     EXPECT("POS-5", PE_ERR_NULL, "plan must not be NULL", pe_plan_layer_alibi(NULL, 0, OUT));
-    EXPECT("POS-6", PE_ERR_PARAM, "position kind 'absolute' is not rope, nope, alibi, t5, learned, sinusoidal or none",
+    EXPECT("POS-6", PE_ERR_PARAM, "position kind 'absolute' is not rope, nope, alibi, t5, learned, sinusoidal, none or relative",
            pe_position_kind_from_name("absolute", OUT));
     pe_plan_free(p);
 }

@@ -162,7 +162,7 @@ TEST(families_other_refuse_with_their_kind) {
         const char *why;
     } cases[] = {
         {"vit", PE_POSITION_LEARNED, "a learned table over image patches"},
-        {"swin", PE_POSITION_T5, "learned relative position bias"},
+        {"swin", PE_POSITION_RELATIVE, "learned relative position bias"},
         {"resnet", PE_POSITION_NONE, "a convolutional image model"},
         {"detr", PE_POSITION_SINUSOIDAL, "2-D sine tables"},
         {"qwen2_5_vl_vision", PE_POSITION_ROPE, "2-D vision RoPE"},
