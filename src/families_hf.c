@@ -136,7 +136,7 @@ static const pe__family qwen3_next = {
 static const pe__family qwen3_5_text = {
     .model_type = "qwen3_5_text", .position = PE_POSITION_ROPE,
     .source = "models/qwen3_5/configuration_qwen3_5.py (linear_attention layers have no RoPE)",
-    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.25, .pattern = 4, .head_dim = 256,
+    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.25, .max_position = 32768, .pattern = 4, .head_dim = 256,
                  .layers = 32, .hidden = 4096, .heads = 16},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_LINEAR_INTERVAL,
@@ -144,7 +144,7 @@ static const pe__family qwen3_5_text = {
 static const pe__family qwen3_5_moe_text = {
     .model_type = "qwen3_5_moe_text", .position = PE_POSITION_ROPE,
     .source = "models/qwen3_5_moe/configuration_qwen3_5_moe.py",
-    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.25, .pattern = 4, .head_dim = 256,
+    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.25, .max_position = 32768, .pattern = 4, .head_dim = 256,
                  .layers = 40, .hidden = 2048, .heads = 16},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_LINEAR_INTERVAL,

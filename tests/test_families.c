@@ -22,7 +22,9 @@ const row family_rows_first[] = {
     /* configuration_mixtral.py: 1e6, 4096 * 32 */
     {"mixtral", BASE, 0, PE_POSITION_ROPE, 1e6, 131072, 128, 128, H},
     {"ministral", BASE, 0, PE_POSITION_ROPE, 10000, 131072, 128, 128, H},
-    /* configuration_ministral3.py: default_theta 1e6, no max default */
+    /* configuration_ministral3.py: default_theta 1e6, head_dim 128. (The class also
+     * defaults max_position_embeddings to 262144 and rope_parameters to a YaRN block:
+     * not in the record yet, see docs/FAMILIES.md §2.) */
     {"ministral3", BASE, 0, PE_POSITION_ROPE, 1e6, 0, 128, 128, H},
     {"granite", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
     {"granitemoe", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
@@ -40,11 +42,12 @@ const row family_rows_first[] = {
     {"qwen3_moe", BASE, 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, H},
     /* configuration_qwen3_next.py: partial_rotary_factor 0.25, full_attention_interval 4:
      * layers 0-2 linear attention (no positions), layer 3 full; head_dim 256 (the class
-     * default, whatever hidden_size / num_attention_heads give), so 64 rotated */
+     * default, whatever hidden_size / num_attention_heads give), so 64 rotated; Qwen 3.5:
+     * max_position_embeddings 32768 (transformers 28af8184fb00) */
     {"qwen3_next", BASE ",\"num_hidden_layers\":4", 0, PE_POSITION_NONE, 0, 0, 0, 0, H},
     {"qwen3_next", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_ROPE, 10000, 32768, 256, 64, H},
-    {"qwen3_5_text", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_ROPE, 10000, 0, 256, 64, H},
-    {"qwen3_5_moe_text", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_ROPE, 10000, 0, 256, 64, H},
+    {"qwen3_5_text", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_ROPE, 10000, 32768, 256, 64, H},
+    {"qwen3_5_moe_text", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_ROPE, 10000, 32768, 256, 64, H},
     /* configuration_qwen2_vl.py / qwen2_5_vl.py: rope_theta 1e6, 32768 */
     {"qwen2_vl", BASE, 0, PE_POSITION_ROPE, 1e6, 32768, 128, 128, H},
     {"qwen2_vl_text", BASE, 0, PE_POSITION_ROPE, 1e6, 32768, 128, 128, H},
