@@ -180,14 +180,14 @@ static const pe__family qwen2_5_vl_text = {
 static const pe__family qwen3_vl_text = {
     .model_type = "qwen3_vl_text", .position = PE_POSITION_ROPE,
     .source = "models/qwen3_vl/configuration_qwen3_vl.py",
-    .defaults = {.rope_theta = 5e6, .head_dim = 128, .max_position = 128000,
+    .defaults = {.rope_theta = 500000.0, .head_dim = 128, .max_position = 128000,
                  .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 static const pe__family qwen3_vl_moe_text = {
     .model_type = "qwen3_vl_moe_text", .position = PE_POSITION_ROPE,
     .source = "models/qwen3_vl_moe/configuration_qwen3_vl_moe.py",
-    .defaults = {.rope_theta = 5e6, .max_position = 128000,
+    .defaults = {.rope_theta = 500000.0, .max_position = 128000,
                  .layers = 24, .hidden = 2048, .heads = 16},
     .pairs = HALF_PAIRS,
 };

@@ -53,9 +53,10 @@ const row family_rows_first[] = {
     {"qwen2_vl_text", BASE, 0, PE_POSITION_ROPE, 1e6, 32768, 128, 128, H},
     {"qwen2_5_vl", BASE, 0, PE_POSITION_ROPE, 1e6, 32768, 128, 128, H},
     {"qwen2_5_vl_text", BASE, 0, PE_POSITION_ROPE, 1e6, 32768, 128, 128, H},
-    /* configuration_qwen3_vl.py: rope_theta 5e6, 128000 */
-    {"qwen3_vl_text", BASE, 0, PE_POSITION_ROPE, 5e6, 128000, 128, 128, H},
-    {"qwen3_vl_moe_text", BASE, 0, PE_POSITION_ROPE, 5e6, 128000, 128, 128, H},
+    /* configuration_qwen3_vl.py / qwen3_vl_moe: default_theta 500000 (v5, since
+     * transformers 078ff685d3 of 2025-11-28; v4's rope_theta default was 5e6), 128000 */
+    {"qwen3_vl_text", BASE, 0, PE_POSITION_ROPE, 500000, 128000, 128, 128, H},
+    {"qwen3_vl_moe_text", BASE, 0, PE_POSITION_ROPE, 500000, 128000, 128, 128, H},
     /* configuration_phi.py: partial_rotary_factor 0.5, 2048 */
     {"phi", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 64, H},
     {"phi3", BASE, 0, PE_POSITION_ROPE, 10000, 4096, 128, 128, H},
