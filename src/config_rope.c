@@ -127,11 +127,12 @@ static int read_type(pe__scope block, pe_scaling_type *type) {
     return PE_OK;
 }
 
-/* D of the rotated head, by the first key family the file has. */
+/* D of the rotated head: qk_rope_head_dim, head_dim, the class's head_dim,
+ * else hidden size / head count (below). */
 static int read_head_dim(pe__scope top, const pe__family *fam, int64_t *head_dim,
                          const char **from) {
-    int64_t v = 0, a = 0, b = 0;
-    bool has, has_a, has_b;
+    int64_t v = 0;
+    bool has;
     PE_TRY(pe__json_int(top, "qk_rope_head_dim", &v, &has));
     *from = "qk_rope_head_dim";
     if (!has) {
@@ -149,29 +150,42 @@ static int read_head_dim(pe__scope top, const pe__family *fam, int64_t *head_dim
         *head_dim = v;
         return PE_OK;
     }
-    /* Falcon's files write hidden_size with n_head (FalconConfig's alias). */
-    static const char *const pairs[3][2] = {{"hidden_size", "num_attention_heads"},
-                                            {"n_embd", "n_head"}, {"hidden_size", "n_head"}};
-    for (int k = 0; k < 3; k++) {
-        PE_TRY(pe__json_int(top, pairs[k][0], &a, &has_a));
-        PE_TRY(pe__json_int(top, pairs[k][1], &b, &has_b));
-        if (!has_a || !has_b) continue;
-        *from = pairs[k][0];
-        if (a <= 0 || b <= 0 || a % b != 0)
-            return pe__fail(PE_ERR_DIM, "'%s%s'=%lld is not a positive multiple of "
-                            "'%s'=%lld", top.prefix, pairs[k][0], (long long)a,
-                            pairs[k][1], (long long)b);
-        *head_dim = a / b;
-        return PE_OK;
+    /* hidden_size / num_attention_heads, each the file's value (under either
+     * of its names: GPT-J's n_embd / n_head, Falcon's hidden_size with
+     * n_head) or else that key's class default, independently: a
+     * LlavaConfig's text_config without them is a LlamaConfig's 4096 / 32. */
+    static const char *const names[2][2] = {{"hidden_size", "n_embd"},
+                                            {"num_attention_heads", "n_head"}};
+    const int64_t defaults[2] = {fam != NULL ? fam->defaults.hidden : 0,
+                                 fam != NULL ? fam->defaults.heads : 0};
+    int64_t val[2];
+    const char *key[2];
+    bool given[2];
+    for (int i = 0; i < 2; i++) {
+        key[i] = names[i][0];
+        given[i] = false;
+        for (int k = 0; k < 2 && !given[i]; k++) {
+            PE_TRY(pe__json_int(top, names[i][k], &val[i], &given[i]));
+            if (given[i]) key[i] = names[i][k];
+        }
+        if (given[i] && val[i] <= 0)
+            return pe__fail(PE_ERR_DIM, "'%s%s'=%lld must be > 0", top.prefix, key[i],
+                            (long long)val[i]);
+        if (!given[i] && defaults[i] <= 0)
+            return pe__fail(PE_ERR_FORMAT, "config has no %sqk_rope_head_dim or head_dim, and no "
+                            "%s%s (or %s) to derive it from: posenc's record of '%s' states no "
+                            "class default for it", top.prefix, top.prefix, names[i][0],
+                            names[i][1], fam != NULL ? fam->model_type : "this family");
+        if (!given[i]) val[i] = defaults[i];
     }
-    if (fam != NULL && fam->defaults.hidden > 0 && fam->defaults.heads > 0) {
-        /* The class defaults of both (Falcon: 4544 / 71). */
-        *from = "hidden_size";
-        *head_dim = fam->defaults.hidden / fam->defaults.heads;
-        return PE_OK;
-    }
-    return pe__fail(PE_ERR_FORMAT, "config has no qk_rope_head_dim, head_dim, "
-                    "hidden_size/num_attention_heads or n_embd/n_head");
+    *from = key[0];
+    if (val[0] % val[1] != 0)
+        return pe__fail(PE_ERR_DIM, "'%s%s'=%lld%s is not a positive multiple of '%s%s'=%lld%s",
+                        top.prefix, key[0], (long long)val[0],
+                        given[0] ? "" : " (class default)", top.prefix, key[1],
+                        (long long)val[1], given[1] ? "" : " (class default)");
+    *head_dim = val[0] / val[1];
+    return PE_OK;
 }
 
 /* d: partial_rotary_factor or rotary_pct (int(D * fraction), as HF

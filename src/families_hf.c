@@ -23,52 +23,60 @@
 static const pe__family llama = {
     .model_type = "llama", .position = PE_POSITION_ROPE,
     .source = "models/llama/configuration_llama.py",
-    .defaults = {.rope_theta = 10000.0, .max_position = 2048},
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 static const pe__family mistral = {
     .model_type = "mistral", .position = PE_POSITION_ROPE,
     .source = "models/mistral/configuration_mistral.py",
-    .defaults = {.rope_theta = 10000.0, .max_position = 131072},
+    .defaults = {.rope_theta = 10000.0, .max_position = 131072,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 static const pe__family mixtral = {
     .model_type = "mixtral", .position = PE_POSITION_ROPE,
     .source = "models/mixtral/configuration_mixtral.py",
-    .defaults = {.rope_theta = 1e6, .max_position = 131072},
+    .defaults = {.rope_theta = 1e6, .max_position = 131072,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 static const pe__family ministral = {
     .model_type = "ministral", .position = PE_POSITION_ROPE,
     .source = "models/ministral/configuration_ministral.py",
-    .defaults = {.rope_theta = 10000.0, .max_position = 131072},
+    .defaults = {.rope_theta = 10000.0, .max_position = 131072,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 static const pe__family ministral3 = {
     .model_type = "ministral3", .position = PE_POSITION_ROPE,
     .source = "models/ministral3/configuration_ministral3.py, modeling_ministral3.py "
               "(get_llama_4_attn_scale)",
-    .defaults = {.rope_theta = 1e6},
+    .defaults = {.rope_theta = 1e6, .head_dim = 128,
+                 .layers = 34, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
     .query = PE__QUERY_LLAMA4_BETA,
 };
 static const pe__family granite = {
     .model_type = "granite", .position = PE_POSITION_ROPE,
     .source = "models/granite/configuration_granite.py",
-    .defaults = {.rope_theta = 10000.0, .max_position = 2048},
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 static const pe__family granitemoe = {
     .model_type = "granitemoe", .position = PE_POSITION_ROPE,
     .source = "models/granitemoe/configuration_granitemoe.py",
-    .defaults = {.rope_theta = 10000.0, .max_position = 2048},
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 static const pe__family llama4_text = {
     .model_type = "llama4_text", .position = PE_POSITION_ROPE,
     .source = "models/llama4/configuration_llama4.py, modeling_llama4.py (complex RoPE, "
               "NoPE temperature)",
-    .defaults = {.rope_theta = 500000.0, .max_position = 131072, .nope_interval = 4},
+    .defaults = {.rope_theta = 500000.0, .head_dim = 128, .max_position = 131072, .nope_interval = 4,
+                 .layers = 48, .hidden = 5120, .heads = 40},
     .pairs = INTERLEAVED_PAIRS,
     .layers = PE__LAYERS_CHUNKED,
     .nope = PE__NOPE_MASK,
@@ -77,7 +85,8 @@ static const pe__family llama4_text = {
 static const pe__family smollm3 = {
     .model_type = "smollm3", .position = PE_POSITION_ROPE,
     .source = "models/smollm3/configuration_smollm3.py (no_rope_layers, no_rope_layer_interval)",
-    .defaults = {.rope_theta = 2e6, .max_position = 32768, .nope_interval = 4},
+    .defaults = {.rope_theta = 2e6, .max_position = 32768, .nope_interval = 4,
+                 .layers = 36, .hidden = 2048, .heads = 16},
     .pairs = HALF_PAIRS,
     .nope = PE__NOPE_MASK,
 };
@@ -87,86 +96,99 @@ static const pe__family smollm3 = {
 static const pe__family qwen2 = {
     .model_type = "qwen2", .position = PE_POSITION_ROPE,
     .source = "models/qwen2/configuration_qwen2.py",
-    .defaults = {.rope_theta = 10000.0, .max_position = 32768},
+    .defaults = {.rope_theta = 10000.0, .max_position = 32768,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_QWEN_WINDOW,
 };
 static const pe__family qwen2_moe = {
     .model_type = "qwen2_moe", .position = PE_POSITION_ROPE,
     .source = "models/qwen2_moe/configuration_qwen2_moe.py",
-    .defaults = {.rope_theta = 10000.0, .max_position = 32768},
+    .defaults = {.rope_theta = 10000.0, .max_position = 32768,
+                 .layers = 24, .hidden = 2048, .heads = 16},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_QWEN_WINDOW,
 };
 static const pe__family qwen3 = {
     .model_type = "qwen3", .position = PE_POSITION_ROPE,
     .source = "models/qwen3/configuration_qwen3.py",
-    .defaults = {.rope_theta = 10000.0, .max_position = 32768},
+    .defaults = {.rope_theta = 10000.0, .head_dim = 128, .max_position = 32768,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_QWEN_WINDOW,
 };
 static const pe__family qwen3_moe = {
     .model_type = "qwen3_moe", .position = PE_POSITION_ROPE,
     .source = "models/qwen3_moe/configuration_qwen3_moe.py",
-    .defaults = {.rope_theta = 10000.0, .max_position = 32768},
+    .defaults = {.rope_theta = 10000.0, .max_position = 32768,
+                 .layers = 24, .hidden = 2048, .heads = 32},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_QWEN_WINDOW,
 };
 static const pe__family qwen3_next = {
     .model_type = "qwen3_next", .position = PE_POSITION_ROPE,
     .source = "models/qwen3_next/configuration_qwen3_next.py (linear_attention layers have no RoPE)",
-    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.25, .max_position = 32768, .pattern = 4},
+    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.25, .head_dim = 256, .max_position = 32768, .pattern = 4,
+                 .layers = 48, .hidden = 2048, .heads = 16},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_LINEAR_INTERVAL,
 };
 static const pe__family qwen3_5_text = {
     .model_type = "qwen3_5_text", .position = PE_POSITION_ROPE,
     .source = "models/qwen3_5/configuration_qwen3_5.py (linear_attention layers have no RoPE)",
-    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.25, .pattern = 4},
+    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.25, .max_position = 32768, .pattern = 4, .head_dim = 256,
+                 .layers = 32, .hidden = 4096, .heads = 16},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_LINEAR_INTERVAL,
 };
 static const pe__family qwen3_5_moe_text = {
     .model_type = "qwen3_5_moe_text", .position = PE_POSITION_ROPE,
     .source = "models/qwen3_5_moe/configuration_qwen3_5_moe.py",
-    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.25, .pattern = 4},
+    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.25, .max_position = 32768, .pattern = 4, .head_dim = 256,
+                 .layers = 40, .hidden = 2048, .heads = 16},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_LINEAR_INTERVAL,
 };
 static const pe__family qwen2_vl = {
     .model_type = "qwen2_vl", .position = PE_POSITION_ROPE,
     .source = "models/qwen2_vl/configuration_qwen2_vl.py",
-    .defaults = {.rope_theta = 1e6, .max_position = 32768},
+    .defaults = {.rope_theta = 1e6, .max_position = 32768,
+                 .layers = 80, .hidden = 8192, .heads = 64},
     .pairs = HALF_PAIRS,
 };
 static const pe__family qwen2_vl_text = {
     .model_type = "qwen2_vl_text", .position = PE_POSITION_ROPE,
     .source = "models/qwen2_vl/configuration_qwen2_vl.py",
-    .defaults = {.rope_theta = 1e6, .max_position = 32768},
+    .defaults = {.rope_theta = 1e6, .max_position = 32768,
+                 .layers = 80, .hidden = 8192, .heads = 64},
     .pairs = HALF_PAIRS,
 };
 static const pe__family qwen2_5_vl = {
     .model_type = "qwen2_5_vl", .position = PE_POSITION_ROPE,
     .source = "models/qwen2_5_vl/configuration_qwen2_5_vl.py",
-    .defaults = {.rope_theta = 1e6, .max_position = 32768},
+    .defaults = {.rope_theta = 1e6, .max_position = 32768,
+                 .layers = 80, .hidden = 8192, .heads = 64},
     .pairs = HALF_PAIRS,
 };
 static const pe__family qwen2_5_vl_text = {
     .model_type = "qwen2_5_vl_text", .position = PE_POSITION_ROPE,
     .source = "models/qwen2_5_vl/configuration_qwen2_5_vl.py",
-    .defaults = {.rope_theta = 1e6, .max_position = 32768},
+    .defaults = {.rope_theta = 1e6, .max_position = 32768,
+                 .layers = 80, .hidden = 8192, .heads = 64},
     .pairs = HALF_PAIRS,
 };
 static const pe__family qwen3_vl_text = {
     .model_type = "qwen3_vl_text", .position = PE_POSITION_ROPE,
     .source = "models/qwen3_vl/configuration_qwen3_vl.py",
-    .defaults = {.rope_theta = 5e6, .max_position = 128000},
+    .defaults = {.rope_theta = 500000.0, .head_dim = 128, .max_position = 128000,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 static const pe__family qwen3_vl_moe_text = {
     .model_type = "qwen3_vl_moe_text", .position = PE_POSITION_ROPE,
     .source = "models/qwen3_vl_moe/configuration_qwen3_vl_moe.py",
-    .defaults = {.rope_theta = 5e6, .max_position = 128000},
+    .defaults = {.rope_theta = 500000.0, .max_position = 128000,
+                 .layers = 24, .hidden = 2048, .heads = 16},
     .pairs = HALF_PAIRS,
 };
 
@@ -175,69 +197,80 @@ static const pe__family qwen3_vl_moe_text = {
 static const pe__family phi = {
     .model_type = "phi", .position = PE_POSITION_ROPE,
     .source = "models/phi/configuration_phi.py",
-    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.5, .max_position = 2048},
+    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.5, .max_position = 2048,
+                 .layers = 24, .hidden = 2048, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 static const pe__family phi3 = {
     .model_type = "phi3", .position = PE_POSITION_ROPE,
     .source = "models/phi3/configuration_phi3.py",
-    .defaults = {.rope_theta = 10000.0, .max_position = 4096},
+    .defaults = {.rope_theta = 10000.0, .max_position = 4096,
+                 .layers = 32, .hidden = 3072, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 static const pe__family phimoe = {
     .model_type = "phimoe", .position = PE_POSITION_ROPE,
     .source = "models/phimoe/configuration_phimoe.py, modeling_phimoe.py (short_mscale/long_mscale)",
-    .defaults = {.rope_theta = 1e6, .max_position = 131072},
+    .defaults = {.rope_theta = 1e6, .max_position = 131072,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
     .rope_extra = PE__EXTRA_PHIMOE_MSCALE,
 };
 static const pe__family gpt_neox = {
     .model_type = "gpt_neox", .position = PE_POSITION_ROPE,
     .source = "models/gpt_neox/configuration_gpt_neox.py (rotary_pct)",
-    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.25, .max_position = 2048},
+    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.25, .max_position = 2048,
+                 .layers = 44, .hidden = 6144, .heads = 64},
     .pairs = HALF_PAIRS,
 };
 static const pe__family stablelm = {
     .model_type = "stablelm", .position = PE_POSITION_ROPE,
     .source = "models/stablelm/configuration_stablelm.py",
-    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.25, .max_position = 4096},
+    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.25, .max_position = 4096,
+                 .layers = 32, .hidden = 2560, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 static const pe__family gptj = {
     .model_type = "gptj", .position = PE_POSITION_ROPE,
     .source = "models/gptj/configuration_gptj.py (rotary_dim)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 2048},
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048,
+                 .layers = 28, .hidden = 4096, .heads = 16},
     .pairs = INTERLEAVED_PAIRS,
 };
 static const pe__family codegen = {
     .model_type = "codegen", .position = PE_POSITION_ROPE,
     .source = "models/codegen/configuration_codegen.py",
-    .defaults = {.rope_theta = 10000.0, .max_position = 2048},
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048,
+                 .layers = 28, .hidden = 4096, .heads = 16},
     .pairs = INTERLEAVED_PAIRS,
 };
 static const pe__family starcoder2 = {
     .model_type = "starcoder2", .position = PE_POSITION_ROPE,
     .source = "models/starcoder2/configuration_starcoder2.py",
-    .defaults = {.rope_theta = 10000.0, .max_position = 4096},
+    .defaults = {.rope_theta = 10000.0, .max_position = 4096,
+                 .layers = 30, .hidden = 3072, .heads = 24},
     .pairs = HALF_PAIRS,
 };
 static const pe__family olmo = {
     .model_type = "olmo", .position = PE_POSITION_ROPE,
     .source = "models/olmo/configuration_olmo.py",
-    .defaults = {.rope_theta = 10000.0, .max_position = 2048},
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 static const pe__family olmo2 = {
     .model_type = "olmo2", .position = PE_POSITION_ROPE,
     .source = "models/olmo2/configuration_olmo2.py",
-    .defaults = {.rope_theta = 10000.0, .max_position = 2048},
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 static const pe__family olmo3 = {
     .model_type = "olmo3", .position = PE_POSITION_ROPE,
     .source = "models/olmo3/configuration_olmo3.py, modeling_olmo3.py (sliding layers: rope_type "
               "default)",
-    .defaults = {.rope_theta = 500000.0, .max_position = 2048},
+    .defaults = {.rope_theta = 500000.0, .max_position = 2048,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
     .sliding = PE__SLIDING_UNSCALED,
 };
@@ -247,13 +280,15 @@ static const pe__family olmo3 = {
 static const pe__family gemma = {
     .model_type = "gemma", .position = PE_POSITION_ROPE,
     .source = "models/gemma/configuration_gemma.py",
-    .defaults = {.rope_theta = 10000.0, .max_position = 8192, .head_dim = 256},
+    .defaults = {.rope_theta = 10000.0, .max_position = 8192, .head_dim = 256,
+                 .layers = 28, .hidden = 3072, .heads = 16},
     .pairs = HALF_PAIRS,
 };
 static const pe__family gemma2 = {
     .model_type = "gemma2", .position = PE_POSITION_ROPE,
     .source = "models/gemma2/configuration_gemma2.py",
-    .defaults = {.rope_theta = 10000.0, .max_position = 8192, .head_dim = 256},
+    .defaults = {.rope_theta = 10000.0, .max_position = 8192, .head_dim = 256,
+                 .layers = 26, .hidden = 2304, .heads = 8},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_ALTERNATE,
 };
@@ -261,7 +296,8 @@ static const pe__family gemma3_text = {
     .model_type = "gemma3_text", .position = PE_POSITION_ROPE,
     .source = "models/gemma3/configuration_gemma3.py (rope_local_base_freq, sliding_window_pattern)",
     .defaults = {.rope_theta = 1e6, .max_position = 131072, .head_dim = 256,
-                 .local_base = 10000.0, .pattern = 6},
+                 .local_base = 10000.0, .pattern = 6,
+                 .layers = 26, .hidden = 2304, .heads = 8},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_PATTERN,
     .sliding = PE__SLIDING_LOCAL_BASE,
@@ -270,7 +306,8 @@ static const pe__family gemma3n_text = {
     .model_type = "gemma3n_text", .position = PE_POSITION_ROPE,
     .source = "models/gemma3n/configuration_gemma3n.py",
     .defaults = {.rope_theta = 1e6, .max_position = 32768, .head_dim = 256,
-                 .local_base = 10000.0, .pattern = 5},
+                 .local_base = 10000.0, .pattern = 5,
+                 .layers = 35, .hidden = 2048, .heads = 8},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_PATTERN,
     .sliding = PE__SLIDING_LOCAL_BASE,
@@ -279,7 +316,8 @@ static const pe__family gemma4_text = {
     .model_type = "gemma4_text", .position = PE_POSITION_ROPE,
     .source = "models/gemma4/configuration_gemma4.py (per-layer-type rope_parameters, "
               "global_head_dim)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 131072, .head_dim = 256, .pattern = 6},
+    .defaults = {.rope_theta = 10000.0, .max_position = 131072, .head_dim = 256, .pattern = 6,
+                 .layers = 30, .hidden = 2304, .heads = 8},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_PATTERN,
     .full = PE__FULL_GLOBAL_HEAD_DIM,
@@ -290,14 +328,16 @@ static const pe__family gemma4_text = {
 static const pe__family cohere = {
     .model_type = "cohere", .position = PE_POSITION_ROPE,
     .source = "models/cohere/configuration_cohere.py",
-    .defaults = {.rope_theta = 500000.0, .max_position = 8192},
+    .defaults = {.rope_theta = 500000.0, .max_position = 8192,
+                 .layers = 40, .hidden = 8192, .heads = 64},
     .pairs = INTERLEAVED_PAIRS,
 };
 static const pe__family cohere2 = {
     .model_type = "cohere2", .position = PE_POSITION_ROPE,
     .source = "models/cohere2/configuration_cohere2.py, modeling_cohere2.py (RoPE on sliding "
               "layers only)",
-    .defaults = {.rope_theta = 500000.0, .max_position = 8192, .pattern = 4},
+    .defaults = {.rope_theta = 500000.0, .max_position = 8192, .pattern = 4,
+                 .layers = 40, .hidden = 8192, .heads = 64},
     .pairs = INTERLEAVED_PAIRS,
     .layers = PE__LAYERS_PATTERN,
     .full = PE__FULL_NOPE,
@@ -305,25 +345,29 @@ static const pe__family cohere2 = {
 static const pe__family glm = {
     .model_type = "glm", .position = PE_POSITION_ROPE,
     .source = "models/glm/configuration_glm.py, modeling_glm.py",
-    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.5, .max_position = 131072},
+    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.5, .head_dim = 128, .max_position = 131072,
+                 .layers = 40, .hidden = 4096, .heads = 32},
     .pairs = INTERLEAVED_PAIRS,
 };
 static const pe__family glm4 = {
     .model_type = "glm4", .position = PE_POSITION_ROPE,
     .source = "models/glm4/configuration_glm4.py, modeling_glm4.py",
-    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.5, .max_position = 131072},
+    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.5, .head_dim = 128, .max_position = 131072,
+                 .layers = 40, .hidden = 4096, .heads = 32},
     .pairs = INTERLEAVED_PAIRS,
 };
 static const pe__family glm4_moe = {
     .model_type = "glm4_moe", .position = PE_POSITION_ROPE,
     .source = "models/glm4_moe/configuration_glm4_moe.py",
-    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.5, .max_position = 131072},
+    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.5, .max_position = 131072,
+                 .layers = 46, .hidden = 4096, .heads = 96},
     .pairs = HALF_PAIRS,
 };
 static const pe__family gpt_oss = {
     .model_type = "gpt_oss", .position = PE_POSITION_ROPE,
     .source = "models/gpt_oss/configuration_gpt_oss.py",
-    .defaults = {.rope_theta = 150000.0, .max_position = 131072},
+    .defaults = {.rope_theta = 150000.0, .head_dim = 64, .max_position = 131072,
+                 .layers = 36, .hidden = 2880, .heads = 64},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_ALTERNATE,
 };
@@ -331,7 +375,8 @@ static const pe__family hunyuan_v1_dense = {
     .model_type = "hunyuan_v1_dense", .position = PE_POSITION_ROPE,
     .source = "models/hunyuan_v1_dense/configuration_hunyuan_v1_dense.py, "
               "modeling_hunyuan_v1_dense.py (alpha)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 2048},
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
     .rope_extra = PE__EXTRA_HUNYUAN_ALPHA,
 };
@@ -339,7 +384,8 @@ static const pe__family hunyuan_v1_moe = {
     .model_type = "hunyuan_v1_moe", .position = PE_POSITION_ROPE,
     .source = "models/hunyuan_v1_moe/configuration_hunyuan_v1_moe.py, "
               "modeling_hunyuan_v1_moe.py (alpha)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 2048},
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
     .rope_extra = PE__EXTRA_HUNYUAN_ALPHA,
 };
@@ -350,7 +396,8 @@ static const pe__family deepseek_v2 = {
     .model_type = "deepseek_v2", .position = PE_POSITION_ROPE,
     .source = "models/deepseek_v2/configuration_deepseek_v2.py, modeling_deepseek_v2.py "
               "(softmax_scale * mscale^2)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 2048},
+    .defaults = {.rope_theta = 10000.0, .head_dim = 64, .max_position = 2048,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = INTERLEAVED_PAIRS,
     .softmax = PE__SOFTMAX_DEEPSEEK_MSCALE,
 };
@@ -358,7 +405,8 @@ static const pe__family deepseek_v3 = {
     .model_type = "deepseek_v3", .position = PE_POSITION_ROPE,
     .source = "models/deepseek_v3/configuration_deepseek_v3.py, modeling_deepseek_v3.py "
               "(rope_interleave, mscale^2)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 4096},
+    .defaults = {.rope_theta = 10000.0, .head_dim = 64, .max_position = 4096,
+                 .layers = 61, .hidden = 7168, .heads = 128},
     .pairs = {.layout = PE_ROPE_HALF, .switch_key = "rope_interleave", .switch_default = true},
     .softmax = PE__SOFTMAX_DEEPSEEK_MSCALE,
 };
@@ -370,7 +418,8 @@ static const pe__family glm4_moe_lite = {
     .source = "models/glm4_moe_lite/modular_glm4_moe_lite.py (qk_rope_head_dim=64, "
               "max_position_embeddings=202752, rope_interleave=True; Glm4MoeLiteAttention("
               "DeepseekV3Attention))",
-    .defaults = {.rope_theta = 10000.0, .max_position = 202752, .head_dim = 64},
+    .defaults = {.rope_theta = 10000.0, .max_position = 202752, .head_dim = 64,
+                 .layers = 47, .hidden = 2048, .heads = 20},
     .pairs = {.layout = PE_ROPE_HALF, .switch_key = "rope_interleave", .switch_default = true},
     .softmax = PE__SOFTMAX_DEEPSEEK_MSCALE,
 };
@@ -560,7 +609,8 @@ static const pe__family exaone4 = {
     .source = "models/exaone4/configuration_exaone4.py (max_position_embeddings=2048, "
               "sliding_window=4096, sliding_window_pattern=4), modeling_exaone4.py "
               "(apply_rotary_pos_emb only if sliding_window is None or is_sliding)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 2048, .pattern = 4},
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048, .pattern = 4,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_PATTERN,
     .full = PE__FULL_NOPE_IF_WINDOW,
@@ -576,7 +626,8 @@ static const pe__family lfm2 = {
               "max_position_embeddings=128000, layer_types, else full_attn_idxs, else "
               "range(num_hidden_layers); base from theta before rope_theta), modeling_lfm2.py "
               "(conv layers: Lfm2ShortConv, no positions)",
-    .defaults = {.rope_theta = 1e6, .max_position = 128000},
+    .defaults = {.rope_theta = 1e6, .max_position = 128000,
+                 .layers = 32, .hidden = 2560, .heads = 32},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_ATTN_INDEXES,
     .none_types = (const char *const[]){"conv", NULL},
@@ -588,7 +639,8 @@ static const pe__family jamba = {
     .model_type = "jamba", .position = PE_POSITION_NOPE,
     .source = "models/jamba/configuration_jamba.py (attn_layer_period=8, attn_layer_offset=4, "
               "num_hidden_layers=32), modeling_jamba.py (JambaAttention: no rotary)",
-    .defaults = {.period = 8, .offset = 4},
+    .defaults = {.period = 8, .offset = 4,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .layers = PE__LAYERS_PERIOD,
 };
 /* GraniteMoeHybrid (Granite 4): position_embedding_type defaults to None
@@ -601,7 +653,8 @@ static const pe__family granitemoehybrid = {
               "layer_types or [\"mamba\"] * num_hidden_layers)",
     .kind_switch = {.key = "position_embedding_type", .equals = "rope",
                     .when_true = PE_POSITION_ROPE},
-    .defaults = {.rope_theta = 10000.0, .max_position = 2048},
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_ALL_MAMBA,
 };
@@ -612,14 +665,16 @@ static const pe__family mllama_text = {
     .source = "models/mllama/configuration_mllama.py (MllamaTextConfig: rope_theta=500000, "
               "max_position_embeddings=131072, cross_attention_layers), modeling_mllama.py "
               "(MllamaTextCrossAttention: no rotary)",
-    .defaults = {.rope_theta = 500000.0, .max_position = 131072},
+    .defaults = {.rope_theta = 500000.0, .max_position = 131072,
+                 .layers = 40, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_CROSS_LIST,
 };
 static const pe__family mllama = {
     .model_type = "mllama", .position = PE_POSITION_ROPE,
     .source = "models/mllama/configuration_mllama.py (text_config: MllamaTextConfig)",
-    .defaults = {.rope_theta = 500000.0, .max_position = 131072},
+    .defaults = {.rope_theta = 500000.0, .max_position = 131072,
+                 .layers = 40, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_CROSS_LIST,
 };
@@ -631,7 +686,8 @@ static const pe__family ernie4_5 = {
     .source = "models/ernie4_5/configuration_ernie4_5.py (default_theta=500000.0, "
               "max_position_embeddings=131072, head_dim=128), modular_ernie4_5.py "
               "(apply_rotary_pos_emb: repeat_interleave cos/sin, glm rotate_half)",
-    .defaults = {.rope_theta = 500000.0, .max_position = 131072, .head_dim = 128},
+    .defaults = {.rope_theta = 500000.0, .max_position = 131072, .head_dim = 128,
+                 .layers = 18, .hidden = 1024, .heads = 16},
     .pairs = INTERLEAVED_PAIRS,
 };
 static const pe__family ernie4_5_moe = {
@@ -639,7 +695,8 @@ static const pe__family ernie4_5_moe = {
     .source = "models/ernie4_5_moe/configuration_ernie4_5_moe.py (rope_theta 500000, "
               "max_position_embeddings=131072), modeling_ernie4_5_moe.py (ERNIE 4.5's "
               "interleaved apply_rotary_pos_emb)",
-    .defaults = {.rope_theta = 500000.0, .max_position = 131072},
+    .defaults = {.rope_theta = 500000.0, .max_position = 131072,
+                 .layers = 28, .hidden = 2560, .heads = 20},
     .pairs = INTERLEAVED_PAIRS,
 };
 /* Class-default partial rotary: NemotronConfig partial_rotary_factor=0.5,
@@ -649,14 +706,16 @@ static const pe__family nemotron = {
     .model_type = "nemotron", .position = PE_POSITION_ROPE,
     .source = "models/nemotron/configuration_nemotron.py (partial_rotary_factor=0.5, "
               "rope_theta 10000.0, max_position_embeddings=4096)",
-    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.5, .max_position = 4096},
+    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.5, .max_position = 4096,
+                 .layers = 32, .hidden = 6144, .heads = 48},
     .pairs = HALF_PAIRS,
 };
 static const pe__family persimmon = {
     .model_type = "persimmon", .position = PE_POSITION_ROPE,
     .source = "models/persimmon/configuration_persimmon.py (partial_rotary_factor=0.5, "
               "rope_theta=25000.0, max_position_embeddings=16384)",
-    .defaults = {.rope_theta = 25000.0, .partial_rotary = 0.5, .max_position = 16384},
+    .defaults = {.rope_theta = 25000.0, .partial_rotary = 0.5, .max_position = 16384,
+                 .layers = 36, .hidden = 4096, .heads = 64},
     .pairs = HALF_PAIRS,
 };
 /* Wrappers whose text_config without a model_type is a LlamaConfig
@@ -687,7 +746,8 @@ static const pe__family olmoe = {
     .model_type = "olmoe", .position = PE_POSITION_ROPE,
     .source = "models/olmoe/configuration_olmoe.py (max_position_embeddings: int = 4096, no "
               "default_theta), modeling_olmoe.py (rotate_half)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 4096},
+    .defaults = {.rope_theta = 10000.0, .max_position = 4096,
+                 .layers = 16, .hidden = 2048, .heads = 16},
     .pairs = HALF_PAIRS,
 };
 /* ArceeConfig: Llama's attention; max_position_embeddings 4096. */
@@ -696,7 +756,8 @@ static const pe__family arcee = {
     .source = "models/arcee/configuration_arcee.py (max_position_embeddings: int = 4096, "
               "head_dim = hidden_size // num_attention_heads), modeling_arcee.py (Llama "
               "rotate_half)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 4096},
+    .defaults = {.rope_theta = 10000.0, .max_position = 4096,
+                 .layers = 32, .hidden = 2560, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 /* HeliumConfig: default_theta 100000, head_dim 128, max_position_embeddings
@@ -707,7 +768,8 @@ static const pe__family helium = {
     .source = "models/helium/configuration_helium.py (default_theta = 100000.0, head_dim: int = "
               "128, max_position_embeddings: int = 4096), modeling_helium.py at 015bfeb86891 "
               "(apply_rotary_pos_emb: \"Interleave them instead of usual shape\")",
-    .defaults = {.rope_theta = 100000.0, .max_position = 4096, .head_dim = 128},
+    .defaults = {.rope_theta = 100000.0, .max_position = 4096, .head_dim = 128,
+                 .layers = 24, .hidden = 2560, .heads = 20},
     .pairs = INTERLEAVED_PAIRS,
 };
 /* Mistral3Config: text_config.get("model_type", "mistral"). */
@@ -732,7 +794,8 @@ static const pe__family granitemoeshared = {
     .source = "models/granitemoeshared/configuration_granitemoeshared.py at 040e1a7e4bb4 "
               "(rope_theta=10000.0, max_position_embeddings=2048, position_embedding_type "
               "\"rope\"), modeling_granitemoeshared.py (rotate_half)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 2048},
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 /* BitNetConfig: rope_theta=500000.0, max_position_embeddings=2048. */
@@ -740,7 +803,8 @@ static const pe__family bitnet = {
     .model_type = "bitnet", .position = PE_POSITION_ROPE,
     .source = "models/bitnet/configuration_bitnet.py at 008f5c8c29be (rope_theta=500000.0, "
               "max_position_embeddings=2048), modeling_bitnet.py (rotate_half)",
-    .defaults = {.rope_theta = 500000.0, .max_position = 2048},
+    .defaults = {.rope_theta = 500000.0, .max_position = 2048,
+                 .layers = 30, .hidden = 2560, .heads = 20},
     .pairs = HALF_PAIRS,
 };
 /* SeedOssConfig: max_position_embeddings 524288, head_dim 128, no
@@ -749,7 +813,8 @@ static const pe__family seed_oss = {
     .model_type = "seed_oss", .position = PE_POSITION_ROPE,
     .source = "models/seed_oss/configuration_seed_oss.py (max_position_embeddings: int = 524288, "
               "head_dim: int | None = 128, no default_theta), modeling_seed_oss.py (rotate_half)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 524288, .head_dim = 128},
+    .defaults = {.rope_theta = 10000.0, .max_position = 524288, .head_dim = 128,
+                 .layers = 64, .hidden = 4096, .heads = 80},
     .pairs = HALF_PAIRS,
 };
 /* FalconMambaConfig: num_hidden_layers 32, hidden_size 768; Mamba mixers. */
@@ -845,7 +910,8 @@ static const pe__family falcon_h1 = {
               "(max_position_embeddings: int = 8192, no default_theta, layers_block_type "
               "[\"hybrid\"] * num_hidden_layers), modeling_falcon_h1.py (FalconH1Attention("
               "LlamaAttention) beside the mixer)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 8192},
+    .defaults = {.rope_theta = 10000.0, .max_position = 8192,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 /* BioGptConfig: max_position_embeddings=1024, hidden_size=1024,
@@ -892,7 +958,8 @@ static const pe__family recurrent_gemma = {
               "\"recurrent\", \"attention\"), layers_block_type: (block_types * 100)"
               "[:num_hidden_layers]), modeling_recurrent_gemma.py (rotate_half on the first "
               "half; RecurrentGemmaRecurrentBlock: no positions)",
-    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.5},
+    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.5,
+                 .layers = 26, .hidden = 2560, .heads = 10},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_CYCLE,
     .cycle = (const char *const[]){"recurrent", "recurrent", "attention", NULL},
@@ -908,7 +975,8 @@ static const pe__family minimax = {
               "max_position_embeddings: int = 4096 * 32, layer_types: \"full_attention\" if "
               "bool((i + 1) % 2) else \"linear_attention\"), modular_minimax.py "
               "(MiniMaxAttention(MixtralAttention); MiniMaxLightningAttention: no positions)",
-    .defaults = {.rope_theta = 1e6, .max_position = 131072},
+    .defaults = {.rope_theta = 1e6, .max_position = 131072,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_CYCLE,
     .cycle = (const char *const[]){"full_attention", "linear_attention", NULL},
@@ -922,7 +990,8 @@ static const pe__family gpt_neox_japanese = {
               "(max_position_embeddings: int = 2048; convert_rope_params_to_dict: rope_theta <- "
               "rotary_emb_base (default_theta), partial_rotary_factor <- rotary_pct (1.0)), "
               "modeling_gpt_neox_japanese.py (rotate_half)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 2048},
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048,
+                 .layers = 32, .hidden = 2560, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 /* Qwen2AudioConfig: text_config.get("model_type", "qwen2");

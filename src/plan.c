@@ -94,17 +94,34 @@ typedef struct {
     cJSON *owned_default;    /* a class-default block we built (Gemma 4) */
 } reader;
 
-static int read_layer_count(reader *r, int64_t *n, bool *has) {
+/* The layer count: the file's key, else the family class's default
+ * (LlamaConfig: 32; a wrapper's text_config uses its text family's record),
+ * else a refusal naming the keys and the family: never a guessed count. A
+ * layer_types list must then have that many entries, as transformers'
+ * PreTrainedConfig.validate_layer_type requires. */
+static int read_layer_count(reader *r, int64_t *n) {
     static const char *const keys[] = {"num_hidden_layers", "n_layer", "num_layers"};
+    bool has;
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
-        PE_TRY(pe__json_int(r->top, keys[k], n, has));
-        if (!*has) continue;
+        PE_TRY(pe__json_int(r->top, keys[k], n, &has));
+        if (!has) continue;
         if (*n < 1 || *n > PE_PLAN_MAX_LAYERS)
             return pe__fail(PE_ERR_FORMAT, "'%s%s'=%lld must be in [1, %d]", r->top.prefix,
                             keys[k], (long long)*n, PE_PLAN_MAX_LAYERS);
         return PE_OK;
     }
-    *n = 1;
+    if (r->fam->defaults.layers <= 0)
+        return pe__fail(PE_ERR_FORMAT, "config has no '%snum_hidden_layers' (or n_layer / "
+                        "num_layers), and posenc's record of '%s' states no class default for "
+                        "it: add the key", r->top.prefix, r->fam->model_type);
+    *n = r->fam->defaults.layers;
+    const cJSON *lt;
+    PE_TRY(pe__json_find(r->top, "layer_types", &lt));
+    if (cJSON_IsArray(lt) && cJSON_GetArraySize(lt) != *n)
+        return pe__fail(PE_ERR_FORMAT, "'%slayer_types' has %d entries but the config has no "
+                        "num_hidden_layers and '%s' defaults to %lld layers: add the key",
+                        r->top.prefix, cJSON_GetArraySize(lt), r->fam->model_type,
+                        (long long)*n);
     return PE_OK;
 }
 
@@ -677,17 +694,7 @@ static int build(const cJSON *root, const char *family, pe_plan *p) {
     if (family_kind != PE_POSITION_ROPE && family_kind != PE_POSITION_NOPE)
         return pe__plan_build_fixed(p, r.top, r.fam, family_kind);
     PE_TRY(pe__plan_warn_ignored(p, r.top, r.fam));
-    bool has_layers = false;
-    if (status == PE_OK) status = read_layer_count(&r, &p->n_layers, &has_layers);
-    if (status == PE_OK && !has_layers) {
-        const cJSON *lt;
-        status = pe__json_find(r.top, "layer_types", &lt);
-        if (status == PE_OK && cJSON_IsArray(lt) && cJSON_GetArraySize(lt) > 0)
-            p->n_layers = cJSON_GetArraySize(lt);
-        if (p->n_layers > PE_PLAN_MAX_LAYERS)
-            status = pe__fail(PE_ERR_FORMAT, "'layer_types' has more than %d entries",
-                              PE_PLAN_MAX_LAYERS);
-    }
+    status = read_layer_count(&r, &p->n_layers);
     if (status != PE_OK) return status;
     p->layers = calloc((size_t)p->n_layers, sizeof *p->layers);
     int *use_rope = calloc((size_t)p->n_layers, sizeof *use_rope);

@@ -316,7 +316,11 @@ TEST(config_errors_name_the_key) {
     REJECT("[1, 2]", PE_ERR_FORMAT, "must be a JSON object, not array");
     REJECT("{\"head_dim\":64} x", PE_ERR_FORMAT, "trailing data");
     expect_reject("{\"head_dim\":64}\0", 16, PE_ERR_FORMAT, "trailing data");
-    REJECT("{}", PE_ERR_FORMAT, "no qk_rope_head_dim, head_dim");
+    /* LlamaConfig's class defaults give {} a head (4096 / 32); a family whose
+     * record states none refuses by name. */
+    static const char no_head[] = "{\"model_type\":\"kimi_k2\",\"num_hidden_layers\":2}";
+    expect_reject(no_head, strlen(no_head), PE_ERR_FORMAT,
+                  "no qk_rope_head_dim or head_dim, and no hidden_size (or n_embd)");
     REJECT("{\"hidden_size\":4096,\"num_attention_heads\":30}", PE_ERR_DIM,
            "'hidden_size'=4096 is not a positive multiple of 'num_attention_heads'=30");
     REJECT("{\"head_dim\":\"128\"}", PE_ERR_FORMAT, "'head_dim' must be a number, not string");

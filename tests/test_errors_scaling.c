@@ -258,8 +258,12 @@ TEST(errors_config_parse) {
     EXPECT("CFG-16", PE_ERR_DIM, "'head_dim'=-4 must be > 0", cfg("{\"head_dim\":-4}"));
     EXPECT("CFG-17", PE_ERR_DIM, "'hidden_size'=100 is not a positive multiple of 'num_attention_heads'=3",
            cfg("{\"hidden_size\":100,\"num_attention_heads\":3}"));
-    EXPECT("CFG-18", PE_ERR_FORMAT, "config has no qk_rope_head_dim, head_dim, hidden_size/num_attention_heads",
-           cfg("{\"model_type\":\"llama\"}"));
+    EXPECT("CFG-18", PE_ERR_FORMAT, "config has no qk_rope_head_dim or head_dim, and no hidden_size (or "
+           "n_embd) to derive it from: posenc's record of 'kimi_k2' states no class default for it",
+           cfg("{\"model_type\":\"kimi_k2\",\"num_hidden_layers\":2}"));
+    EXPECT("CFG-18", PE_ERR_FORMAT, "config has no qk_rope_head_dim or head_dim, and no "
+           "num_attention_heads (or n_head) to derive it from: posenc's record of 'kimi_k2'",
+           cfg("{\"model_type\":\"kimi_k2\",\"num_hidden_layers\":2,\"hidden_size\":64}"));
     EXPECT("CFG-19", PE_ERR_FORMAT, "'partial_rotary_factor'=1.5 must be in (0, 1]",
            cfg("{\"head_dim\":64,\"partial_rotary_factor\":1.5}"));
     EXPECT("CFG-20", PE_ERR_FORMAT, "'rotary_pct' gives rotary dim 32, 'partial_rotary_factor' gives 16",
@@ -380,12 +384,20 @@ TEST(errors_plan) {
            plan("{\"text_config\":{\"head_dim\":64},\"llm_config\":{\"head_dim\":64}}"));
     EXPECT("PLAN-2", PE_ERR_FORMAT, "'num_hidden_layers'=0 must be in [1, 65536]",
            plan("{\"head_dim\":64,\"num_hidden_layers\":0}"));
+    EXPECT("PLAN-2", PE_ERR_FORMAT, "config has no 'num_hidden_layers' (or n_layer / num_layers), and "
+           "posenc's record of 'kimi_k2' states no class default for it: add the key",
+           plan("{\"model_type\":\"kimi_k2\",\"head_dim\":64}"));
+    EXPECT("PLAN-2", PE_ERR_FORMAT, "config has no 'text_config.num_hidden_layers'",
+           plan("{\"model_type\":\"llava\",\"text_config\":{\"model_type\":\"kimi_k2\"}}"));
     EXPECT("PLAN-3", PE_ERR_FORMAT, "'layer_types' must be an array of strings, not number",
            plan("{\"head_dim\":64,\"layer_types\":3}"));
     EXPECT("PLAN-3", PE_ERR_FORMAT, "'text_config.layer_types'[1] must be a string, not number",
            plan("{\"text_config\":{\"head_dim\":64,\"num_hidden_layers\":2,\"layer_types\":[\"full_attention\",2]}}"));
     EXPECT("PLAN-4", PE_ERR_FORMAT, "'layer_types' has 2 entries but num_hidden_layers=3",
            plan("{\"head_dim\":64,\"num_hidden_layers\":3,\"layer_types\":[\"full_attention\",\"full_attention\"]}"));
+    EXPECT("PLAN-4", PE_ERR_FORMAT, "'layer_types' has 2 entries but the config has no num_hidden_layers "
+           "and 'llama' defaults to 32 layers: add the key",
+           plan("{\"head_dim\":64,\"layer_types\":[\"full_attention\",\"full_attention\"]}"));
     EXPECT("PLAN-5", PE_ERR_FORMAT, "layer type 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...' is longer than 63 bytes",
            plan("{\"head_dim\":64,\"num_hidden_layers\":1,\"layer_types\":[\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"]}"));
     EXPECT("PLAN-6", PE_ERR_FORMAT, "'sliding_window_pattern'=0 must be >= 1",

@@ -22,7 +22,9 @@ const row family_rows_first[] = {
     /* configuration_mixtral.py: 1e6, 4096 * 32 */
     {"mixtral", BASE, 0, PE_POSITION_ROPE, 1e6, 131072, 128, 128, H},
     {"ministral", BASE, 0, PE_POSITION_ROPE, 10000, 131072, 128, 128, H},
-    /* configuration_ministral3.py: default_theta 1e6, no max default */
+    /* configuration_ministral3.py: default_theta 1e6, head_dim 128. (The class also
+     * defaults max_position_embeddings to 262144 and rope_parameters to a YaRN block:
+     * not in the record yet, see docs/FAMILIES.md §2.) */
     {"ministral3", BASE, 0, PE_POSITION_ROPE, 1e6, 0, 128, 128, H},
     {"granite", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
     {"granitemoe", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
@@ -39,19 +41,22 @@ const row family_rows_first[] = {
     {"qwen3", BASE, 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, H},
     {"qwen3_moe", BASE, 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, H},
     /* configuration_qwen3_next.py: partial_rotary_factor 0.25, full_attention_interval 4:
-     * layers 0-2 linear attention (no positions), layer 3 full */
+     * layers 0-2 linear attention (no positions), layer 3 full; head_dim 256 (the class
+     * default, whatever hidden_size / num_attention_heads give), so 64 rotated; Qwen 3.5:
+     * max_position_embeddings 32768 (transformers 28af8184fb00) */
     {"qwen3_next", BASE ",\"num_hidden_layers\":4", 0, PE_POSITION_NONE, 0, 0, 0, 0, H},
-    {"qwen3_next", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_ROPE, 10000, 32768, 128, 32, H},
-    {"qwen3_5_text", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_ROPE, 10000, 0, 128, 32, H},
-    {"qwen3_5_moe_text", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_ROPE, 10000, 0, 128, 32, H},
+    {"qwen3_next", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_ROPE, 10000, 32768, 256, 64, H},
+    {"qwen3_5_text", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_ROPE, 10000, 32768, 256, 64, H},
+    {"qwen3_5_moe_text", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_ROPE, 10000, 32768, 256, 64, H},
     /* configuration_qwen2_vl.py / qwen2_5_vl.py: rope_theta 1e6, 32768 */
     {"qwen2_vl", BASE, 0, PE_POSITION_ROPE, 1e6, 32768, 128, 128, H},
     {"qwen2_vl_text", BASE, 0, PE_POSITION_ROPE, 1e6, 32768, 128, 128, H},
     {"qwen2_5_vl", BASE, 0, PE_POSITION_ROPE, 1e6, 32768, 128, 128, H},
     {"qwen2_5_vl_text", BASE, 0, PE_POSITION_ROPE, 1e6, 32768, 128, 128, H},
-    /* configuration_qwen3_vl.py: rope_theta 5e6, 128000 */
-    {"qwen3_vl_text", BASE, 0, PE_POSITION_ROPE, 5e6, 128000, 128, 128, H},
-    {"qwen3_vl_moe_text", BASE, 0, PE_POSITION_ROPE, 5e6, 128000, 128, 128, H},
+    /* configuration_qwen3_vl.py / qwen3_vl_moe: default_theta 500000 (v5, since
+     * transformers 078ff685d3 of 2025-11-28; v4's rope_theta default was 5e6), 128000 */
+    {"qwen3_vl_text", BASE, 0, PE_POSITION_ROPE, 500000, 128000, 128, 128, H},
+    {"qwen3_vl_moe_text", BASE, 0, PE_POSITION_ROPE, 500000, 128000, 128, 128, H},
     /* configuration_phi.py: partial_rotary_factor 0.5, 2048 */
     {"phi", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 64, H},
     {"phi3", BASE, 0, PE_POSITION_ROPE, 10000, 4096, 128, 128, H},
@@ -85,14 +90,17 @@ const row family_rows_first[] = {
     {"glm", BASE, 0, PE_POSITION_ROPE, 10000, 131072, 128, 64, I},
     {"glm4", BASE, 0, PE_POSITION_ROPE, 10000, 131072, 128, 64, I},
     {"glm4_moe", BASE, 0, PE_POSITION_ROPE, 10000, 131072, 128, 64, H},
-    /* configuration_gpt_oss.py: rope_theta 150000, 131072 */
-    {"gpt_oss", BASE, 0, PE_POSITION_ROPE, 150000, 131072, 128, 128, H},
+    /* configuration_gpt_oss.py: rope_theta 150000, 131072, head_dim 64 (class default) */
+    {"gpt_oss", BASE, 0, PE_POSITION_ROPE, 150000, 131072, 64, 64, H},
     {"hunyuan_v1_dense", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
     {"hunyuan_v1_moe", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
-    /* configuration_deepseek_v2.py: 2048; v3: 4096, rope_interleave True */
-    {"deepseek_v2", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, I},
-    {"deepseek_v3", BASE, 0, PE_POSITION_ROPE, 10000, 4096, 128, 128, I},
-    {"kimi_k2", BASE, 0, PE_POSITION_ROPE, 10000, 4096, 128, 128, I},
+    /* configuration_deepseek_v2.py: 2048; v3: 4096, rope_interleave True; both set
+     * head_dim = qk_rope_head_dim (class default 64) */
+    {"deepseek_v2", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 64, 64, I},
+    {"deepseek_v3", BASE, 0, PE_POSITION_ROPE, 10000, 4096, 64, 64, I},
+    /* Kimi K2 (remote code; its configuration file not read): no class defaults
+     * stated, so the row gives the layer count */
+    {"kimi_k2", BASE ",\"num_hidden_layers\":2", 0, PE_POSITION_ROPE, 10000, 4096, 128, 128, I},
     /* modular_glm4_moe_lite.py: qk_rope_head_dim 64, 202752, rope_interleave True */
     {"glm4_moe_lite", "\"hidden_size\":2048,\"num_attention_heads\":20", 0, PE_POSITION_ROPE, 10000,
      202752, 64, 64, I},
@@ -443,6 +451,171 @@ TEST(families_non_rope_parameters) {
         pe_plan_t5 t;
         CHECK_OK(pe_plan_layer_t5(p, 10, &t));
         CHECK(t.bias_layer == 10 && t.owns_bias && t.heads == 6 && t.bidirectional == 0);
+        pe_plan_free(p);
+    }
+}
+
+/* The class defaults of the keys a config leaves out, per record of the first
+ * group: the layer count and the head (head_dim when the class has one, else
+ * hidden_size // num_attention_heads) restated from each configuration_*.py
+ * (transformers 28af8184fb00; gemma4 at 351f643ab9f5: docs/FAMILIES.md §2).
+ * A config of the model_type alone gets them; the head is checked on its first
+ * rotating layer. */
+typedef struct {
+    const char *model_type;
+    int64_t layers, hidden, heads, head_dim; /* head_dim 0: hidden / heads */
+} class_counts;
+
+static const class_counts counts_first[] = {
+    {"llama", 32, 4096, 32, 0},          {"mistral", 32, 4096, 32, 0},
+    {"mixtral", 32, 4096, 32, 0},        {"ministral", 32, 4096, 32, 0},
+    {"ministral3", 34, 4096, 32, 128},   {"granite", 32, 4096, 32, 0},
+    {"granitemoe", 32, 4096, 32, 0},     {"llama4_text", 48, 5120, 40, 128},
+    {"smollm3", 36, 2048, 16, 0},        {"qwen2", 32, 4096, 32, 0},
+    {"qwen2_moe", 24, 2048, 16, 0},      {"qwen3", 32, 4096, 32, 128},
+    {"qwen3_moe", 24, 2048, 32, 0},      {"qwen3_next", 48, 2048, 16, 256},
+    {"qwen3_5_text", 32, 4096, 16, 256}, {"qwen3_5_moe_text", 40, 2048, 16, 256},
+    /* Qwen2VLConfig / Qwen2_5_VLConfig build their text config from the top-level keys */
+    {"qwen2_vl", 80, 8192, 64, 0},       {"qwen2_vl_text", 80, 8192, 64, 0},
+    {"qwen2_5_vl", 80, 8192, 64, 0},     {"qwen2_5_vl_text", 80, 8192, 64, 0},
+    {"qwen3_vl_text", 32, 4096, 32, 128}, {"qwen3_vl_moe_text", 24, 2048, 16, 0},
+    {"phi", 24, 2048, 32, 0},            {"phi3", 32, 3072, 32, 0},
+    {"phimoe", 32, 4096, 32, 0},         {"gpt_neox", 44, 6144, 64, 0},
+    {"stablelm", 32, 2560, 32, 0},       {"gptj", 28, 4096, 16, 0},
+    {"codegen", 28, 4096, 16, 0},        {"starcoder2", 30, 3072, 24, 0},
+    {"olmo", 32, 4096, 32, 0},           {"olmo2", 32, 4096, 32, 0},
+    {"olmo3", 32, 4096, 32, 0},          {"gemma", 28, 3072, 16, 256},
+    {"gemma2", 26, 2304, 8, 256},        {"gemma3_text", 26, 2304, 8, 256},
+    {"gemma3n_text", 35, 2048, 8, 256},  {"gemma4_text", 30, 2304, 8, 256},
+    {"cohere", 40, 8192, 64, 0},         {"cohere2", 40, 8192, 64, 0},
+    {"glm", 40, 4096, 32, 128},          {"glm4", 40, 4096, 32, 128},
+    {"gpt_oss", 36, 2880, 64, 64},       {"hunyuan_v1_dense", 32, 4096, 32, 0},
+    {"hunyuan_v1_moe", 32, 4096, 32, 0},
+    /* DeepseekV2/V3Config: head_dim = qk_rope_head_dim (64) */
+    {"deepseek_v2", 32, 4096, 32, 64},   {"deepseek_v3", 61, 7168, 128, 64},
+    {"glm4_moe_lite", 47, 2048, 20, 64}, {"falcon", 32, 4544, 71, 0},
+    {"exaone4", 32, 4096, 32, 0},        {"lfm2", 32, 2560, 32, 0},
+    {"jamba", 32, 4096, 32, 0},          {"granitemoehybrid", 32, 4096, 32, 0},
+    {"mllama_text_model", 40, 4096, 32, 0}, {"mllama", 40, 4096, 32, 0},
+    {"ernie4_5", 18, 1024, 16, 128},     {"ernie4_5_moe", 28, 2560, 20, 0},
+    {"nemotron", 32, 6144, 48, 0},       {"persimmon", 36, 4096, 64, 0},
+    {"olmoe", 16, 2048, 16, 0},          {"arcee", 32, 2560, 32, 0},
+    {"helium", 24, 2560, 20, 128},       {"granitemoeshared", 32, 4096, 32, 0},
+    {"bitnet", 30, 2560, 20, 0},         {"seed_oss", 64, 4096, 80, 128},
+    {"falcon_h1", 32, 4096, 32, 0},      {"recurrent_gemma", 26, 2560, 10, 0},
+    {"minimax", 32, 4096, 32, 0},        {"gpt_neox_japanese", 32, 2560, 32, 0},
+};
+
+TEST(families_class_default_layer_and_head_counts) {
+    for (size_t i = 0; i < sizeof counts_first / sizeof *counts_first; i++) {
+        const class_counts *c = &counts_first[i];
+        char json[128];
+        snprintf(json, sizeof json, "{\"model_type\":\"%s\"}", c->model_type);
+        pe_plan *p = NULL;
+        int st = pe_plan_from_config_json(json, strlen(json), &p);
+        CHECK_MSG(st == PE_OK, "%s: %s", json, pe_last_error());
+        if (st != PE_OK) continue;
+        CHECK_MSG(pe_plan_num_layers(p) == c->layers, "%s: %lld layers, want %lld", c->model_type,
+                  (long long)pe_plan_num_layers(p), (long long)c->layers);
+        int64_t want = c->head_dim > 0 ? c->head_dim : c->hidden / c->heads;
+        for (int64_t l = 0; l < pe_plan_num_layers(p); l++) {
+            pe_plan_layer L;
+            CHECK_OK(pe_plan_layer_info(p, l, &L));
+            if (!L.rope) continue;
+            CHECK_MSG(L.head_dim == want, "%s layer %lld: head_dim %lld, want %lld",
+                      c->model_type, (long long)l, (long long)L.head_dim, (long long)want);
+            break;
+        }
+        pe_plan_free(p);
+    }
+    /* Glm4MoeConfig states no head_dim and 4096 / 96 is no whole head: refused with
+     * both numbers named as class defaults, not rounded. */
+    pe_plan *p = NULL;
+    const char *glm = "{\"model_type\":\"glm4_moe\"}";
+    CHECK_ERROR(pe_plan_from_config_json(glm, strlen(glm), &p), PE_ERR_DIM,
+                "'hidden_size'=4096 (class default) is not a positive multiple of "
+                "'num_attention_heads'=96 (class default)");
+}
+
+/* A real wrapper config whose text_config leaves the Llama keys to
+ * LlamaConfig's class defaults: huggingface.co/llava-hf/llava-1.5-7b-hf
+ * config.json's text_config, quoted as the file has it. transformers builds
+ * it as LlamaConfig (configuration_llava.py: text_config model_type
+ * "llama"): hidden_size 4096, num_attention_heads 32, num_hidden_layers 32,
+ * rope_theta 10000 (configuration_llama.py), max_position_embeddings 4096
+ * from the file. */
+TEST(families_wrapper_text_config_uses_class_defaults) {
+    static const char llava[] =
+        "{\"model_type\":\"llava\",\"text_config\":{\"_name_or_path\":\"lmsys/vicuna-7b-v1.5\","
+        "\"architectures\":[\"LlamaForCausalLM\"],\"max_position_embeddings\":4096,"
+        "\"model_type\":\"llama\",\"rms_norm_eps\":1e-05,\"torch_dtype\":\"float16\","
+        "\"vocab_size\":32064}}";
+    pe_plan *p = NULL;
+    CHECK_OK(pe_plan_from_config_json(llava, strlen(llava), &p));
+    if (p == NULL) return;
+    CHECK(pe_plan_num_layers(p) == 32);
+    for (int64_t l = 0; l < pe_plan_num_layers(p); l++) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(p, l, &L));
+        CHECK_MSG(L.rope && L.head_dim == 128 && L.rotary_dim == 128 && L.base == 10000.0 &&
+                      L.max_position == 4096 && L.layout == PE_ROPE_HALF,
+                  "llava-1.5 layer %lld: rope %d head %lld rotary %lld base %g max %lld",
+                  (long long)l, L.rope, (long long)L.head_dim, (long long)L.rotary_dim, L.base,
+                  (long long)L.max_position);
+    }
+    pe_plan_free(p);
+}
+
+/* Each of hidden_size and num_attention_heads is the file's value, else its
+ * own class default (LlamaConfig 4096 / 32; GPTJConfig n_embd 4096, n_head
+ * 16; FalconConfig 4544 / 71): one key given does not drop the other's
+ * default. */
+TEST(families_hidden_and_heads_default_independently) {
+    static const struct {
+        const char *json;
+        int64_t head_dim;
+    } cases[] = {
+        {"{\"model_type\":\"llama\",\"hidden_size\":2048}", 2048 / 32},
+        {"{\"model_type\":\"llama\",\"num_attention_heads\":16}", 4096 / 16},
+        {"{\"model_type\":\"gptj\",\"n_embd\":2048}", 2048 / 16},
+        {"{\"model_type\":\"gptj\",\"n_head\":32}", 4096 / 32},
+        {"{\"model_type\":\"falcon\",\"hidden_size\":4544,\"n_head\":71}", 64},
+        {"{\"model_type\":\"falcon\",\"hidden_size\":8192}", 0}, /* refused below */
+    };
+    for (size_t i = 0; i + 1 < sizeof cases / sizeof *cases; i++) {
+        pe_plan *p = NULL;
+        int st = pe_plan_from_config_json(cases[i].json, strlen(cases[i].json), &p);
+        CHECK_MSG(st == PE_OK, "%s: %s", cases[i].json, pe_last_error());
+        if (st != PE_OK) continue;
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(p, 0, &L));
+        CHECK_MSG(L.head_dim == cases[i].head_dim, "%s: head_dim %lld, want %lld", cases[i].json,
+                  (long long)L.head_dim, (long long)cases[i].head_dim);
+        pe_plan_free(p);
+    }
+    /* 8192 is no multiple of Falcon's default 71 heads: refused naming which
+     * number is the class's. */
+    pe_plan *p = NULL;
+    const char *falcon = cases[5].json;
+    CHECK_ERROR(pe_plan_from_config_json(falcon, strlen(falcon), &p), PE_ERR_DIM,
+                "'hidden_size'=8192 is not a positive multiple of 'num_attention_heads'=71 (class "
+                "default)");
+}
+
+/* A record that states no class default layer count (Kimi K2: remote code
+ * whose configuration file posenc has not read) refuses a config without
+ * one by the keys and the family's name: never one guessed layer. */
+TEST(families_no_class_default_layer_count_refuses) {
+    pe_plan *p = NULL;
+    const char *kimi = "{\"model_type\":\"kimi_k2\",\"head_dim\":64}";
+    CHECK_ERROR(pe_plan_from_config_json(kimi, strlen(kimi), &p), PE_ERR_FORMAT,
+                "config has no 'num_hidden_layers' (or n_layer / num_layers), and posenc's record "
+                "of 'kimi_k2' states no class default for it");
+    CHECK(p == NULL);
+    const char *kimi2 = "{\"model_type\":\"kimi_k2\",\"head_dim\":64,\"n_layer\":3}";
+    CHECK_OK(pe_plan_from_config_json(kimi2, strlen(kimi2), &p));
+    if (p != NULL) {
+        CHECK(pe_plan_num_layers(p) == 3);
         pe_plan_free(p);
     }
 }

@@ -97,7 +97,8 @@ def test_errors_and_arguments():
                             family="llama")
     assert plan.model_type == "llama" and plan.layer(0)["base"] == 10000.0
     assert any("'no_rope_layers': model_type 'llama' does not read it" in w for w in plan.warnings)
-    with pytest.raises(IndexError, match="layer 1 is outside"):
-        plan.layer(1)
+    # no num_hidden_layers: LlamaConfig's class default, 32 layers
+    with pytest.raises(IndexError, match="layer 32 is outside"):
+        plan.layer(32)
     with pytest.raises(posenc.Error, match="seq_len=-1"):
         plan.freqs(0, seq_len=-1)

@@ -27,7 +27,9 @@ printf '{"head_dim":64}' >"$TMP/notype.json"
 expect plan_refuses_unknown_type 1 "model_type 'brand_new' is not in posenc's family registry \(closest: .*\); .*--family NAME" \
     -- plan --config "$TMP/new.json"
 expect plan_refuses_no_type 1 "config has no 'model_type'" -- plan --config "$TMP/notype.json"
-expect plan_family_override 0 "^layers 0: full_attention, linear, base 100000, factor 2, rotary 64 of head_dim 64, half" \
+# The file states no layer count: read as llama it has LlamaConfig's
+# num_hidden_layers default, 32 (configuration_llama.py).
+expect plan_family_override 0 "^layers 0-31: full_attention, linear, base 100000, factor 2, rotary 64 of head_dim 64, half" \
     -- plan --config "$TMP/new.json" --family llama
 expect plan_warns_unknown_key 0 "^warning: 'rope_scaling.wobble': not understood; ignored$" -- plan --config "$TMP/new.json" --family llama
 expect plan_family_unknown 1 "family 'lama' is not in posenc's family registry \(closest: 'llama'" \
