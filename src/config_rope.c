@@ -138,6 +138,10 @@ static int read_head_dim(pe__scope top, const pe__family *fam, int64_t *head_dim
         PE_TRY(pe__json_int(top, "head_dim", &v, &has));
         *from = "head_dim";
     }
+    if (!has && fam != NULL && fam->head_dim_key != NULL) {
+        PE_TRY(pe__json_int(top, fam->head_dim_key, &v, &has)); /* JetMoe: kv_channels */
+        *from = fam->head_dim_key;
+    }
     if (!has && fam != NULL && fam->defaults.head_dim > 0) {
         v = fam->defaults.head_dim; /* the class's head_dim default (Gemma: 256) */
         has = true;

@@ -1103,7 +1103,9 @@ unsigned pe__family_kinds(const pe__family *f) {
         k |= 1u << PE_POSITION_NOPE;
     if (f->none_types != NULL || f->layers == PE__LAYERS_LINEAR_INTERVAL ||
         f->layers == PE__LAYERS_CROSS_LIST || f->layers == PE__LAYERS_PERIOD ||
-        f->layers == PE__LAYERS_ALL_MAMBA || f->layers == PE__LAYERS_CYCLE)
+        f->layers == PE__LAYERS_ALL_MAMBA || f->layers == PE__LAYERS_CYCLE ||
+        f->layers == PE__LAYERS_ATTN_LIST || f->layers == PE__LAYERS_HYBRID_PATTERN ||
+        f->layers == PE__LAYERS_ZAMBA || f->types_key != NULL)
         k |= 1u << PE_POSITION_NONE;
     return k;
 }

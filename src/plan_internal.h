@@ -39,6 +39,17 @@ typedef enum {
     PE__LAYERS_CYCLE,           /* the record's cycle (or the list under its cycle_key)
                                    repeated over the layers (RecurrentGemma block_types,
                                    MiniMax's default layer_types) */
+    PE__LAYERS_ATTN_LIST,       /* no layer_types: "attention" at the indexes the record's
+                                   index_key lists, "mamba" elsewhere; all mamba without it
+                                   (Bamba attn_layer_indices) */
+    PE__LAYERS_MAX_WINDOW,      /* no layer_types: sliding_attention where sliding_window (class
+                                   default defaults.window) is not null and i >= max_window_layers
+                                   (default defaults.offset), else full_attention (Dots1) */
+    PE__LAYERS_HYBRID_PATTERN,  /* no layers_block_type: hybrid_override_pattern, one character
+                                   a layer (M mamba, * attention, - mlp, E moe), else the
+                                   record's cycle (Nemotron-H) */
+    PE__LAYERS_ZAMBA,           /* mamba, mamba, hybrid, then hybrid where (i - 3) %
+                                   attn_layer_period == attn_layer_offset (Zamba) */
 } pe__layer_rule;
 
 /* What sliding-window layers do with RoPE. */
@@ -102,6 +113,7 @@ typedef struct {
     int64_t period, offset;     /* attn_layer_period / attn_layer_offset (PERIOD) */
     int64_t heads, layers, hidden; /* the head count, layer count and hidden size classes of
                                    non-RoPE families default to (BLOOM: 8, 2, 64) */
+    int64_t window;             /* sliding_window's class default (MAX_WINDOW) */
 } pe__class_defaults;
 
 /* A config key that switches the attention layers' kind: a boolean
@@ -183,6 +195,19 @@ typedef struct pe__family {
                                    rope_theta (Lfm2Config: "theta"); both present must agree */
     const char *const *cycle;   /* CYCLE: the class default layer-type cycle (NULL-terminated) */
     const char *cycle_key;      /* CYCLE: the config key overriding it (NULL: none) */
+    /* Rules of the decoder group (families_hf_decoders.c). */
+    const pe__class_defaults *text_defaults; /* a wrapper whose class merges its own defaults
+                                   into text_config before building it (VoxtralConfig's
+                                   _default_text_config_kwargs): its non-zero fields replace the
+                                   text family's class defaults */
+    const char *default_block;  /* the class-default rope_parameters (JSON) a file with neither
+                                   rope_parameters nor rope_scaling gets (Apertus: llama3) */
+    const char *pattern_key;    /* PATTERN: the key of the period (AFMoE:
+                                   global_attn_every_n_layers); NULL: sliding_window_pattern */
+    const char *head_dim_key;   /* a key the class maps onto head_dim (JetMoe: kv_channels) */
+    const char *types_key;      /* the per-layer type list under another name than layer_types
+                                   (Nemotron-H, Zamba2: layers_block_type) */
+    const char *index_key;      /* ATTN_LIST: the key listing the attention layers */
 } pe__family;
 
 /* The registry is kept in several files, one group of records each (so a

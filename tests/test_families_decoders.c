@@ -1,11 +1,121 @@
 /* test_families_decoders.c — the class-default rows of the registry group
  * src/families_hf_decoders.c (decoder LLMs, hybrids and multimodal wrappers); each row restates from the family's
  * transformers source what a config that leaves a key out gets, and names
- * that source. test_families.c checks the rows (family_rows.h). */
+ * that source. test_families.c checks the rows (family_rows.h).
+ *
+ * Sources: transformers 28af8184fb00 (2026-03-24), src/transformers/models/,
+ * unless a row names another commit. The expected values are read off the
+ * configuration_*.py / modeling_*.py lines quoted in each comment. */
 #include "family_rows.h"
 
 #include <stddef.h>
 
+/* a text_config of BASE keys only, for wrappers */
+#define TEXT "\"text_config\":{" BASE "}"
+
 const row family_rows_decoders[] = {
+    /* ---- wrappers: a text_config without model_type is the class's text family ---- */
+    /* Gemma3Config: Gemma3TextConfig (rope_theta 1e6, 131072, head_dim 256); layer 0 of
+     * sliding_window_pattern 6 slides at rope_local_base_freq 10000 */
+    {"gemma3", TEXT, 0, PE_POSITION_ROPE, 10000, 131072, 256, 256, H},
+    {"gemma3", "\"text_config\":{" BASE ",\"num_hidden_layers\":6}", 5, PE_POSITION_ROPE, 1e6,
+     131072, 256, 256, H},
+    /* ShieldGemma2Config: text_config model_type default "gemma3_text" */
+    {"shieldgemma2", TEXT, 0, PE_POSITION_ROPE, 10000, 131072, 256, 256, H},
+    /* Gemma3nConfig: Gemma3nTextConfig (1e6, 32768, head_dim 256, pattern 5) */
+    {"gemma3n", "\"text_config\":{" BASE ",\"num_hidden_layers\":5}", 4, PE_POSITION_ROPE, 1e6,
+     32768, 256, 256, H},
+    /* Llama4Config: Llama4TextConfig (500000, 131072, interleaved, every 4th layer NoPE) */
+    {"llama4", "\"text_config\":{" BASE ",\"num_hidden_layers\":4}", 0, PE_POSITION_ROPE, 500000,
+     131072, 128, 128, I},
+    {"llama4", "\"text_config\":{" BASE ",\"num_hidden_layers\":4}", 3, PE_POSITION_NOPE, 0, 0, 0,
+     0, H},
+    /* Qwen3VLConfig / Qwen3VLMoeConfig: their text configs (5e6, 128000) */
+    {"qwen3_vl", TEXT, 0, PE_POSITION_ROPE, 5e6, 128000, 128, 128, H},
+    {"qwen3_vl_moe", TEXT, 0, PE_POSITION_ROPE, 5e6, 128000, 128, 128, H},
+    /* Qwen3_5Config: Qwen3_5TextConfig (partial 0.25, full_attention_interval 4) */
+    {"qwen3_5", "\"text_config\":{" BASE ",\"num_hidden_layers\":4}", 0, PE_POSITION_NONE, 0, 0, 0,
+     0, H},
+    {"qwen3_5", "\"text_config\":{" BASE ",\"num_hidden_layers\":4}", 3, PE_POSITION_ROPE, 10000, 0,
+     128, 32, H},
+    {"qwen3_5_moe", "\"text_config\":{" BASE ",\"num_hidden_layers\":4}", 3, PE_POSITION_ROPE,
+     10000, 0, 128, 32, H},
+    /* AriaConfig: AriaTextConfig (max_position_embeddings 2048, no default_theta) */
+    {"aria", TEXT, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"aria_text", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    /* Idefics2Config: "mistral" (131072); Lfm2VlConfig: "lfm2" (1e6, 128000) */
+    {"idefics2", TEXT, 0, PE_POSITION_ROPE, 10000, 131072, 128, 128, H},
+    {"lfm2_vl", TEXT, 0, PE_POSITION_ROPE, 1e6, 128000, 128, 128, H},
+    {"lfm2-vl", TEXT, 0, PE_POSITION_ROPE, 1e6, 128000, 128, 128, H},
+    /* "llama" (2048): PerceptionLM, VideoLlava, DeepseekVL(Hybrid), granitevision */
+    {"perception_lm", TEXT, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"video_llava", TEXT, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"deepseek_vl", TEXT, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"deepseek_vl_hybrid", TEXT, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"granitevision", TEXT, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    /* "qwen2" (32768): Ovis2, VideoLlama3, GotOcr2, FastVLM, AudioFlamingo3, VibeVoice-ASR */
+    {"ovis2", TEXT, 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, H},
+    {"video_llama_3", TEXT, 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, H},
+    {"got_ocr2", TEXT, 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, H},
+    {"fast_vlm", TEXT, 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, H},
+    {"audioflamingo3", TEXT, 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, H},
+    {"vibevoice_asr", TEXT, 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, H},
+    /* LightOnOcrConfig: "qwen3" (32768) */
+    {"lighton_ocr", TEXT, 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, H},
+    /* ColPaliConfig: "gemma" (head_dim 256, 8192) */
+    {"colpali", TEXT, 0, PE_POSITION_ROPE, 10000, 8192, 256, 256, H},
+    /* Blip2Config / InstructBlip(Video)Config: "opt" (learned, 12 layers of 768 / 12) */
+    {"blip-2", "\"text_config\":{}", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
+    {"instructblip", "\"text_config\":{}", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
+    {"instructblipvideo", "\"text_config\":{}", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
+    /* VoxtralConfig._default_text_config_kwargs: rope_theta 100000000.0, 131072, head_dim 128
+     * (hidden 4096 / 32 heads would give 128 too: the row uses 2048 / 32 = 64) */
+    {"voxtral", "\"text_config\":{\"hidden_size\":2048,\"num_attention_heads\":32}", 0,
+     PE_POSITION_ROPE, 1e8, 131072, 128, 128, H},
+    /* ... and a text_config that states a key keeps it ({**defaults, **text_config}) */
+    {"voxtral", "\"text_config\":{" BASE ",\"rope_theta\":500000.0,\"head_dim\":64}", 0,
+     PE_POSITION_ROPE, 500000, 131072, 64, 64, H},
+    /* GlmAsrConfig._default_text_config_kwargs: 8192, rope_theta 10000 */
+    {"glmasr", TEXT, 0, PE_POSITION_ROPE, 10000, 8192, 128, 128, H},
+    /* VoxtralRealtimeConfig: rope_theta 1e6, 131072, head_dim 128 over
+     * VoxtralRealtimeTextConfig(MistralConfig) */
+    {"voxtral_realtime", "\"text_config\":{\"hidden_size\":3072,\"num_attention_heads\":32}", 0,
+     PE_POSITION_ROPE, 1e6, 131072, 128, 128, H},
+    {"voxtral_realtime_text", BASE, 0, PE_POSITION_ROPE, 10000, 131072, 128, 128, H},
+
+    /* ---- decoder LMs ---- */
+    /* "code_llama": LlamaConfig (10000, 2048) */
+    {"code_llama", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    /* ApertusConfig: default block llama3 at rope_theta 12000000.0; 65536 */
+    {"apertus", BASE, 0, PE_POSITION_ROPE, 12e6, 65536, 128, 128, H},
+    /* CwmConfig: llama3 block at 1e6, head_dim 128 (not 4096 / 64 = 64), 131072; layer 0
+     * full, layer 1 sliding, both rotated */
+    {"cwm", "\"hidden_size\":4096,\"num_attention_heads\":64,\"num_hidden_layers\":4", 1,
+     PE_POSITION_ROPE, 1e6, 131072, 128, 128, H},
+    /* Dots1Config: 2048, 10000 */
+    {"dots1", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    /* VaultGemmaConfig: head_dim 256, 8192 */
+    {"vaultgemma", BASE ",\"num_hidden_layers\":2", 1, PE_POSITION_ROPE, 10000, 8192, 256, 256, H},
+    /* FlexOlmoConfig: default_theta 500000, 4096 */
+    {"flex_olmo", BASE, 0, PE_POSITION_ROPE, 500000, 4096, 128, 128, H},
+    /* DiffLlamaConfig: 2048; Jais2Config: 8192 */
+    {"diffllama", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"jais2", BASE, 0, PE_POSITION_ROPE, 10000, 8192, 128, 128, H},
+    /* JetMoeConfig: head_dim is kv_channels (default 128), 4096 */
+    {"jetmoe", "\"hidden_size\":2048,\"num_attention_heads\":32", 0, PE_POSITION_ROPE, 10000, 4096,
+     128, 128, H},
+    {"jetmoe", BASE ",\"kv_channels\":64", 0, PE_POSITION_ROPE, 10000, 4096, 64, 64, H},
+    /* AfmoeConfig: head_dim 128, 16384; global_attn_every_n_layers 4: layer 0 sliding and
+     * rotated, layer 3 global and unrotated */
+    {"afmoe", "\"hidden_size\":2048,\"num_attention_heads\":32,\"num_hidden_layers\":4", 0,
+     PE_POSITION_ROPE, 10000, 16384, 128, 128, H},
+    {"afmoe", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_NOPE, 0, 0, 0, 0, H},
+    {"afmoe", BASE ",\"num_hidden_layers\":4,\"global_attn_every_n_layers\":2", 1,
+     PE_POSITION_NOPE, 0, 0, 0, 0, H},
+    /* OpenAIGPTConfig: 12 layers of n_embd 768 / 12 heads; GPT-2's for gpt-sw3 */
+    {"openai-gpt", "", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
+    {"gpt-sw3", "", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
+    /* Mamba2Config: 64 layers, no attention */
+    {"mamba2", "", 63, PE_POSITION_NONE, 0, 0, 0, 0, H},
     {NULL, NULL, 0, 0, 0, 0, 0, 0, 0},
 };
