@@ -560,7 +560,7 @@ static const pe__family exaone4 = {
     .source = "models/exaone4/configuration_exaone4.py (max_position_embeddings=2048, "
               "sliding_window=4096, sliding_window_pattern=4), modeling_exaone4.py "
               "(apply_rotary_pos_emb only if sliding_window is None or is_sliding)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 2048, .pattern = 4},
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048, .pattern = 4, .window = 4096},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_PATTERN,
     .full = PE__FULL_NOPE_IF_WINDOW,

@@ -365,7 +365,441 @@ static const pe__family mamba2 = {
     .none_types = (const char *const[]){"mamba2", NULL},
 };
 
+/* ------------------------------------------------------------------ *
+ * Vision / omni language models with M-RoPE (text positions: the three
+ * position rows are equal, so the sections do not change a text plan;
+ * mrope_section is read from the file's block as for Qwen2-VL).
+ * ------------------------------------------------------------------ */
+
+/* Glm4vTextConfig: max_position_embeddings 32768, no default_theta, no
+ * partial default (compute_default_rope_parameters: 1.0); modeling_glm4v.py
+ * apply_rotary_pos_emb: cos[..., :half].repeat_interleave(2) with
+ * rotate_half_llm (x[0::2], x[1::2]): interleaved pairs. */
+static const pe__family glm4v_text = {
+    .model_type = "glm4v_text", .position = PE_POSITION_ROPE,
+    .source = "glm4v/configuration_glm4v.py (Glm4vTextConfig: max_position_embeddings: int = "
+              "32768, no default_theta), modeling_glm4v.py (partial_rotary_factor default 1.0, "
+              "mrope_section default [8, 12, 12], apply_rotary_pos_emb: repeat_interleave(2) + "
+              "rotate_half_llm)",
+    .defaults = {.rope_theta = 10000.0, .max_position = 32768},
+    .pairs = INTERLEAVED_PAIRS,
+};
+static const pe__family glm4v = {
+    .model_type = "glm4v", .position = PE_POSITION_ROPE, .text_family = "glm4v_text",
+    .source = "glm4v/configuration_glm4v.py (sub_configs text_config: Glm4vTextConfig)",
+};
+static const pe__family glm46v = {
+    .model_type = "glm46v", .position = PE_POSITION_ROPE, .text_family = "glm4v_text",
+    .source = "glm46v/configuration_glm46v.py (text_config model_type default \"glm4v_text\")",
+};
+/* Glm4vMoeTextConfig: 65536, partial_rotary_factor setdefault 0.5;
+ * modeling_glm4v_moe.py: rotate_half on the first rotary_dim (half-split). */
+static const pe__family glm4v_moe_text = {
+    .model_type = "glm4v_moe_text", .position = PE_POSITION_ROPE,
+    .source = "glm4v_moe/configuration_glm4v_moe.py (Glm4vMoeTextConfig: max_position_embeddings: "
+              "int = 65536, kwargs.setdefault(\"partial_rotary_factor\", 0.5), no default_theta), "
+              "modeling_glm4v_moe.py (apply_rotary_pos_emb: rotate_half(q_rot))",
+    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.5, .max_position = 65536},
+    .pairs = HALF_PAIRS,
+};
+static const pe__family glm4v_moe = {
+    .model_type = "glm4v_moe", .position = PE_POSITION_ROPE, .text_family = "glm4v_moe_text",
+    .source = "glm4v_moe/configuration_glm4v_moe.py (sub_configs text_config: Glm4vMoeTextConfig)",
+};
+static const pe__family glm_ocr_text = {
+    .model_type = "glm_ocr_text", .position = PE_POSITION_ROPE,
+    .source = "glm_ocr/configuration_glm_ocr.py (GlmOcrTextConfig: max_position_embeddings: int = "
+              "131072, no default_theta), modeling_glm_ocr.py (repeat_interleave(2) + "
+              "rotate_half_llm: interleaved pairs)",
+    .defaults = {.rope_theta = 10000.0, .max_position = 131072},
+    .pairs = INTERLEAVED_PAIRS,
+};
+static const pe__family glm_ocr = {
+    .model_type = "glm_ocr", .position = PE_POSITION_ROPE, .text_family = "glm_ocr_text",
+    .source = "glm_ocr/configuration_glm_ocr.py (sub_configs text_config: GlmOcrTextConfig)",
+};
+static const pe__family glm_image_text = {
+    .model_type = "glm_image_text", .position = PE_POSITION_ROPE,
+    .source = "glm_image/configuration_glm_image.py (GlmImageTextConfig: max_position_embeddings: "
+              "int = 131072, no default_theta), modeling_glm_image.py (rotate_half(q_rot))",
+    .defaults = {.rope_theta = 10000.0, .max_position = 131072},
+    .pairs = HALF_PAIRS,
+};
+static const pe__family glm_image = {
+    .model_type = "glm_image", .position = PE_POSITION_ROPE, .text_family = "glm_image_text",
+    .source = "glm_image/configuration_glm_image.py (sub_configs text_config: GlmImageTextConfig)",
+};
+/* PaddleOCRTextConfig: default_theta 500000, head_dim 128, 131072;
+ * Qwen2-VL's apply_multimodal_rotary_pos_emb (rotate_half). */
+static const pe__family paddleocr_vl_text = {
+    .model_type = "paddleocr_vl_text", .position = PE_POSITION_ROPE,
+    .source = "paddleocr_vl/configuration_paddleocr_vl.py (PaddleOCRTextConfig: default_theta = "
+              "500000.0, max_position_embeddings: int = 131072, head_dim: int | None = 128), "
+              "modeling_paddleocr_vl.py (apply_multimodal_rotary_pos_emb: rotate_half)",
+    .defaults = {.rope_theta = 500000.0, .max_position = 131072, .head_dim = 128},
+    .pairs = HALF_PAIRS,
+};
+static const pe__family paddleocr_vl = {
+    .model_type = "paddleocr_vl", .position = PE_POSITION_ROPE, .text_family = "paddleocr_vl_text",
+    .source = "paddleocr_vl/configuration_paddleocr_vl.py (sub_configs text_config: "
+              "PaddleOCRTextConfig)",
+};
+/* Ernie4_5_VLMoeTextConfig: default_theta 500000, 131072; rotate_half_text
+ * pairs x[0::2], x[1::2] (ERNIE 4.5's interleaved layout). */
+static const pe__family ernie4_5_vl_moe_text = {
+    .model_type = "ernie4_5_vl_moe_text", .position = PE_POSITION_ROPE,
+    .source = "ernie4_5_vl_moe/configuration_ernie4_5_vl_moe.py (Ernie4_5_VLMoeTextConfig: "
+              "default_theta = 500000.0, max_position_embeddings: int = 131072), "
+              "modeling_ernie4_5_vl_moe.py (rotate_half_text: x[..., 0::2], x[..., 1::2])",
+    .defaults = {.rope_theta = 500000.0, .max_position = 131072},
+    .pairs = INTERLEAVED_PAIRS,
+};
+static const pe__family ernie4_5_vl_moe = {
+    .model_type = "ernie4_5_vl_moe", .position = PE_POSITION_ROPE,
+    .text_family = "ernie4_5_vl_moe_text",
+    .source = "ernie4_5_vl_moe/configuration_ernie4_5_vl_moe.py (sub_configs text_config: "
+              "Ernie4_5_VLMoeTextConfig)",
+};
+/* Qwen2.5-Omni / Qwen3-Omni: the thinker's text model (thinker_config.
+ * text_config) is the decoder posenc plans. */
+static const pe__family qwen2_5_omni_text = {
+    .model_type = "qwen2_5_omni_text", .position = PE_POSITION_ROPE,
+    .source = "qwen2_5_omni/configuration_qwen2_5_omni.py (Qwen2_5OmniTextConfig: default_theta = "
+              "1000000.0, max_position_embeddings: int = 32768, use_sliding_window False), "
+              "modeling_qwen2_5_omni.py (apply_multimodal_rotary_pos_emb: rotate_half)",
+    .defaults = {.rope_theta = 1e6, .max_position = 32768},
+    .pairs = HALF_PAIRS,
+    .layers = PE__LAYERS_QWEN_WINDOW,
+};
+static const pe__family qwen2_5_omni = {
+    .model_type = "qwen2_5_omni", .position = PE_POSITION_ROPE, .text_family = "qwen2_5_omni_text",
+    .source = "qwen2_5_omni/configuration_qwen2_5_omni.py (thinker_config.text_config: "
+              "Qwen2_5OmniTextConfig)",
+};
+static const pe__family qwen3_omni_moe_text = {
+    .model_type = "qwen3_omni_moe_text", .position = PE_POSITION_ROPE,
+    .source = "qwen3_omni_moe/configuration_qwen3_omni_moe.py (Qwen3OmniMoeTextConfig: "
+              "default_theta = 1000000.0, max_position_embeddings: int = 32768), "
+              "modeling_qwen3_omni_moe.py (apply_interleaved_mrope; rotate_half)",
+    .defaults = {.rope_theta = 1e6, .max_position = 32768},
+    .pairs = HALF_PAIRS,
+};
+static const pe__family qwen3_omni_moe = {
+    .model_type = "qwen3_omni_moe", .position = PE_POSITION_ROPE,
+    .text_family = "qwen3_omni_moe_text",
+    .source = "qwen3_omni_moe/configuration_qwen3_omni_moe.py (thinker_config.text_config: "
+              "Qwen3OmniMoeTextConfig)",
+};
+/* Emu3 / Chameleon: token-level image+text LMs with Llama's RoPE. */
+static const pe__family emu3_text_model = {
+    .model_type = "emu3_text_model", .position = PE_POSITION_ROPE,
+    .source = "emu3/configuration_emu3.py (Emu3TextConfig: default_theta = 1000000.0, "
+              "max_position_embeddings: int = 9216), modeling_emu3.py (rotate_half)",
+    .defaults = {.rope_theta = 1e6, .max_position = 9216},
+    .pairs = HALF_PAIRS,
+};
+static const pe__family emu3 = {
+    .model_type = "emu3", .position = PE_POSITION_ROPE, .text_family = "emu3_text_model",
+    .source = "emu3/configuration_emu3.py (sub_configs text_config: Emu3TextConfig)",
+};
+static const pe__family chameleon = {
+    .model_type = "chameleon", .position = PE_POSITION_ROPE,
+    .source = "chameleon/configuration_chameleon.py (max_position_embeddings: int = 4096, no "
+              "default_theta), modeling_chameleon.py (rotate_half)",
+    .defaults = {.rope_theta = 10000.0, .max_position = 4096},
+    .pairs = HALF_PAIRS,
+};
+
+/* ------------------------------------------------------------------ *
+ * Hybrids: attention layers beside state-space / convolution / linear
+ * attention layers, which see no positions.
+ * ------------------------------------------------------------------ */
+
+/* BambaConfig: layers_block_type "attention" if i in attn_layer_indices
+ * else "mamba"; partial_rotary_factor hard-coded 0.5; 262144. */
+static const pe__family bamba = {
+    .model_type = "bamba", .position = PE_POSITION_ROPE,
+    .source = "bamba/configuration_bamba.py (max_position_embeddings: int = 262144, no "
+              "default_theta, kwargs[\"partial_rotary_factor\"] = 0.5, layers_block_type: "
+              "attention if i in attn_layer_indices else mamba), modeling_bamba.py (rotate_half)",
+    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.5, .max_position = 262144},
+    .pairs = HALF_PAIRS,
+    .layers = PE__LAYERS_ATTN_LIST,
+    .index_key = "attn_layer_indices",
+};
+/* ZambaConfig: mamba, mamba, hybrid, then hybrid where (i - 3) %
+ * attn_layer_period (6) == attn_layer_offset (4); ZambaAttention has no
+ * rotary (the hybrid layers' shared attention is NoPE). */
+static const pe__family zamba = {
+    .model_type = "zamba", .position = PE_POSITION_NOPE,
+    .source = "zamba/configuration_zamba.py (attn_layer_period: int = 6, attn_layer_offset: int = 4, "
+              "num_hidden_layers: int = 76, _layers_block_type), modeling_zamba.py "
+              "(ZambaAttention: no rotary)",
+    .defaults = {.period = 6, .offset = 4},
+    .layers = PE__LAYERS_ZAMBA,
+};
+/* Zamba2Config: layers_block_type lists "mamba" / "hybrid"; the hybrid
+ * layers' shared attention rotates only when use_mem_rope (default False),
+ * at head_dim = attention_head_dim (attribute_map). */
+static const pe__family zamba2 = {
+    .model_type = "zamba2", .position = PE_POSITION_NOPE,
+    .source = "zamba2/configuration_zamba2.py (attribute_map {\"head_dim\": "
+              "\"attention_head_dim\"}, max_position_embeddings: int = 4096, use_mem_rope False, "
+              "layers_block_type), modeling_zamba2.py (apply_rotary_pos_emb only if "
+              "config.use_mem_rope)",
+    .kind_switch = {.key = "use_mem_rope", .default_value = false, .when_true = PE_POSITION_ROPE},
+    .defaults = {.rope_theta = 10000.0, .max_position = 4096},
+    .pairs = HALF_PAIRS,
+    .types_key = "layers_block_type",
+    .head_dim_key = "attention_head_dim",
+};
+/* NemotronHConfig: layers_block_type, else hybrid_override_pattern (M
+ * mamba, * attention, E moe; "-" mlp in the earlier releases' map), else
+ * [mamba, moe, attention, moe]; NemotronHAttention has no rotary. */
+static const pe__family nemotron_h = {
+    .model_type = "nemotron_h", .position = PE_POSITION_NOPE,
+    .source = "nemotron_h/configuration_nemotron_h.py (layers_block_type, hybrid_override_pattern "
+              "via _pattern_to_list {M: mamba, E: moe, *: attention}, default [mamba, moe, "
+              "attention, moe], head_dim 128, max_position_embeddings 4096), "
+              "modeling_nemotron_h.py (NemotronHAttention: no rotary_emb)",
+    .defaults = {.head_dim = 128},
+    .layers = PE__LAYERS_HYBRID_PATTERN,
+    .types_key = "layers_block_type",
+    .cycle = (const char *const[]){"mamba", "moe", "attention", "moe", NULL},
+    .none_types = (const char *const[]){"mlp", "moe", NULL},
+};
+/* OlmoHybridConfig: linear_attention except every 4th layer (i % 4 == 3)
+ * full_attention; 65536. */
+static const pe__family olmo_hybrid = {
+    .model_type = "olmo_hybrid", .position = PE_POSITION_ROPE,
+    .source = "olmo_hybrid/configuration_olmo_hybrid.py (max_position_embeddings: int = 65536, "
+              "no default_theta, layer_types: full_attention if i % 4 == 3 else "
+              "linear_attention), modeling_olmo_hybrid.py (rotate_half; rotary_emb only when "
+              "rope_parameters has a rope_theta)",
+    .defaults = {.rope_theta = 10000.0, .max_position = 65536, .pattern = 4},
+    .pairs = HALF_PAIRS,
+    .layers = PE__LAYERS_LINEAR_INTERVAL,
+};
+/* Lfm2MoeConfig: layer_types ("conv" / "full_attention"), default_theta
+ * 1e6, 128000. */
+static const pe__family lfm2_moe = {
+    .model_type = "lfm2_moe", .position = PE_POSITION_ROPE,
+    .source = "lfm2_moe/configuration_lfm2_moe.py (default_theta = 1000000.0, "
+              "max_position_embeddings: int = 128_000, layer_types), modeling_lfm2_moe.py "
+              "(conv layers: no positions; rotate_half)",
+    .defaults = {.rope_theta = 1e6, .max_position = 128000},
+    .pairs = HALF_PAIRS,
+    .none_types = (const char *const[]){"conv", NULL},
+};
+/* ExaoneMoeConfig: EXAONE 4's rule (global NoPE when a window is set;
+ * sliding_window default 4096, pattern 4). */
+static const pe__family exaone_moe = {
+    .model_type = "exaone_moe", .position = PE_POSITION_ROPE,
+    .source = "exaone_moe/configuration_exaone_moe.py (max_position_embeddings: int = 2048, "
+              "sliding_window: int = 4096, sliding_window_pattern 4), modeling_exaone_moe.py "
+              "(apply_rotary_pos_emb only if sliding_window is None or is_sliding)",
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048, .pattern = 4, .window = 4096},
+    .pairs = HALF_PAIRS,
+    .layers = PE__LAYERS_PATTERN,
+    .full = PE__FULL_NOPE_IF_WINDOW,
+};
+static const pe__family xlstm = {
+    .model_type = "xlstm", .position = PE_POSITION_NONE,
+    .source = "xlstm/configuration_xlstm.py (num_hidden_layers: int = 32, hidden_size: int = "
+              "4096), modeling_xlstm.py (mLSTM blocks: no attention)",
+    .defaults = {.layers = 32, .hidden = 4096},
+    .none_types = (const char *const[]){"mlstm", NULL},
+};
+
+/* ------------------------------------------------------------------ *
+ * More decoder LMs.
+ * ------------------------------------------------------------------ */
+
+static const pe__family doge = {
+    .model_type = "doge", .position = PE_POSITION_ROPE,
+    .source = "doge/configuration_doge.py (max_position_embeddings: int = 2048, no "
+              "default_theta), modeling_doge.py (rotate_half)",
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048},
+    .pairs = HALF_PAIRS,
+};
+static const pe__family minimax_m2 = {
+    .model_type = "minimax_m2", .position = PE_POSITION_ROPE,
+    .source = "minimax_m2/configuration_minimax_m2.py (default_theta = 5000000.0, head_dim: int = "
+              "128, max_position_embeddings: int = 196608), modeling_minimax_m2.py "
+              "(partial_rotary_factor default 1.0; rotate_half on q[..., :rotary_dim])",
+    .defaults = {.rope_theta = 5e6, .max_position = 196608, .head_dim = 128},
+    .pairs = HALF_PAIRS,
+};
+/* SolarOpenConfig: kwargs.setdefault("partial_rotary_factor", 1.0) comes
+ * first, so the class default is 1.0. */
+static const pe__family solar_open = {
+    .model_type = "solar_open", .position = PE_POSITION_ROPE,
+    .source = "solar_open/configuration_solar_open.py (default_theta = 1_000_000.0, head_dim: int "
+              "= 128, max_position_embeddings: int = 131072, partial_rotary_factor setdefault "
+              "1.0 first), modeling_solar_open.py (rotate_half)",
+    .defaults = {.rope_theta = 1e6, .max_position = 131072, .head_dim = 128},
+    .pairs = HALF_PAIRS,
+};
+static const pe__family higgs_audio_v2 = {
+    .model_type = "higgs_audio_v2", .position = PE_POSITION_ROPE,
+    .source = "higgs_audio_v2/configuration_higgs_audio_v2.py (max_position_embeddings: int = 2048, "
+              "head_dim: int | None = 128, no default_theta), modeling_higgs_audio_v2.py "
+              "(rotate_half)",
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048, .head_dim = 128},
+    .pairs = HALF_PAIRS,
+};
+/* Phi4MultimodalConfig: Phi-3's text model (LongRoPE from the file),
+ * 131072, partial_rotary_factor default 1.0. */
+static const pe__family phi4_multimodal = {
+    .model_type = "phi4_multimodal", .position = PE_POSITION_ROPE,
+    .source = "phi4_multimodal/configuration_phi4_multimodal.py (max_position_embeddings: int = "
+              "131072, original_max_position_embeddings 4096, default_theta 10_000.0, "
+              "partial_rotary_factor default 1.0), modeling_phi4_multimodal.py (rotate_half)",
+    .defaults = {.rope_theta = 10000.0, .max_position = 131072},
+    .pairs = HALF_PAIRS,
+};
+static const pe__family evolla = {
+    .model_type = "evolla", .position = PE_POSITION_ROPE,
+    .source = "evolla/configuration_evolla.py (EvollaConfig: default_theta = 500000.0, "
+              "max_position_embeddings: int = 8192), modeling_evolla.py (Llama's rotate_half)",
+    .defaults = {.rope_theta = 500000.0, .max_position = 8192},
+    .pairs = HALF_PAIRS,
+};
+/* EvollaConfig.model_type is "EvollaModel" (the registry key is "evolla"):
+ * files the class writes carry that name. */
+static const pe__family evolla_model = {
+    .model_type = "EvollaModel", .position = PE_POSITION_ROPE,
+    .source = "evolla/configuration_evolla.py (model_type = \"EvollaModel\", default_theta = "
+              "500000.0, max_position_embeddings: int = 8192)",
+    .defaults = {.rope_theta = 500000.0, .max_position = 8192},
+    .pairs = HALF_PAIRS,
+};
+/* CsmConfig (the backbone over audio frames): default_theta 500000, 2048. */
+static const pe__family csm = {
+    .model_type = "csm", .position = PE_POSITION_ROPE,
+    .source = "csm/configuration_csm.py (CsmConfig: default_theta = 500000.0, "
+              "max_position_embeddings: int = 2048), modeling_csm.py (rotate_half)",
+    .defaults = {.rope_theta = 500000.0, .max_position = 2048},
+    .pairs = HALF_PAIRS,
+};
+/* Moshi's temporal transformer / Kyutai STT: Llama's RoPE over frames. */
+static const pe__family moshi = {
+    .model_type = "moshi", .position = PE_POSITION_ROPE,
+    .source = "moshi/configuration_moshi.py (MoshiConfig: max_position_embeddings: int = 3000, no "
+              "default_theta), modeling_moshi.py (rotate_half; the depth decoder has no rotary)",
+    .defaults = {.rope_theta = 10000.0, .max_position = 3000},
+    .pairs = HALF_PAIRS,
+};
+static const pe__family kyutai_speech_to_text = {
+    .model_type = "kyutai_speech_to_text", .position = PE_POSITION_ROPE,
+    .source = "kyutai_speech_to_text/configuration_kyutai_speech_to_text.py "
+              "(max_position_embeddings: int = 750, no default_theta), "
+              "modeling_kyutai_speech_to_text.py (rotate_half)",
+    .defaults = {.rope_theta = 10000.0, .max_position = 750},
+    .pairs = HALF_PAIRS,
+};
+/* IdeficsEmbedding(head_dim) is built with its own defaults (base 10000,
+ * max_position_embeddings 2048) whatever the config says. */
+static const pe__family idefics = {
+    .model_type = "idefics", .position = PE_POSITION_ROPE,
+    .source = "idefics/modeling_idefics.py (IdeficsEmbedding(dim, max_position_embeddings=2048, "
+              "base=10000), self.rotary_emb = IdeficsEmbedding(self.head_dim); rotate_half; the "
+              "gated cross-attention blocks are added beside the self-attention layers)",
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048},
+    .pairs = HALF_PAIRS,
+    .ignored = {{.key = "rope_theta", .used = 10000.0,
+                 .why = "IdeficsEmbedding is built with base 10000 whatever the config says"}},
+};
+/* MLA families (DeepSeek V3's attention): rope_interleave default True,
+ * softmax_scale * mscale^2 for YaRN. */
+static const pe__family youtu = {
+    .model_type = "youtu", .position = PE_POSITION_ROPE,
+    .source = "youtu/configuration_youtu.py (qk_rope_head_dim 64, max_position_embeddings: int = "
+              "131072, rope_interleave: bool | None = True, no default_theta), modeling_youtu.py "
+              "(mscale_all_dim softmax scaling)",
+    .defaults = {.rope_theta = 10000.0, .max_position = 131072, .head_dim = 64},
+    .pairs = {.layout = PE_ROPE_HALF, .switch_key = "rope_interleave", .switch_default = true},
+    .softmax = PE__SOFTMAX_DEEPSEEK_MSCALE,
+};
+/* LongcatFlashConfig: default_theta 1e7, qk_rope_head_dim 64, 131072;
+ * apply_rotary_pos_emb_interleave always; scaling * mscale * mscale. */
+static const pe__family longcat_flash = {
+    .model_type = "longcat_flash", .position = PE_POSITION_ROPE,
+    .source = "longcat_flash/configuration_longcat_flash.py (default_theta = 10000000.0, "
+              "qk_rope_head_dim: int = 64, max_position_embeddings: int = 131072), "
+              "modeling_longcat_flash.py (apply_rotary_pos_emb_interleave; self.scaling * mscale "
+              "* mscale)",
+    .defaults = {.rope_theta = 1e7, .max_position = 131072, .head_dim = 64},
+    .pairs = INTERLEAVED_PAIRS,
+    .softmax = PE__SOFTMAX_DEEPSEEK_MSCALE,
+};
+
 /* ------------------------------------------- families posenc refuses */
+
+static const pe__family mistral4 = {
+    .model_type = "mistral4", .position = PE_POSITION_ROPE,
+    .source = "mistral4/configuration_mistral4.py (rope_parameters default: yarn, factor 128, "
+              "llama_4_scaling_beta 0.1, partial_rotary_factor qk_rope_head_dim / (qk_nope_head_dim "
+              "+ qk_rope_head_dim); head_dim = qk_nope_head_dim + qk_rope_head_dim)",
+    .refusal = "Mistral 4's MLA states its rotary part as a partial_rotary_factor of the whole "
+               "query-key head (qk_nope_head_dim + qk_rope_head_dim) inside a YaRN block with "
+               "llama_4_scaling_beta; posenc's MLA reading rotates qk_rope_head_dim and would "
+               "apply the factor twice",
+};
+static const pe__family glm_moe_dsa = {
+    .model_type = "glm_moe_dsa", .position = PE_POSITION_ROPE,
+    .source = "glm_moe_dsa/modeling_glm_moe_dsa.py (GlmMoeDsaIndexer: its own RoPE on the indexer's "
+              "q_pe / k_pe beside the MLA attention's)",
+    .refusal = "every layer carries two rotated attentions, the MLA attention and the Dynamic "
+               "Sparse Attention indexer that picks its keys; posenc plans one positional kind "
+               "per layer",
+};
+static const pe__family blt = {
+    .model_type = "blt", .position = PE_POSITION_ROPE,
+    .source = "blt/configuration_blt.py (BltLocalEncoderConfig, BltGlobalTransformerConfig, "
+              "BltLocalDecoderConfig, BltPatcherConfig: each default_theta 500000 with its own "
+              "max_position_embeddings)",
+    .refusal = "the Byte Latent Transformer runs four transformers (patcher, local encoder, "
+               "global transformer over patches, local decoder), each with its own RoPE over "
+               "bytes or patches; posenc plans one decoder stack",
+};
+static const pe__family kosmos_2 = {
+    .model_type = "kosmos-2", .position = PE_POSITION_SINUSOIDAL,
+    .source = "kosmos2/modeling_kosmos2.py (Kosmos2TextSinusoidalPositionalEmbedding, padding "
+              "offset), configuration_kosmos2.py (Kosmos2TextConfig: embed_dim, layers, "
+              "attention_heads)",
+    .refusal = "Kosmos-2's text decoder adds fairseq sinusoidal positions sized by embed_dim and "
+               "counts its layers in 'layers', keys posenc's sinusoidal reader does not read",
+};
+static const pe__family kosmos_2_5 = {
+    .model_type = "kosmos-2.5", .position = PE_POSITION_SINUSOIDAL,
+    .source = "kosmos2_5/modeling_kosmos2_5.py (Kosmos2_5TextSinusoidalPositionalEmbedding), "
+              "configuration_kosmos2_5.py (Kosmos2_5TextConfig: embed_dim, layers)",
+    .refusal = "Kosmos-2.5's text decoder adds fairseq sinusoidal positions sized by embed_dim and "
+               "counts its layers in 'layers', keys posenc's sinusoidal reader does not read",
+};
+static const pe__family musicgen = {
+    .model_type = "musicgen", .position = PE_POSITION_SINUSOIDAL,
+    .source = "musicgen/modeling_musicgen.py (MusicgenSinusoidalPositionalEmbedding over codec "
+              "frames; the text encoder is a T5 reached by cross-attention)",
+    .refusal = "a decoder over audio-codec frames (sinusoidal positions) conditioned on a T5 "
+               "text encoder by cross-attention; posenc plans text decoders",
+};
+static const pe__family musicgen_melody = {
+    .model_type = "musicgen_melody", .position = PE_POSITION_SINUSOIDAL,
+    .source = "musicgen_melody/modeling_musicgen_melody.py (MusicgenMelodySinusoidalPositionalEmbedding "
+              "over [conditioning; codec frames])",
+    .refusal = "a decoder over audio-codec frames (sinusoidal positions) with the text and "
+               "melody conditioning prepended; posenc plans text decoders",
+};
+static const pe__family cpmant = {
+    .model_type = "cpmant", .position = PE_POSITION_T5,
+    .source = "cpmant/modeling_cpmant.py (CpmAntSegmentPositionEmbedding: relative buckets per "
+              "segment pair, added as position_bias)",
+    .refusal = "CPM-Ant's attention bias buckets relative positions per pair of input segments "
+               "(CpmAntSegmentPositionEmbedding); posenc models T5's buckets, not segment-aware "
+               "ones",
+};
 
 static const pe__family colqwen2 = {
     .model_type = "colqwen2", .position = PE_POSITION_ROPE,
@@ -416,8 +850,19 @@ static const pe__family *const records[] = {
     /* decoder LMs */
     &code_llama, &apertus, &cwm, &dots1, &vaultgemma, &flex_olmo, &diffllama, &jais2, &jetmoe,
     &afmoe, &openai_gpt, &gpt_sw3, &mamba2,
+    /* vision / omni LMs with M-RoPE */
+    &glm4v_text, &glm4v, &glm46v, &glm4v_moe_text, &glm4v_moe, &glm_ocr_text, &glm_ocr,
+    &glm_image_text, &glm_image, &paddleocr_vl_text, &paddleocr_vl, &ernie4_5_vl_moe_text,
+    &ernie4_5_vl_moe, &qwen2_5_omni_text, &qwen2_5_omni, &qwen3_omni_moe_text, &qwen3_omni_moe,
+    &emu3_text_model, &emu3, &chameleon,
+    /* hybrids */
+    &bamba, &zamba, &zamba2, &nemotron_h, &olmo_hybrid, &lfm2_moe, &exaone_moe, &xlstm,
+    /* more decoder LMs */
+    &doge, &minimax_m2, &solar_open, &higgs_audio_v2, &phi4_multimodal, &evolla, &evolla_model,
+    &csm, &moshi, &kyutai_speech_to_text, &idefics, &youtu, &longcat_flash,
     /* refused */
-    &colqwen2, &pi0, &nanochat, &dbrx,
+    &colqwen2, &pi0, &nanochat, &dbrx, &mistral4, &glm_moe_dsa, &blt, &kosmos_2, &kosmos_2_5,
+    &musicgen, &musicgen_melody, &cpmant,
     NULL,
 };
 

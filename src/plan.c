@@ -323,6 +323,10 @@ static int assign_decoder_group_rule(reader *r, pe_plan *p, bool *done) {
             *done = true;
             return PE_OK;
         }
+        if (f->layers == PE__LAYERS_UNIFORM)
+            return pe__fail(PE_ERR_UNSUPPORTED, "model_type '%s' needs '%s%s': the class's "
+                            "default layer list is not in posenc's registry", f->model_type,
+                            r->top.prefix, f->types_key);
     }
     if (f->layers == PE__LAYERS_ATTN_LIST) {
         /* BambaConfig.layers_block_type: "attention" if i in attn_layer_indices
@@ -353,11 +357,11 @@ static int assign_decoder_group_rule(reader *r, pe_plan *p, bool *done) {
     if (f->layers == PE__LAYERS_MAX_WINDOW) {
         /* Dots1Config: "sliding_attention" if sliding_window is not None and
          * i >= max_window_layers else "full_attention". */
-        const cJSON *w;
         int64_t mwl = f->defaults.offset;
-        PE_TRY(pe__json_find(r->top, "sliding_window", &w));
         PE_TRY(pe__json_int(r->top, "max_window_layers", &mwl, &has));
-        bool windowed = w == NULL ? f->defaults.window > 0 : !cJSON_IsNull(w);
+        /* pe__json_find reads null as absent: look at the raw item */
+        const cJSON *raw = cJSON_GetObjectItemCaseSensitive(r->top.obj, "sliding_window");
+        bool windowed = raw == NULL ? f->defaults.window > 0 : !cJSON_IsNull(raw);
         int32_t full, sliding;
         PE_TRY(pe__plan_type_index(p, "full_attention", &full));
         if (windowed) PE_TRY(pe__plan_type_index(p, "sliding_attention", &sliding));
@@ -892,6 +896,10 @@ static int build(const cJSON *root, const char *family, pe_plan *p) {
     int64_t window = 0, chunk = 0;
     bool has;
     if (status == PE_OK) status = pe__json_int(r.top, "sliding_window", &window, &has);
+    /* an absent sliding_window is the class default (Exaone4Config: 4096);
+     * null is None */
+    bool windowed = window > 0 || (status == PE_OK && !has && r.fam->defaults.window > 0 &&
+                                   cJSON_GetObjectItemCaseSensitive(r.top.obj, "sliding_window") == NULL);
     if (status == PE_OK) status = pe__json_int(r.top, "attention_chunk_size", &chunk, &has);
     if (status == PE_OK && (window < 0 || chunk < 0))
         status = pe__fail(PE_ERR_FORMAT, "'%ssliding_window'=%lld and "
@@ -915,7 +923,7 @@ static int build(const cJSON *root, const char *family, pe_plan *p) {
                           : all_nope ? "position_embedding_type" : "nope_layer";
         bool full = strcmp(type, "full_attention") == 0;
         if (full && (r.fam->full == PE__FULL_NOPE ||
-                     (r.fam->full == PE__FULL_NOPE_IF_WINDOW && window > 0))) {
+                     (r.fam->full == PE__FULL_NOPE_IF_WINDOW && windowed))) {
             rope = false; /* the family's global layers are not rotated */
             why = "global_layer";
         }

@@ -117,5 +117,115 @@ const row family_rows_decoders[] = {
     {"gpt-sw3", "", 11, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
     /* Mamba2Config: 64 layers, no attention */
     {"mamba2", "", 63, PE_POSITION_NONE, 0, 0, 0, 0, H},
+    /* ---- vision / omni LMs with M-RoPE ---- */
+    /* Glm4vTextConfig: 32768, partial 1.0; repeat_interleave + rotate_half_llm: interleaved */
+    {"glm4v_text", BASE, 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, I},
+    {"glm4v", TEXT, 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, I},
+    /* Glm46VConfig: text_config model_type default "glm4v_text" */
+    {"glm46v", TEXT, 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, I},
+    /* Glm4vMoeTextConfig: 65536, partial_rotary_factor 0.5 (64 of 128), rotate_half */
+    {"glm4v_moe_text", BASE, 0, PE_POSITION_ROPE, 10000, 65536, 128, 64, H},
+    {"glm4v_moe", TEXT, 0, PE_POSITION_ROPE, 10000, 65536, 128, 64, H},
+    /* GlmOcrTextConfig: 131072, rotate_half_llm (interleaved); GlmImageTextConfig: 131072,
+     * rotate_half */
+    {"glm_ocr_text", BASE, 0, PE_POSITION_ROPE, 10000, 131072, 128, 128, I},
+    {"glm_ocr", TEXT, 0, PE_POSITION_ROPE, 10000, 131072, 128, 128, I},
+    {"glm_image_text", BASE, 0, PE_POSITION_ROPE, 10000, 131072, 128, 128, H},
+    {"glm_image", TEXT, 0, PE_POSITION_ROPE, 10000, 131072, 128, 128, H},
+    /* PaddleOCRTextConfig: default_theta 500000, head_dim 128 (1024 / 16 would be 64), 131072 */
+    {"paddleocr_vl_text", "\"hidden_size\":1024,\"num_attention_heads\":16", 0, PE_POSITION_ROPE,
+     500000, 131072, 128, 128, H},
+    {"paddleocr_vl", TEXT, 0, PE_POSITION_ROPE, 500000, 131072, 128, 128, H},
+    /* Ernie4_5_VLMoeTextConfig: 500000, 131072; rotate_half_text pairs x[0::2], x[1::2] */
+    {"ernie4_5_vl_moe_text", BASE, 0, PE_POSITION_ROPE, 500000, 131072, 128, 128, I},
+    {"ernie4_5_vl_moe", TEXT, 0, PE_POSITION_ROPE, 500000, 131072, 128, 128, I},
+    /* Qwen2_5OmniTextConfig / Qwen3OmniMoeTextConfig: default_theta 1e6, 32768; the
+     * thinker's text_config is the decoder */
+    {"qwen2_5_omni_text", BASE, 0, PE_POSITION_ROPE, 1e6, 32768, 128, 128, H},
+    {"qwen2_5_omni", "\"thinker_config\":{" TEXT "}", 0, PE_POSITION_ROPE, 1e6, 32768, 128, 128, H},
+    {"qwen3_omni_moe_text", BASE, 0, PE_POSITION_ROPE, 1e6, 32768, 128, 128, H},
+    {"qwen3_omni_moe", "\"thinker_config\":{" TEXT "}", 0, PE_POSITION_ROPE, 1e6, 32768, 128, 128,
+     H},
+    /* Emu3TextConfig: default_theta 1e6, 9216; ChameleonConfig: 4096 */
+    {"emu3_text_model", BASE, 0, PE_POSITION_ROPE, 1e6, 9216, 128, 128, H},
+    {"emu3", TEXT, 0, PE_POSITION_ROPE, 1e6, 9216, 128, 128, H},
+    {"chameleon", BASE, 0, PE_POSITION_ROPE, 10000, 4096, 128, 128, H},
+
+    /* ---- hybrids: an attention layer and a layer without positions each ---- */
+    /* BambaConfig: attention at attn_layer_indices, mamba elsewhere; partial 0.5, 262144 */
+    {"bamba", BASE ",\"num_hidden_layers\":3,\"attn_layer_indices\":[1]", 1, PE_POSITION_ROPE,
+     10000, 262144, 128, 64, H},
+    {"bamba", BASE ",\"num_hidden_layers\":3,\"attn_layer_indices\":[1]", 0, PE_POSITION_NONE, 0,
+     0, 0, 0, H},
+    {"bamba", BASE ",\"num_hidden_layers\":3", 1, PE_POSITION_NONE, 0, 0, 0, 0, H},
+    /* ZambaConfig: mamba, mamba, hybrid, then hybrid at (i - 3) % 6 == 4 (layer 7); the
+     * shared attention has no rotary */
+    {"zamba", BASE ",\"num_hidden_layers\":8", 2, PE_POSITION_NOPE, 0, 0, 0, 0, H},
+    {"zamba", BASE ",\"num_hidden_layers\":8", 7, PE_POSITION_NOPE, 0, 0, 0, 0, H},
+    {"zamba", BASE ",\"num_hidden_layers\":8", 6, PE_POSITION_NONE, 0, 0, 0, 0, H},
+    /* Zamba2Config: layers_block_type; hybrid layers NoPE unless use_mem_rope, then RoPE
+     * at head_dim = attention_head_dim, 4096 */
+    {"zamba2", BASE ",\"num_hidden_layers\":2,\"layers_block_type\":[\"mamba\",\"hybrid\"]", 1,
+     PE_POSITION_NOPE, 0, 0, 0, 0, H},
+    {"zamba2", BASE ",\"num_hidden_layers\":2,\"layers_block_type\":[\"mamba\",\"hybrid\"]", 0,
+     PE_POSITION_NONE, 0, 0, 0, 0, H},
+    {"zamba2", BASE ",\"num_hidden_layers\":2,\"layers_block_type\":[\"mamba\",\"hybrid\"],"
+     "\"use_mem_rope\":true,\"attention_head_dim\":256", 1, PE_POSITION_ROPE, 10000, 4096, 256, 256,
+     H},
+    /* NemotronHConfig: hybrid_override_pattern "M-*E": mamba, mlp, attention (NoPE), moe;
+     * without one, [mamba, moe, attention, moe] */
+    {"nemotron_h", BASE ",\"num_hidden_layers\":4,\"hybrid_override_pattern\":\"M-*E\"", 2,
+     PE_POSITION_NOPE, 0, 0, 0, 0, H},
+    {"nemotron_h", BASE ",\"num_hidden_layers\":4,\"hybrid_override_pattern\":\"M-*E\"", 1,
+     PE_POSITION_NONE, 0, 0, 0, 0, H},
+    {"nemotron_h", BASE ",\"num_hidden_layers\":4", 2, PE_POSITION_NOPE, 0, 0, 0, 0, H},
+    {"nemotron_h", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_NONE, 0, 0, 0, 0, H},
+    /* OlmoHybridConfig: full_attention at i % 4 == 3, linear_attention elsewhere; 65536 */
+    {"olmo_hybrid", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_ROPE, 10000, 65536, 128, 128,
+     H},
+    {"olmo_hybrid", BASE ",\"num_hidden_layers\":4", 0, PE_POSITION_NONE, 0, 0, 0, 0, H},
+    /* Lfm2MoeConfig: default_theta 1e6, 128000; conv layers see no positions */
+    {"lfm2_moe", BASE ",\"num_hidden_layers\":2,\"layer_types\":[\"conv\",\"full_attention\"]", 1,
+     PE_POSITION_ROPE, 1e6, 128000, 128, 128, H},
+    {"lfm2_moe", BASE ",\"num_hidden_layers\":2,\"layer_types\":[\"conv\",\"full_attention\"]", 0,
+     PE_POSITION_NONE, 0, 0, 0, 0, H},
+    /* ExaoneMoeConfig / Exaone4Config: sliding_window's class default 4096 makes the 4th
+     * (global) layer NoPE when the key is absent; a null window rotates it */
+    {"exaone_moe", BASE ",\"num_hidden_layers\":4", 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"exaone_moe", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_NOPE, 0, 0, 0, 0, H},
+    {"exaone_moe", BASE ",\"num_hidden_layers\":4,\"sliding_window\":null", 3, PE_POSITION_ROPE,
+     10000, 2048, 128, 128, H},
+    {"exaone4", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_NOPE, 0, 0, 0, 0, H},
+    /* xLSTMConfig: 32 blocks, no attention */
+    {"xlstm", "", 31, PE_POSITION_NONE, 0, 0, 0, 0, H},
+
+    /* ---- more decoder LMs ---- */
+    {"doge", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    /* MiniMaxM2Config: default_theta 5e6, head_dim 128 (3072 / 48 would be 64), 196608 */
+    {"minimax_m2", "\"hidden_size\":3072,\"num_attention_heads\":48", 0, PE_POSITION_ROPE, 5e6,
+     196608, 128, 128, H},
+    /* SolarOpenConfig: default_theta 1e6, head_dim 128, 131072, partial 1.0 */
+    {"solar_open", "\"hidden_size\":3072,\"num_attention_heads\":48", 0, PE_POSITION_ROPE, 1e6,
+     131072, 128, 128, H},
+    /* HiggsAudioV2Config: head_dim 128, 2048 */
+    {"higgs_audio_v2", "\"hidden_size\":2048,\"num_attention_heads\":32", 0, PE_POSITION_ROPE,
+     10000, 2048, 128, 128, H},
+    /* Phi4MultimodalConfig: 131072, partial 1.0 */
+    {"phi4_multimodal", BASE, 0, PE_POSITION_ROPE, 10000, 131072, 128, 128, H},
+    /* EvollaConfig: default_theta 500000, 8192 (under both its names) */
+    {"evolla", BASE, 0, PE_POSITION_ROPE, 500000, 8192, 128, 128, H},
+    {"EvollaModel", BASE, 0, PE_POSITION_ROPE, 500000, 8192, 128, 128, H},
+    /* CsmConfig: default_theta 500000, 2048; MoshiConfig: 3000; KyutaiSpeechToTextConfig: 750 */
+    {"csm", BASE, 0, PE_POSITION_ROPE, 500000, 2048, 128, 128, H},
+    {"moshi", BASE, 0, PE_POSITION_ROPE, 10000, 3000, 128, 128, H},
+    {"kyutai_speech_to_text", BASE, 0, PE_POSITION_ROPE, 10000, 750, 128, 128, H},
+    /* IdeficsEmbedding(head_dim): base 10000, max_position_embeddings 2048 */
+    {"idefics", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    /* YoutuConfig: qk_rope_head_dim 64, 131072, rope_interleave True */
+    {"youtu", "\"hidden_size\":2048,\"num_attention_heads\":16", 0, PE_POSITION_ROPE, 10000,
+     131072, 64, 64, I},
+    /* LongcatFlashConfig: default_theta 1e7, qk_rope_head_dim 64, 131072, interleaved */
+    {"longcat_flash", "\"hidden_size\":2048,\"num_attention_heads\":16", 0, PE_POSITION_ROPE, 1e7,
+     131072, 64, 64, I},
     {NULL, NULL, 0, 0, 0, 0, 0, 0, 0},
 };
