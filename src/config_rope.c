@@ -196,6 +196,11 @@ static int read_rotary_dim(const pe__rope_source *src, pe__scope block,
                             "partial_rotary_factor"));
     PE_TRY(pe__json_number(top, "rotary_pct", &pct, &has_pct));
     PE_TRY(pe__json_int(top, "rotary_dim", &rd, &has_rd));
+    if (src->fam != NULL && src->fam->partial_forced) {
+        /* the class overwrites the file's value (BambaConfig: 0.5 "for BC");
+         * pe__plan_warn_ignored says so when the file states another */
+        has_prf = has_pct = has_rd = false;
+    }
     if (!has_prf && !has_pct && !has_rd && src->fam != NULL &&
         src->fam->defaults.partial_rotary > 0.0) {
         prf = src->fam->defaults.partial_rotary; /* the class default (GLM, Phi, NeoX, ...) */

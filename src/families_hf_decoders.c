@@ -177,6 +177,13 @@ static const pe__family aria_text = {
     .pairs = HALF_PAIRS,
 };
 
+/* Gemma4Config: text_config = Gemma4TextConfig(**text_config). */
+static const pe__family gemma4 = {
+    .model_type = "gemma4", .position = PE_POSITION_ROPE, .text_family = "gemma4_text",
+    .source = "gemma4/configuration_gemma4.py at 008e57439125 (Gemma4Config.__post_init__: "
+              "text_config = Gemma4TextConfig(**text_config))",
+};
+
 /* Wrappers whose class merges its own defaults into text_config
  * ({**_default_text_config_kwargs, **text_config}). */
 static const pe__class_defaults voxtral_text_defaults = {
@@ -526,6 +533,9 @@ static const pe__family bamba = {
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_ATTN_LIST,
     .index_key = "attn_layer_indices",
+    .partial_forced = true,
+    .ignored = {{.key = "partial_rotary_factor", .used = 0.5,
+                 .why = "BambaConfig sets partial_rotary_factor = 0.5 whatever the file says"}},
 };
 /* ZambaConfig: mamba, mamba, hybrid, then hybrid where (i - 3) %
  * attn_layer_period (6) == attn_layer_offset (4); ZambaAttention has no
@@ -754,6 +764,23 @@ static const pe__family glm_moe_dsa = {
                "Sparse Attention indexer that picks its keys; posenc plans one positional kind "
                "per layer",
 };
+static const pe__family deepseek_v32 = {
+    .model_type = "deepseek_v32", .position = PE_POSITION_ROPE,
+    .source = "deepseek_v32/configuration_deepseek_v32.py at e87bd54b036f (DeepseekV32Config: "
+              "index_n_heads, index_head_dim, index_topk: the DSA Lightning Indexer beside MLA)",
+    .refusal = "every layer carries two rotated attentions, the MLA attention and the DeepSeek "
+               "Sparse Attention indexer that picks its keys; posenc plans one positional kind "
+               "per layer",
+};
+static const pe__family kimi_linear = {
+    .model_type = "kimi_linear", .position = PE_POSITION_ROPE,
+    .source = "kimi_linear/configuration_kimi_linear.py at a43fab80c7bc (zucchini-nlp fork of "
+              "transformers; layer_types from linear_attn_config full_attn_layers / kda_layers, "
+              "1-indexed, else full_attention where i and i % 4 == 0)",
+    .refusal = "Kimi Linear's layer kinds come from linear_attn_config's 1-indexed "
+               "full_attn_layers / kda_layers lists, a rule posenc's registry does not have; its "
+               "MLA layers' positions were not read here, so posenc does not guess them",
+};
 static const pe__family blt = {
     .model_type = "blt", .position = PE_POSITION_ROPE,
     .source = "blt/configuration_blt.py (BltLocalEncoderConfig, BltGlobalTransformerConfig, "
@@ -842,7 +869,7 @@ static const pe__family dbrx = {
 /* The group's records; NULL ends the list. */
 static const pe__family *const records[] = {
     /* wrappers */
-    &gemma3, &shieldgemma2, &gemma3n, &llama4, &qwen3_vl, &qwen3_vl_moe, &qwen3_5, &qwen3_5_moe,
+    &gemma3, &shieldgemma2, &gemma3n, &gemma4, &llama4, &qwen3_vl, &qwen3_vl_moe, &qwen3_5, &qwen3_5_moe,
     &aria, &aria_text, &idefics2, &lfm2_vl, &lfm2_vl_dash, &perception_lm, &ovis2, &video_llava,
     &video_llama_3, &deepseek_vl, &deepseek_vl_hybrid, &got_ocr2, &granitevision, &fast_vlm,
     &lighton_ocr, &audioflamingo3, &vibevoice_asr, &colpali, &blip_2, &instructblip,
@@ -861,7 +888,7 @@ static const pe__family *const records[] = {
     &doge, &minimax_m2, &solar_open, &higgs_audio_v2, &phi4_multimodal, &evolla, &evolla_model,
     &csm, &moshi, &kyutai_speech_to_text, &idefics, &youtu, &longcat_flash,
     /* refused */
-    &colqwen2, &pi0, &nanochat, &dbrx, &mistral4, &glm_moe_dsa, &blt, &kosmos_2, &kosmos_2_5,
+    &colqwen2, &pi0, &nanochat, &dbrx, &mistral4, &glm_moe_dsa, &deepseek_v32, &kimi_linear, &blt, &kosmos_2, &kosmos_2_5,
     &musicgen, &musicgen_melody, &cpmant,
     NULL,
 };

@@ -208,6 +208,8 @@ typedef struct pe__family {
     const char *types_key;      /* the per-layer type list under another name than layer_types
                                    (Nemotron-H, Zamba2: layers_block_type) */
     const char *index_key;      /* ATTN_LIST: the key listing the attention layers */
+    bool partial_forced;        /* defaults.partial_rotary replaces any value the file states
+                                   (BambaConfig sets kwargs["partial_rotary_factor"] = 0.5) */
 } pe__family;
 
 /* The registry is kept in several files, one group of records each (so a

@@ -25,6 +25,9 @@ const row family_rows_decoders[] = {
     /* Gemma3nConfig: Gemma3nTextConfig (1e6, 32768, head_dim 256, pattern 5) */
     {"gemma3n", "\"text_config\":{" BASE ",\"num_hidden_layers\":5}", 4, PE_POSITION_ROPE, 1e6,
      32768, 256, 256, H},
+    /* Gemma4Config (008e57439125): Gemma4TextConfig; layer 0 slides with the class-default
+     * sliding block (default RoPE at 10000, head_dim 256) */
+    {"gemma4", TEXT, 0, PE_POSITION_ROPE, 10000, 131072, 256, 256, H},
     /* Llama4Config: Llama4TextConfig (500000, 131072, interleaved, every 4th layer NoPE) */
     {"llama4", "\"text_config\":{" BASE ",\"num_hidden_layers\":4}", 0, PE_POSITION_ROPE, 500000,
      131072, 128, 128, I},
@@ -158,6 +161,9 @@ const row family_rows_decoders[] = {
     {"bamba", BASE ",\"num_hidden_layers\":3,\"attn_layer_indices\":[1]", 0, PE_POSITION_NONE, 0,
      0, 0, 0, H},
     {"bamba", BASE ",\"num_hidden_layers\":3", 1, PE_POSITION_NONE, 0, 0, 0, 0, H},
+    /* ... and kwargs["partial_rotary_factor"] = 0.5 overrides the file's 1.0 */
+    {"bamba", BASE ",\"num_hidden_layers\":3,\"attn_layer_indices\":[1],\"partial_rotary_factor\":1.0",
+     1, PE_POSITION_ROPE, 10000, 262144, 128, 64, H},
     /* ZambaConfig: mamba, mamba, hybrid, then hybrid at (i - 3) % 6 == 4 (layer 7); the
      * shared attention has no rotary */
     {"zamba", BASE ",\"num_hidden_layers\":8", 2, PE_POSITION_NOPE, 0, 0, 0, 0, H},
