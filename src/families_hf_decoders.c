@@ -497,6 +497,20 @@ static const pe__family qwen3_omni_moe = {
     .source = "qwen3_omni_moe/configuration_qwen3_omni_moe.py (thinker_config.text_config: "
               "Qwen3OmniMoeTextConfig)",
 };
+/* The thinker configs themselves (CONFIG_MAPPING keys of their own): their
+ * text_config is the decoder. */
+static const pe__family qwen2_5_omni_thinker = {
+    .model_type = "qwen2_5_omni_thinker", .position = PE_POSITION_ROPE,
+    .text_family = "qwen2_5_omni_text",
+    .source = "qwen2_5_omni/configuration_qwen2_5_omni.py (Qwen2_5OmniThinkerConfig sub_configs "
+              "text_config: Qwen2_5OmniTextConfig)",
+};
+static const pe__family qwen3_omni_moe_thinker = {
+    .model_type = "qwen3_omni_moe_thinker", .position = PE_POSITION_ROPE,
+    .text_family = "qwen3_omni_moe_text",
+    .source = "qwen3_omni_moe/configuration_qwen3_omni_moe.py (Qwen3OmniMoeThinkerConfig "
+              "sub_configs text_config: Qwen3OmniMoeTextConfig)",
+};
 /* Emu3 / Chameleon: token-level image+text LMs with Llama's RoPE. */
 static const pe__family emu3_text_model = {
     .model_type = "emu3_text_model", .position = PE_POSITION_ROPE,
@@ -692,6 +706,16 @@ static const pe__family csm = {
     .defaults = {.rope_theta = 500000.0, .max_position = 2048},
     .pairs = HALF_PAIRS,
 };
+/* CsmDepthDecoderConfig: default_theta 500000, max_position_embeddings 33
+ * (one position per codebook); CsmDepthDecoderModel has its rotary_emb. */
+static const pe__family csm_depth_decoder_model = {
+    .model_type = "csm_depth_decoder_model", .position = PE_POSITION_ROPE,
+    .source = "csm/configuration_csm.py (CsmDepthDecoderConfig: default_theta = 500000.0, "
+              "max_position_embeddings: int = 33), modeling_csm.py (CsmDepthDecoderModel: "
+              "CsmRotaryEmbedding, rotate_half)",
+    .defaults = {.rope_theta = 500000.0, .max_position = 33},
+    .pairs = HALF_PAIRS,
+};
 /* Moshi's temporal transformer / Kyutai STT: Llama's RoPE over frames. */
 static const pe__family moshi = {
     .model_type = "moshi", .position = PE_POSITION_ROPE,
@@ -819,6 +843,54 @@ static const pe__family musicgen_melody = {
     .refusal = "a decoder over audio-codec frames (sinusoidal positions) with the text and "
                "melody conditioning prepended; posenc plans text decoders",
 };
+static const pe__family moshi_depth = {
+    .model_type = "moshi_depth", .position = PE_POSITION_LEARNED,
+    .source = "moshi/modeling_moshi.py (MoshiDepthDecoder: \"rotary embeddings are not used in "
+              "the depth decoder\"; MoshiFlexibleLinear picks weights by codebook position)",
+    .refusal = "Moshi's depth decoder has no rotary: it selects per-codebook weights by position "
+               "(MoshiFlexibleLinear), a positional scheme posenc does not model",
+};
+static const pe__family musicgen_decoder = {
+    .model_type = "musicgen_decoder", .position = PE_POSITION_SINUSOIDAL,
+    .source = "musicgen/modeling_musicgen.py (MusicgenSinusoidalPositionalEmbedding over codec "
+              "frames)",
+    .refusal = "MusicGen's decoder over audio-codec frames (sinusoidal positions, cross-attention "
+               "to a T5 encoder); posenc plans text decoders",
+};
+static const pe__family musicgen_melody_decoder = {
+    .model_type = "musicgen_melody_decoder", .position = PE_POSITION_SINUSOIDAL,
+    .source = "musicgen_melody/modeling_musicgen_melody.py "
+              "(MusicgenMelodySinusoidalPositionalEmbedding)",
+    .refusal = "MusicGen Melody's decoder over [conditioning; codec frames] (sinusoidal "
+               "positions); posenc plans text decoders",
+};
+static const pe__family kosmos_2_text_model = {
+    .model_type = "kosmos_2_text_model", .position = PE_POSITION_SINUSOIDAL,
+    .source = "kosmos2/configuration_kosmos2.py (Kosmos2TextConfig: embed_dim, layers, "
+              "attention_heads), modeling_kosmos2.py (Kosmos2TextSinusoidalPositionalEmbedding)",
+    .refusal = "Kosmos-2's text decoder adds fairseq sinusoidal positions sized by embed_dim and "
+               "counts its layers in 'layers', keys posenc's sinusoidal reader does not read",
+};
+static const pe__family kosmos_2_5_text_model = {
+    .model_type = "kosmos_2_5_text_model", .position = PE_POSITION_SINUSOIDAL,
+    .source = "kosmos2_5/configuration_kosmos2_5.py (Kosmos2_5TextConfig: embed_dim, layers), "
+              "modeling_kosmos2_5.py (Kosmos2_5TextSinusoidalPositionalEmbedding)",
+    .refusal = "Kosmos-2.5's text decoder adds fairseq sinusoidal positions sized by embed_dim and "
+               "counts its layers in 'layers', keys posenc's sinusoidal reader does not read",
+};
+#define BLT_PART(var, name, cls)                                                               \
+    static const pe__family var = {                                                           \
+        .model_type = name, .position = PE_POSITION_ROPE,                                      \
+        .source = "blt/configuration_blt.py (" cls ": default_theta 500000)",                 \
+        .refusal = "one of the Byte Latent Transformer's four transformers (patcher, local "   \
+                   "encoder, global transformer over patches, local decoder); posenc plans a " \
+                   "whole checkpoint's decoder, and BLT's is refused ('blt')",                 \
+    }
+BLT_PART(blt_patcher, "blt_patcher", "BltPatcherConfig");
+BLT_PART(blt_local_encoder, "blt_local_encoder", "BltLocalEncoderConfig");
+BLT_PART(blt_global_transformer, "blt_global_transformer", "BltGlobalTransformerConfig");
+BLT_PART(blt_local_decoder, "blt_local_decoder", "BltLocalDecoderConfig");
+#undef BLT_PART
 static const pe__family cpmant = {
     .model_type = "cpmant", .position = PE_POSITION_T5,
     .source = "cpmant/modeling_cpmant.py (CpmAntSegmentPositionEmbedding: relative buckets per "
@@ -880,16 +952,19 @@ static const pe__family *const records[] = {
     /* vision / omni LMs with M-RoPE */
     &glm4v_text, &glm4v, &glm46v, &glm4v_moe_text, &glm4v_moe, &glm_ocr_text, &glm_ocr,
     &glm_image_text, &glm_image, &paddleocr_vl_text, &paddleocr_vl, &ernie4_5_vl_moe_text,
-    &ernie4_5_vl_moe, &qwen2_5_omni_text, &qwen2_5_omni, &qwen3_omni_moe_text, &qwen3_omni_moe,
+    &ernie4_5_vl_moe, &qwen2_5_omni_text, &qwen2_5_omni, &qwen3_omni_moe_text, &qwen3_omni_moe, &qwen2_5_omni_thinker,
+    &qwen3_omni_moe_thinker,
     &emu3_text_model, &emu3, &chameleon,
     /* hybrids */
     &bamba, &zamba, &zamba2, &nemotron_h, &olmo_hybrid, &lfm2_moe, &exaone_moe, &xlstm,
     /* more decoder LMs */
     &doge, &minimax_m2, &solar_open, &higgs_audio_v2, &phi4_multimodal, &evolla, &evolla_model,
-    &csm, &moshi, &kyutai_speech_to_text, &idefics, &youtu, &longcat_flash,
+    &csm, &csm_depth_decoder_model, &moshi, &kyutai_speech_to_text, &idefics, &youtu, &longcat_flash,
     /* refused */
     &colqwen2, &pi0, &nanochat, &dbrx, &mistral4, &glm_moe_dsa, &deepseek_v32, &kimi_linear, &blt, &kosmos_2, &kosmos_2_5,
-    &musicgen, &musicgen_melody, &cpmant,
+    &musicgen, &musicgen_melody, &cpmant, &moshi_depth, &musicgen_decoder,
+    &musicgen_melody_decoder, &kosmos_2_text_model, &kosmos_2_5_text_model, &blt_patcher,
+    &blt_local_encoder, &blt_global_transformer, &blt_local_decoder,
     NULL,
 };
 

@@ -146,6 +146,9 @@ const row family_rows_decoders[] = {
      * thinker's text_config is the decoder */
     {"qwen2_5_omni_text", BASE, 0, PE_POSITION_ROPE, 1e6, 32768, 128, 128, H},
     {"qwen2_5_omni", "\"thinker_config\":{" TEXT "}", 0, PE_POSITION_ROPE, 1e6, 32768, 128, 128, H},
+    /* the thinker configs on their own: their text_config */
+    {"qwen2_5_omni_thinker", TEXT, 0, PE_POSITION_ROPE, 1e6, 32768, 128, 128, H},
+    {"qwen3_omni_moe_thinker", TEXT, 0, PE_POSITION_ROPE, 1e6, 32768, 128, 128, H},
     {"qwen3_omni_moe_text", BASE, 0, PE_POSITION_ROPE, 1e6, 32768, 128, 128, H},
     {"qwen3_omni_moe", "\"thinker_config\":{" TEXT "}", 0, PE_POSITION_ROPE, 1e6, 32768, 128, 128,
      H},
@@ -223,6 +226,8 @@ const row family_rows_decoders[] = {
     {"EvollaModel", BASE, 0, PE_POSITION_ROPE, 500000, 8192, 128, 128, H},
     /* CsmConfig: default_theta 500000, 2048; MoshiConfig: 3000; KyutaiSpeechToTextConfig: 750 */
     {"csm", BASE, 0, PE_POSITION_ROPE, 500000, 2048, 128, 128, H},
+    /* CsmDepthDecoderConfig: default_theta 500000, max_position_embeddings 33 */
+    {"csm_depth_decoder_model", BASE, 0, PE_POSITION_ROPE, 500000, 33, 128, 128, H},
     {"moshi", BASE, 0, PE_POSITION_ROPE, 10000, 3000, 128, 128, H},
     {"kyutai_speech_to_text", BASE, 0, PE_POSITION_ROPE, 10000, 750, 128, 128, H},
     /* IdeficsEmbedding(head_dim): base 10000, max_position_embeddings 2048 */
