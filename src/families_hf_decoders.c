@@ -184,6 +184,14 @@ static const pe__family gemma4 = {
               "text_config = Gemma4TextConfig(**text_config))",
 };
 
+/* Kimi_K25Config: text_config model_type default "deepseek_v3" ("kimi_k2"
+ * is read as deepseek_v3 too). */
+static const pe__family kimi_k25 = {
+    .model_type = "kimi_k25", .position = PE_POSITION_ROPE, .text_family = "deepseek_v3",
+    .source = "kimi_k25/configuration_kimi_k25.py at 059101b2faba (text_config model_type default "
+              "\"deepseek_v3\"; \"kimi_k2\" mapped to \"deepseek_v3\")",
+};
+
 /* Wrappers whose class merges its own defaults into text_config
  * ({**_default_text_config_kwargs, **text_config}). */
 static const pe__class_defaults voxtral_text_defaults = {
@@ -805,6 +813,49 @@ static const pe__family kimi_linear = {
                "full_attn_layers / kda_layers lists, a rule posenc's registry does not have; its "
                "MLA layers' positions were not read here, so posenc does not guess them",
 };
+static const pe__family hunyuan_vl_text = {
+    .model_type = "hunyuan_vl_text", .position = PE_POSITION_ROPE,
+    .source = "hunyuan_vl/configuration_hunyuan_vl.py at 043bb8dde14a (HunYuanVLTextConfig: "
+              "rope_type \"xdrope\" read as \"dynamic\", HunYuan alpha, mrope_section / "
+              "xdrope_section over (position, width, height, image_index))",
+    .refusal = "HunYuan-VL's XD-RoPE (rope_type 'xdrope', which transformers runs as 'dynamic' "
+               "with the HunYuan alpha) splits each head over up to four position axes; posenc "
+               "does not plan XD-RoPE",
+};
+static const pe__family hunyuan_vl = {
+    .model_type = "hunyuan_vl", .position = PE_POSITION_ROPE,
+    .source = "hunyuan_vl/configuration_hunyuan_vl.py at 043bb8dde14a (HunYuanVLConfig: text_config "
+              "HunYuanVLTextConfig, or the text keys of a flat legacy checkpoint folded into it)",
+    .refusal = "HunYuan-VL's text model runs XD-RoPE (rope_type 'xdrope', run as 'dynamic' with "
+               "the HunYuan alpha) over up to four position axes, and legacy checkpoints keep its "
+               "keys at the top level; posenc does not plan XD-RoPE",
+};
+static const pe__family cohere2_moe = {
+    .model_type = "cohere2_moe", .position = PE_POSITION_ROPE,
+    .source = "cohere2_moe/modular_cohere2_moe.py at 02606a5d08e4 (Cohere2MoeAttention: rotate "
+              "if sliding_window is not None or force_rope; force_rope = mlp_layer_types[i] == "
+              "\"dense\" and prefix_dense_sliding_window_pattern == 1), "
+              "configuration_cohere2_moe.py at 008e57439125 (rope_theta 10000.0, head_dim 128, "
+              "first_k_dense_replace prefix layer pattern)",
+    .refusal = "Cohere 2 MoE also rotates its global layers when they are dense prefix layers "
+               "(mlp_layer_types 'dense' with prefix_dense_sliding_window_pattern 1), and lays "
+               "out the prefix with its own pattern; posenc has no rule keyed on the MLP kind",
+};
+static const pe__family granite_swa = {
+    .model_type = "granite_swa", .position = PE_POSITION_ROPE,
+    .source = "granite_swa/configuration_granite_swa.py at 1b27b6beddd8 (layer_rope_theta: a RoPE "
+              "base per layer, 0 = NoPE; layer_types full_attention where i % 4 == 0)",
+    .refusal = "Granite SWA gives each layer its own RoPE base (layer_rope_theta, 0 meaning "
+               "NoPE); posenc reads one base per layer type",
+};
+static const pe__family granitemoe_swa = {
+    .model_type = "granitemoe_swa", .position = PE_POSITION_ROPE,
+    .source = "granitemoe_swa/configuration_granitemoe_swa.py (layer_rope_theta: a RoPE base per "
+              "layer, 0 = NoPE; earlier versions: no_rope_layers)",
+    .refusal = "Granite MoE SWA gives each layer its own RoPE base (layer_rope_theta, 0 meaning "
+               "NoPE; earlier versions a no_rope_layers list); posenc reads one base per layer "
+               "type",
+};
 static const pe__family blt = {
     .model_type = "blt", .position = PE_POSITION_ROPE,
     .source = "blt/configuration_blt.py (BltLocalEncoderConfig, BltGlobalTransformerConfig, "
@@ -941,7 +992,7 @@ static const pe__family dbrx = {
 /* The group's records; NULL ends the list. */
 static const pe__family *const records[] = {
     /* wrappers */
-    &gemma3, &shieldgemma2, &gemma3n, &gemma4, &llama4, &qwen3_vl, &qwen3_vl_moe, &qwen3_5, &qwen3_5_moe,
+    &gemma3, &shieldgemma2, &gemma3n, &gemma4, &llama4, &qwen3_vl, &qwen3_vl_moe, &qwen3_5, &qwen3_5_moe, &kimi_k25,
     &aria, &aria_text, &idefics2, &lfm2_vl, &lfm2_vl_dash, &perception_lm, &ovis2, &video_llava,
     &video_llama_3, &deepseek_vl, &deepseek_vl_hybrid, &got_ocr2, &granitevision, &fast_vlm,
     &lighton_ocr, &audioflamingo3, &vibevoice_asr, &colpali, &blip_2, &instructblip,
@@ -961,7 +1012,8 @@ static const pe__family *const records[] = {
     &doge, &minimax_m2, &solar_open, &higgs_audio_v2, &phi4_multimodal, &evolla, &evolla_model,
     &csm, &csm_depth_decoder_model, &moshi, &kyutai_speech_to_text, &idefics, &youtu, &longcat_flash,
     /* refused */
-    &colqwen2, &pi0, &nanochat, &dbrx, &mistral4, &glm_moe_dsa, &deepseek_v32, &kimi_linear, &blt, &kosmos_2, &kosmos_2_5,
+    &colqwen2, &pi0, &nanochat, &dbrx, &mistral4, &glm_moe_dsa, &deepseek_v32, &kimi_linear, &hunyuan_vl_text,
+    &hunyuan_vl, &cohere2_moe, &granite_swa, &granitemoe_swa, &blt, &kosmos_2, &kosmos_2_5,
     &musicgen, &musicgen_melody, &cpmant, &moshi_depth, &musicgen_decoder,
     &musicgen_melody_decoder, &kosmos_2_text_model, &kosmos_2_5_text_model, &blt_patcher,
     &blt_local_encoder, &blt_global_transformer, &blt_local_decoder,

@@ -43,6 +43,8 @@ const row family_rows_decoders[] = {
      128, 32, H},
     {"qwen3_5_moe", "\"text_config\":{" BASE ",\"num_hidden_layers\":4}", 3, PE_POSITION_ROPE,
      10000, 0, 128, 32, H},
+    /* Kimi_K25Config (059101b2faba): "deepseek_v3" (4096, rope_interleave True) */
+    {"kimi_k25", TEXT, 0, PE_POSITION_ROPE, 10000, 4096, 128, 128, I},
     /* AriaConfig: AriaTextConfig (max_position_embeddings 2048, no default_theta) */
     {"aria", TEXT, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
     {"aria_text", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
