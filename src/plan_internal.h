@@ -336,6 +336,11 @@ int pe__plan_type_index(pe_plan *p, const char *name, int32_t *out);
  * record and the decoder config `top` (plan_positions.c). */
 int pe__plan_build_fixed(pe_plan *p, pe__scope top, const pe__family *fam,
                          pe_position_kind kind);
+/* The layer types of a record whose rule is one of the decoder group's
+ * (types_key, ATTN_LIST, MAX_WINDOW, HYBRID_PATTERN, ZAMBA), from the
+ * decoder config `top` when it has no layer_types; *done false when the
+ * record has none of them and plan.c's rules apply (plan_hybrid_layers.c). */
+int pe__plan_group_layer_types(pe__scope top, const pe__family *f, pe_plan *p, bool *done);
 /* Warnings for the record's ignored keys the config states otherwise. */
 int pe__plan_warn_ignored(pe_plan *p, pe__scope top, const pe__family *fam);
 /* Store a non-RoPE position, reusing an equal one (compared bytewise:
