@@ -7,8 +7,11 @@
  * unless a row names another commit. The expected values are read off the
  * configuration_*.py / modeling_*.py lines quoted in each comment. */
 #include "family_rows.h"
+#include "runner.h"
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 /* a text_config of BASE keys only, for wrappers */
 #define TEXT "\"text_config\":{" BASE "}"
@@ -242,3 +245,67 @@ const row family_rows_decoders[] = {
      131072, 64, 64, I},
     {NULL, NULL, 0, 0, 0, 0, 0, 0, 0},
 };
+
+static int plan_text(const char *json, pe_plan **p) { return pe_plan_from_config_json(json, strlen(json), p); }
+
+/* The group's rules refuse, by name, what their class would not accept or
+ * what posenc does not model; the wrappers' and hybrids' edges. */
+TEST(families_decoders_refusals_and_edges) {
+    pe_plan *p = NULL;
+    /* NemotronHConfig._pattern_to_list: one character a layer, of M * - E */
+    CHECK_ERROR(plan_text("{\"model_type\":\"nemotron_h\",\"num_hidden_layers\":3,"
+                          "\"hybrid_override_pattern\":\"M*\"}", &p),
+                PE_ERR_FORMAT, "'hybrid_override_pattern' has 2 layers but num_hidden_layers=3");
+    CHECK_ERROR(plan_text("{\"model_type\":\"nemotron_h\",\"num_hidden_layers\":2,"
+                          "\"hybrid_override_pattern\":\"MX\"}", &p),
+                PE_ERR_FORMAT, "'hybrid_override_pattern'[1]='X' is not one of M, *, -, E");
+    /* BambaConfig: an attention index no layer has */
+    CHECK_ERROR(plan_text("{\"model_type\":\"bamba\",\"num_hidden_layers\":2,"
+                          "\"attn_layer_indices\":[2]}", &p),
+                PE_ERR_FORMAT, "'attn_layer_indices'[0] must be a layer index in [0, 2)");
+    /* Zamba2 without layers_block_type: its class's 54-entry list is not restated */
+    CHECK_ERROR(plan_text("{\"model_type\":\"zamba2\",\"num_hidden_layers\":2}", &p),
+                PE_ERR_UNSUPPORTED, "model_type 'zamba2' needs 'layers_block_type'");
+    CHECK_ERROR(plan_text("{\"model_type\":\"zamba\",\"num_hidden_layers\":2}", &p),
+                PE_ERR_FORMAT, "Zamba's layer schedule starts with 3 fixed layers");
+    /* a wrapper without its text_config */
+    CHECK_ERROR(plan_text("{\"model_type\":\"voxtral\",\"head_dim\":64}", &p), PE_ERR_UNSUPPORTED,
+                "model_type 'voxtral' keeps its decoder in text_config, which this file lacks");
+    /* refusals say why */
+    CHECK_ERROR(plan_text("{\"model_type\":\"nanochat\"}", &p), PE_ERR_UNSUPPORTED,
+                "model_type 'nanochat': NanoChat rotates by -theta");
+    CHECK_ERROR(plan_text("{\"model_type\":\"colqwen2\",\"vlm_config\":{}}", &p),
+                PE_ERR_UNSUPPORTED, "inside vlm_config (a Qwen2-VL config)");
+    /* Dots1Config: a null sliding_window leaves every layer full attention; the class
+     * default (4096) makes layers >= max_window_layers slide */
+    CHECK_OK(plan_text("{\"model_type\":\"dots1\"," BASE ",\"num_hidden_layers\":3,"
+                       "\"max_window_layers\":1,\"sliding_window\":null}", &p));
+    if (p != NULL) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(p, 2, &L));
+        CHECK(strcmp(L.layer_type, "full_attention") == 0);
+        pe_plan_free(p);
+        p = NULL;
+    }
+    CHECK_OK(plan_text("{\"model_type\":\"dots1\"," BASE ",\"num_hidden_layers\":3,"
+                       "\"max_window_layers\":1}", &p));
+    if (p != NULL) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(p, 0, &L));
+        CHECK(strcmp(L.layer_type, "full_attention") == 0);
+        CHECK_OK(pe_plan_layer_info(p, 1, &L));
+        CHECK(strcmp(L.layer_type, "sliding_attention") == 0 && L.rope);
+        pe_plan_free(p);
+        p = NULL;
+    }
+    /* Bamba: a file's partial_rotary_factor is overridden, and the plan says so */
+    CHECK_OK(plan_text("{\"model_type\":\"bamba\"," BASE ",\"num_hidden_layers\":1,"
+                       "\"attn_layer_indices\":[0],\"partial_rotary_factor\":1.0}", &p));
+    if (p != NULL) {
+        bool warned = false;
+        for (int64_t w = 0; w < pe_plan_num_warnings(p); w++)
+            if (strstr(pe_plan_warning(p, w), "partial_rotary_factor") != NULL) warned = true;
+        CHECK(warned);
+        pe_plan_free(p);
+    }
+}
