@@ -139,6 +139,10 @@ static int read_head_dim(pe__scope top, const pe__family *fam, int64_t *head_dim
         PE_TRY(pe__json_int(top, "head_dim", &v, &has));
         *from = "head_dim";
     }
+    if (!has && fam != NULL && fam->head_dim_key != NULL) {
+        PE_TRY(pe__json_int(top, fam->head_dim_key, &v, &has)); /* JetMoe: kv_channels */
+        *from = fam->head_dim_key;
+    }
     if (!has && fam != NULL && fam->defaults.head_dim > 0) {
         v = fam->defaults.head_dim; /* the class's head_dim default (Gemma: 256) */
         has = true;
@@ -206,6 +210,11 @@ static int read_rotary_dim(const pe__rope_source *src, pe__scope block,
                             "partial_rotary_factor"));
     PE_TRY(pe__json_number(top, "rotary_pct", &pct, &has_pct));
     PE_TRY(pe__json_int(top, "rotary_dim", &rd, &has_rd));
+    if (src->fam != NULL && src->fam->partial_forced) {
+        /* the class overwrites the file's value (BambaConfig: 0.5 "for BC");
+         * pe__plan_warn_ignored says so when the file states another */
+        has_prf = has_pct = has_rd = false;
+    }
     if (!has_prf && !has_pct && !has_rd && src->fam != NULL &&
         src->fam->defaults.partial_rotary > 0.0) {
         prf = src->fam->defaults.partial_rotary; /* the class default (GLM, Phi, NeoX, ...) */

@@ -609,7 +609,7 @@ static const pe__family exaone4 = {
     .source = "models/exaone4/configuration_exaone4.py (max_position_embeddings=2048, "
               "sliding_window=4096, sliding_window_pattern=4), modeling_exaone4.py "
               "(apply_rotary_pos_emb only if sliding_window is None or is_sliding)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 2048, .pattern = 4,
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048, .pattern = 4, .window = 4096,
                  .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_PATTERN,
@@ -1172,7 +1172,9 @@ unsigned pe__family_kinds(const pe__family *f) {
         k |= 1u << PE_POSITION_NOPE;
     if (f->none_types != NULL || f->layers == PE__LAYERS_LINEAR_INTERVAL ||
         f->layers == PE__LAYERS_CROSS_LIST || f->layers == PE__LAYERS_PERIOD ||
-        f->layers == PE__LAYERS_ALL_MAMBA || f->layers == PE__LAYERS_CYCLE)
+        f->layers == PE__LAYERS_ALL_MAMBA || f->layers == PE__LAYERS_CYCLE ||
+        f->layers == PE__LAYERS_ATTN_LIST || f->layers == PE__LAYERS_HYBRID_PATTERN ||
+        f->layers == PE__LAYERS_ZAMBA || f->types_key != NULL)
         k |= 1u << PE_POSITION_NONE;
     return k;
 }

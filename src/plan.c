@@ -92,6 +92,7 @@ typedef struct {
     char block_prefix[96];
     bool per_type;           /* block is {layer_type: {...}} */
     cJSON *owned_default;    /* a class-default block we built (Gemma 4) */
+    pe__family merged;       /* the text family with a wrapper's text defaults (Voxtral) */
 } reader;
 
 /* The layer count: the file's key, else the family class's default
@@ -127,6 +128,9 @@ static int read_layer_count(reader *r, int64_t *n) {
 
 /* Each layer's type name: layer_types, else the family's rule. */
 static int assign_types(reader *r, pe_plan *p, const int *use_rope) {
+    bool done = false; /* the hybrids' rules (plan_hybrid_layers.c) */
+    PE_TRY(pe__plan_group_layer_types(r->top, r->fam, p, &done));
+    if (done) return PE_OK;
     const cJSON *lt;
     PE_TRY(pe__json_find(r->top, "layer_types", &lt));
     if (lt != NULL) {
@@ -163,14 +167,16 @@ static int assign_types(reader *r, pe_plan *p, const int *use_rope) {
     bool has_window = has;
     if (r->fam->layers == PE__LAYERS_PATTERN) {
         int64_t v;
-        PE_TRY(pe__json_int(r->top, "sliding_window_pattern", &pattern, &has));
-        if (!has) {
+        const char *pattern_key =
+            r->fam->pattern_key != NULL ? r->fam->pattern_key : "sliding_window_pattern";
+        PE_TRY(pe__json_int(r->top, pattern_key, &pattern, &has));
+        if (!has && r->fam->pattern_key == NULL) {
             PE_TRY(pe__json_int(r->top, "_sliding_window_pattern", &v, &has));
             if (has) pattern = v;
         }
         if (pattern < 1)
-            return pe__fail(PE_ERR_FORMAT, "'%ssliding_window_pattern'=%lld must be >= 1",
-                            r->top.prefix, (long long)pattern);
+            return pe__fail(PE_ERR_FORMAT, "'%s%s'=%lld must be >= 1",
+                            r->top.prefix, pattern_key, (long long)pattern);
         PE_TRY(pe__plan_type_index(p, "sliding_attention", &sliding));
         for (int64_t i = 0; i < p->n_layers; i++)
             p->layers[i].type = (i + 1) % pattern != 0 ? sliding : full;
@@ -554,6 +560,15 @@ static int kind_for_type(reader *r, pe_plan *p, const char *type, int32_t *index
 
 /* The class-default block of a family that has one and a file without. */
 static int default_block(reader *r) {
+    if (r->fam->default_block != NULL) {
+        /* the class's own default block (ApertusConfig, CwmConfig: llama3) */
+        r->owned_default = cJSON_Parse(r->fam->default_block);
+        if (r->owned_default == NULL)
+            return pe__fail(PE_ERR_NOMEM, "no memory for model_type '%s''s default "
+                            "rope_parameters", r->fam->model_type);
+        r->block.obj = r->owned_default;
+        return PE_OK;
+    }
     if (r->fam->full != PE__FULL_GLOBAL_HEAD_DIM) return PE_OK;
     r->owned_default = cJSON_Parse(
         "{\"sliding_attention\":{\"rope_type\":\"default\",\"rope_theta\":10000.0},"
@@ -585,6 +600,22 @@ static int find_block(reader *r) {
 }
 
 /* ------------------------------------------------------------ build */
+
+/* A wrapper class that merges its own defaults into text_config
+ * ({**_default_text_config_kwargs, **text_config}): the text family's
+ * record with those defaults in place of its own. */
+static void apply_text_defaults(reader *r, const pe__class_defaults *w) {
+    r->merged = *r->fam;
+    pe__class_defaults *d = &r->merged.defaults;
+    if (w->rope_theta > 0.0) d->rope_theta = w->rope_theta;
+    if (w->partial_rotary > 0.0) d->partial_rotary = w->partial_rotary;
+    if (w->max_position > 0) d->max_position = w->max_position;
+    if (w->head_dim > 0) d->head_dim = w->head_dim;
+    if (w->layers > 0) d->layers = w->layers;
+    if (w->hidden > 0) d->hidden = w->hidden;
+    if (w->heads > 0) d->heads = w->heads;
+    r->fam = &r->merged;
+}
 
 /* The family: the caller's override, else the decoder config's model_type
  * (a nested text config without one is the root class's text sub-config,
@@ -631,6 +662,9 @@ static int read_model_type(reader *r, pe_plan *p, const char *text_name) {
     if (r->fam->refusal != NULL)
         return pe__fail(PE_ERR_UNSUPPORTED, "model_type '%s': %s", p->model_type,
                         r->fam->refusal);
+    if (root_fam != NULL && root_fam->text_defaults != NULL && text_name != NULL &&
+        r->family == NULL)
+        apply_text_defaults(r, root_fam->text_defaults);
     return PE_OK;
 }
 
@@ -727,6 +761,10 @@ static int build(const cJSON *root, const char *family, pe_plan *p) {
     int64_t window = 0, chunk = 0;
     bool has;
     if (status == PE_OK) status = pe__json_int(r.top, "sliding_window", &window, &has);
+    /* an absent sliding_window is the class default (Exaone4Config: 4096);
+     * null is None */
+    bool windowed = window > 0 || (status == PE_OK && !has && r.fam->defaults.window > 0 &&
+                                   cJSON_GetObjectItemCaseSensitive(r.top.obj, "sliding_window") == NULL);
     if (status == PE_OK) status = pe__json_int(r.top, "attention_chunk_size", &chunk, &has);
     if (status == PE_OK && (window < 0 || chunk < 0))
         status = pe__fail(PE_ERR_FORMAT, "'%ssliding_window'=%lld and "
@@ -750,7 +788,7 @@ static int build(const cJSON *root, const char *family, pe_plan *p) {
                           : all_nope ? "position_embedding_type" : "nope_layer";
         bool full = strcmp(type, "full_attention") == 0;
         if (full && (r.fam->full == PE__FULL_NOPE ||
-                     (r.fam->full == PE__FULL_NOPE_IF_WINDOW && window > 0))) {
+                     (r.fam->full == PE__FULL_NOPE_IF_WINDOW && windowed))) {
             rope = false; /* the family's global layers are not rotated */
             why = "global_layer";
         }

@@ -39,6 +39,17 @@ typedef enum {
     PE__LAYERS_CYCLE,           /* the record's cycle (or the list under its cycle_key)
                                    repeated over the layers (RecurrentGemma block_types,
                                    MiniMax's default layer_types) */
+    PE__LAYERS_ATTN_LIST,       /* no layer_types: "attention" at the indexes the record's
+                                   index_key lists, "mamba" elsewhere; all mamba without it
+                                   (Bamba attn_layer_indices) */
+    PE__LAYERS_MAX_WINDOW,      /* no layer_types: sliding_attention where sliding_window (class
+                                   default defaults.window) is not null and i >= max_window_layers
+                                   (default defaults.offset), else full_attention (Dots1) */
+    PE__LAYERS_HYBRID_PATTERN,  /* no layers_block_type: hybrid_override_pattern, one character
+                                   a layer (M mamba, * attention, - mlp, E moe), else the
+                                   record's cycle (Nemotron-H) */
+    PE__LAYERS_ZAMBA,           /* mamba, mamba, hybrid, then hybrid where (i - 3) %
+                                   attn_layer_period == attn_layer_offset (Zamba) */
 } pe__layer_rule;
 
 /* What sliding-window layers do with RoPE. */
@@ -102,6 +113,7 @@ typedef struct {
     int64_t period, offset;     /* attn_layer_period / attn_layer_offset (PERIOD) */
     int64_t heads, layers, hidden; /* the head count, layer count and hidden size classes of
                                    non-RoPE families default to (BLOOM: 8, 2, 64) */
+    int64_t window;             /* sliding_window's class default (MAX_WINDOW) */
 } pe__class_defaults;
 
 /* A config key that switches the attention layers' kind: a boolean
@@ -183,6 +195,21 @@ typedef struct pe__family {
                                    rope_theta (Lfm2Config: "theta"); both present must agree */
     const char *const *cycle;   /* CYCLE: the class default layer-type cycle (NULL-terminated) */
     const char *cycle_key;      /* CYCLE: the config key overriding it (NULL: none) */
+    /* Rules of the decoder group (families_hf_decoders.c). */
+    const pe__class_defaults *text_defaults; /* a wrapper whose class merges its own defaults
+                                   into text_config before building it (VoxtralConfig's
+                                   _default_text_config_kwargs): its non-zero fields replace the
+                                   text family's class defaults */
+    const char *default_block;  /* the class-default rope_parameters (JSON) a file with neither
+                                   rope_parameters nor rope_scaling gets (Apertus: llama3) */
+    const char *pattern_key;    /* PATTERN: the key of the period (AFMoE:
+                                   global_attn_every_n_layers); NULL: sliding_window_pattern */
+    const char *head_dim_key;   /* a key the class maps onto head_dim (JetMoe: kv_channels) */
+    const char *types_key;      /* the per-layer type list under another name than layer_types
+                                   (Nemotron-H, Zamba2: layers_block_type) */
+    const char *index_key;      /* ATTN_LIST: the key listing the attention layers */
+    bool partial_forced;        /* defaults.partial_rotary replaces any value the file states
+                                   (BambaConfig sets kwargs["partial_rotary_factor"] = 0.5) */
 } pe__family;
 
 /* The registry is kept in several files, one group of records each (so a
@@ -309,6 +336,11 @@ int pe__plan_type_index(pe_plan *p, const char *name, int32_t *out);
  * record and the decoder config `top` (plan_positions.c). */
 int pe__plan_build_fixed(pe_plan *p, pe__scope top, const pe__family *fam,
                          pe_position_kind kind);
+/* The layer types of a record whose rule is one of the decoder group's
+ * (types_key, ATTN_LIST, MAX_WINDOW, HYBRID_PATTERN, ZAMBA), from the
+ * decoder config `top` when it has no layer_types; *done false when the
+ * record has none of them and plan.c's rules apply (plan_hybrid_layers.c). */
+int pe__plan_group_layer_types(pe__scope top, const pe__family *f, pe_plan *p, bool *done);
 /* Warnings for the record's ignored keys the config states otherwise. */
 int pe__plan_warn_ignored(pe_plan *p, pe__scope top, const pe__family *fam);
 /* Store a non-RoPE position, reusing an equal one (compared bytewise:
