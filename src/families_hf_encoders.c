@@ -490,6 +490,47 @@ static const pe__family led = {
     .learned = {.rows_key = "max_encoder_position_embeddings", .rows_default = 16384,
                 .dec_rows_key = "max_decoder_position_embeddings", .dec_rows_default = 1024},
 };
+/* BartConfig / MBartConfig: max_position_embeddings=1024, 12 + 12 layers,
+ * 16 heads, d_model=1024; Bart/MBartLearnedPositionalEmbedding: offset 2
+ * (num_embeddings + 2 rows, position_ids + 2) in each stack. These were
+ * refusals in families_hf.c until the two-stack rule. */
+static const pe__family bart = {
+    .model_type = "bart", .position = PE_POSITION_LEARNED,
+    .source = "models/bart/configuration_bart.py at a5a1a5746d82 (max_position_embeddings=1024, "
+              "encoder_layers=12, decoder_layers=12, attention heads 16, d_model=1024), "
+              "modeling_bart.py at 57228229d2ee (BartLearnedPositionalEmbedding: offset 2)",
+    .defaults = {.hidden = 1024},
+    .layers = PE__LAYERS_TWO_STACKS,
+    .stacks = {.enc_layers = 12, .dec_layers = 12, .enc_heads = 16, .dec_heads = 16},
+    .learned = {.rows_key = "max_position_embeddings", .rows_default = 1024, .rows_extra = 2,
+                .offset = 2},
+};
+static const pe__family mbart = {
+    .model_type = "mbart", .position = PE_POSITION_LEARNED,
+    .source = "models/mbart/configuration_mbart.py at a5a1a5746d82 (max_position_embeddings=1024, "
+              "encoder_layers=12, decoder_layers=12, attention heads 16, d_model=1024), "
+              "modeling_mbart.py at 158e70c28570 (MBartLearnedPositionalEmbedding: offset 2)",
+    .defaults = {.hidden = 1024},
+    .layers = PE__LAYERS_TWO_STACKS,
+    .stacks = {.enc_layers = 12, .dec_layers = 12, .enc_heads = 16, .dec_heads = 16},
+    .learned = {.rows_key = "max_position_embeddings", .rows_default = 1024, .rows_extra = 2,
+                .offset = 2},
+};
+/* MarianConfig: 1024 positions, 12 + 12 layers, 16 heads, d_model=1024;
+ * MarianSinusoidalPositionalEmbedding is Pegasus's table ([sin | cos], the
+ * paper's exponent), ids from 0. */
+static const pe__family marian = {
+    .model_type = "marian", .position = PE_POSITION_SINUSOIDAL,
+    .source = "models/marian/configuration_marian.py at a5a1a5746d82 (max_position_embeddings=1024, "
+              "encoder_layers=12, decoder_layers=12, attention heads 16, d_model=1024), "
+              "modeling_marian.py at d02747e153da (MarianSinusoidalPositionalEmbedding: "
+              "out[:, :sentinel] = sin, out[:, sentinel:] = cos of pos / 10000^(2 (j // 2) / d); "
+              "ids from 0)",
+    .defaults = {.hidden = 1024},
+    .layers = PE__LAYERS_TWO_STACKS,
+    .stacks = {.enc_layers = 12, .dec_layers = 12, .enc_heads = 16, .dec_heads = 16},
+    .sinusoidal = {.layout = PE_SIN_CONCATENATED, .convention = PE_SIN_FREQ_PAPER},
+};
 /* MVP / PLBart: BART's table, max_position_embeddings + 2 rows, ids + 2. */
 static const pe__family mvp = {
     .model_type = "mvp", .position = PE_POSITION_LEARNED,
@@ -757,7 +798,7 @@ static const pe__family *const records[] = {
     &mra, &yoso, &distilbert, &xlm, &flaubert, &deberta, &deberta_v2,
     &roformer, &esm, &modernbert,
     &switch_transformers,
-    &blenderbot, &blenderbot_small, &bigbird_pegasus, &led, &mvp, &plbart,
+    &bart, &mbart, &marian, &blenderbot, &blenderbot_small, &bigbird_pegasus, &led, &mvp, &plbart,
     &pegasus, &pegasus_x, &m2m_100, &nllb_moe, &fsmt,
     &mpnet, &nystromformer, &xlnet, &funnel, &reformer, &fnet, &canine, &tapas, &bros, &lilt,
     &layoutlmv2, &layoutlmv3, &layoutxlm, &udop, &prophetnet, &t5gemma, &t5gemma2,

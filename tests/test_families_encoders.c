@@ -72,6 +72,10 @@ const row family_rows_encoders[] = {
     {"modernbert", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_ROPE, 160000, 8192, 128, 128, H},
     /* SwitchTransformersConfig: 12 encoder + 12 decoder layers of T5 buckets */
     {"switch_transformers", "", 23, PE_POSITION_T5, 0, 0, 0, 0, H},
+    /* BartConfig / MBartConfig / MarianConfig: 12 + 12 layers, d_model 1024 / 16 */
+    {"bart", "", 23, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
+    {"mbart", "", 12, PE_POSITION_LEARNED, 0, 0, 64, 0, H},
+    {"marian", "", 23, PE_POSITION_SINUSOIDAL, 0, 0, 64, 0, H},
     /* BlenderbotConfig: 2 encoder + 24 decoder layers, d_model 2560 / 32 heads */
     {"blenderbot", "", 25, PE_POSITION_LEARNED, 0, 0, 80, 0, H},
     /* BlenderbotSmallConfig: 8 + 8, 512 / 16 */
@@ -178,6 +182,11 @@ TEST(families_encoders_non_rope_parameters) {
      * rows; BART-style offset 2 (MVP); Blenderbot from 0, 128 rows */
     check_learned("{\"model_type\":\"led\"}", 0, 16384, 0, 1024);
     check_learned("{\"model_type\":\"led\"}", 12, 1024, 0, 1024);
+    check_learned("{\"model_type\":\"bart\"}", 0, 1026, 2, 1024);
+    check_learned("{\"model_type\":\"mbart\",\"max_position_embeddings\":512}", 23, 514, 2,
+                  1024);
+    check_sinusoidal("{\"model_type\":\"marian\",\"d_model\":512}", 0, PE_SIN_CONCATENATED,
+                     PE_SIN_FREQ_PAPER, 0, 512);
     check_learned("{\"model_type\":\"mvp\"}", 23, 1026, 2, 1024);
     check_learned("{\"model_type\":\"plbart\"}", 0, 1026, 2, 768);
     check_learned("{\"model_type\":\"blenderbot\"}", 0, 128, 0, 2560);
