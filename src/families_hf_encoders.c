@@ -11,6 +11,7 @@
  */
 #include "plan_internal.h"
 
+#include <math.h>
 #include <stddef.h>
 
 /* Families whose code reads position_embedding_type only to decide whether
@@ -380,6 +381,8 @@ static const pe__family roformer = {
     .refuse_if = {{.key = "rotary_value",
                    .why = "rotates the values as well as queries and keys, which a RoPE plan "
                           "of q/k does not describe"}},
+    .ignored = {{.key = "position_embedding_type", .used = NAN,
+                 .why = "RoFormer's code does not read it (RoPE in every layer)"}},
 };
 /* EsmConfig: position_embedding_type="absolute" (a learned table of
  * max_position_embeddings=1026 rows, ids from padding_idx + 1), "rotary"
@@ -421,6 +424,10 @@ static const pe__family modernbert = {
     .sliding = PE__SLIDING_LOCAL_BASE,
     .local_base_key = "local_rope_theta",
     .base_alias = "global_rope_theta",
+    /* ModernBERT-base's config.json still says "absolute"; no ModernBERT code
+     * reads it: every layer rotates */
+    .ignored = {{.key = "position_embedding_type", .used = NAN,
+                 .why = "ModernBERT's code does not read it (RoPE in every layer)"}},
 };
 
 /* -------------------------------------------- T5 buckets, encoder-decoder */

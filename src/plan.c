@@ -466,6 +466,14 @@ static bool family_reads(const pe__family *fam, const char *k) {
     return false;
 }
 
+/* A key the record lists as one its family's code ignores (warned by
+ * pe__plan_warn_ignored, never read). */
+static bool family_ignores(const pe__family *fam, const char *k) {
+    for (size_t i = 0; i < sizeof fam->ignored / sizeof *fam->ignored; i++)
+        if (fam->ignored[i].key != NULL && strcmp(fam->ignored[i].key, k) == 0) return true;
+    return false;
+}
+
 /* Top-level keys that look positional but that the reader does not use. */
 static int warn_top_keys(reader *r, pe_plan *p) {
     static const char *const known[] = {
@@ -482,7 +490,7 @@ static int warn_top_keys(reader *r, pe_plan *p) {
         bool is_known = false, looks = false;
         for (size_t i = 0; i < sizeof known / sizeof *known; i++)
             if (strcmp(k, known[i]) == 0) is_known = true;
-        if (family_reads(r->fam, k)) is_known = true;
+        if (family_reads(r->fam, k) || family_ignores(r->fam, k)) is_known = true;
         for (size_t i = 0; i < sizeof hints / sizeof *hints; i++)
             if (strstr(k, hints[i]) != NULL) looks = true;
         if (looks && !is_known)
@@ -760,7 +768,8 @@ static int build(const cJSON *root, const char *family, pe_plan *p) {
      * non-rotary kinds do not. */
     bool all_nope = family_kind == PE_POSITION_NOPE; /* Jamba: attention without positions */
     const char *pet = NULL;
-    if (status == PE_OK) status = pe__json_string(r.top, "position_embedding_type", &pet);
+    if (status == PE_OK && !family_ignores(r.fam, "position_embedding_type"))
+        status = pe__json_string(r.top, "position_embedding_type", &pet);
     /* Cohere writes "rope_gptj": any "rope..." spelling rotates. */
     /* ESM writes "rotary" (its kind_switch chose RoPE). */
     if (status == PE_OK && pet != NULL && strncmp(pet, "rope", 4) != 0 &&

@@ -242,6 +242,17 @@ TEST(families_encoders_non_rope_parameters) {
         CHECK(pe_plan_num_warnings(p) == 0);
         pe_plan_free(p);
     }
+    /* ModernBERT-base's file carries position_embedding_type "absolute", which
+     * no ModernBERT code reads: warned, every layer still rotates. */
+    p = plan_json("{\"model_type\":\"modernbert\"," BASE ",\"num_hidden_layers\":2,"
+                  "\"position_embedding_type\":\"absolute\"}");
+    if (p != NULL) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(p, 1, &L));
+        CHECK(L.rope && L.base == 10000.0 && pe_plan_num_warnings(p) == 1);
+        CHECK(strstr(pe_plan_warning(p, 0), "'position_embedding_type': ModernBERT's code") != NULL);
+        pe_plan_free(p);
+    }
     p = plan_json("{\"model_type\":\"modernbert\"," BASE ",\"layer_types\":[\"full_attention\","
                   "\"sliding_attention\"],\"rope_parameters\":{\"full_attention\":{\"rope_type\":"
                   "\"default\",\"rope_theta\":160000.0},\"sliding_attention\":{\"rope_type\":"
@@ -250,6 +261,15 @@ TEST(families_encoders_non_rope_parameters) {
         pe_plan_layer L;
         CHECK_OK(pe_plan_layer_info(p, 1, &L));
         CHECK(L.base == 10000.0 && L.layout == PE_ROPE_HALF);
+        pe_plan_free(p);
+    }
+    /* RoFormer reads no position_embedding_type either (BERT-exported files
+     * may carry one): warned, still rotated. */
+    p = plan_json("{\"model_type\":\"roformer\"," BASE ",\"position_embedding_type\":\"absolute\"}");
+    if (p != NULL) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(p, 0, &L));
+        CHECK(L.rope && L.layout == PE_ROPE_INTERLEAVED && pe_plan_num_warnings(p) == 1);
         pe_plan_free(p);
     }
     /* DeBERTa without the table: no position signal. */
