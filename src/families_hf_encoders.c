@@ -157,7 +157,9 @@ static const pe__family splinter = {
 };
 /* LayoutLMConfig: 768 / 12 / 12, 512 positions from 0; the x / y / h / w
  * tables embed each token's bounding box (an input feature like the token
- * type), not its place in the sequence. */
+ * type), not its place in the sequence. modeling_layoutlm.py never reads
+ * position_embedding_type (LayoutLMConfig has it): a value in the file is
+ * warned and ignored, the table is always added (MarkupLM likewise). */
 static const pe__family layoutlm = {
     .model_type = "layoutlm", .position = PE_POSITION_LEARNED,
     .source = "models/layoutlm/configuration_layoutlm.py at a5a1a5746d82 (hidden_size=768, "
@@ -165,9 +167,7 @@ static const pe__family layoutlm = {
               "modeling_layoutlm.py:52 (position_embeddings, ids from 0; x/y/h/w_position_"
               "embeddings embed the bbox input)",
     .defaults = {.heads = 12, .layers = 12, .hidden = 768},
-    .learned = {.rows_key = "max_position_embeddings", .rows_default = 512,
-                .kind_key = "position_embedding_type", .kind_value = "absolute",
-                .other_kind = "still adds the absolute table and reads no relative positions"},
+    .learned = {.rows_key = "max_position_embeddings", .rows_default = 512},
 };
 
 /* ------------------------------- learned absolute, RoBERTa-style offsets */
@@ -219,9 +219,7 @@ static const pe__family markuplm = {
               "are an input feature)",
     .defaults = {.heads = 12, .layers = 12, .hidden = 768},
     .learned = {.rows_key = "max_position_embeddings", .rows_default = 512, .offset = 1,
-                .pad_offset_key = "pad_token_id",
-                .kind_key = "position_embedding_type", .kind_value = "absolute",
-                .other_kind = "still adds the absolute table and reads no relative positions"},
+                .pad_offset_key = "pad_token_id"},
 };
 static const pe__family xmod = {
     .model_type = "xmod", .position = PE_POSITION_LEARNED,

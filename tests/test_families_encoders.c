@@ -161,6 +161,15 @@ TEST(families_encoders_non_rope_parameters) {
     check_learned("{\"model_type\":\"ibert\"}", 0, 512, 2, 768);
     check_learned("{\"model_type\":\"ibert\",\"pad_token_id\":3}", 0, 512, 4, 768);
     check_learned("{\"model_type\":\"markuplm\"}", 0, 512, 1, 768);
+    /* LayoutLM's and MarkupLM's code never reads position_embedding_type: the
+     * table is added whatever the file says (a warning, not a refusal). */
+    pe_plan *w = plan_json("{\"model_type\":\"layoutlm\",\"position_embedding_type\":\"relative_key\"}");
+    if (w != NULL) {
+        pe_plan_learned l;
+        CHECK_OK(pe_plan_layer_learned(w, 0, &l));
+        CHECK(l.rows == 512 && l.offset == 0 && pe_plan_num_warnings(w) == 1);
+        pe_plan_free(w);
+    }
     check_learned("{\"model_type\":\"longformer\",\"max_position_embeddings\":4098}", 0, 4098, 2,
                   768);
     /* MRA / YOSO: max_position_embeddings + 2 rows at ids + 2 */
