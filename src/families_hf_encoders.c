@@ -428,6 +428,34 @@ static const pe__family modernbert = {
                  .why = "ModernBERT's code does not read it (RoPE in every layer)"}},
 };
 
+/* EuroBertConfig (v5 dataclass, 008e57439125): max_position_embeddings
+ * 8192, head_dim hidden_size // num_attention_heads, no default_theta
+ * (10000; the v4 class, modular_eurobert.py at 1d24d635ac64, defaulted to
+ * 250000 and released files state it); EuroBertAttention(LlamaAttention):
+ * Llama's apply_rotary_pos_emb (rotate_half) in every layer, not causal. */
+static const pe__family eurobert = {
+    .model_type = "eurobert", .position = PE_POSITION_ROPE,
+    .source = "models/eurobert/configuration_eurobert.py at 008e57439125 (max_position_embeddings: "
+              "int = 8192, head_dim = hidden_size // num_attention_heads, no default_theta: 10000; "
+              "v4's modular at 1d24d635ac64 defaulted rope_theta to 250000), modular_eurobert.py at "
+              "1d24d635ac64 (EuroBertAttention(LlamaAttention), Llama's apply_rotary_pos_emb)",
+    .defaults = {.rope_theta = 10000.0, .max_position = 8192},
+    .pairs = {.layout = PE_ROPE_HALF},
+};
+/* JinaEmbeddingsV3Config: rope_parameters default {"rope_theta": 20000.0},
+ * max_position_embeddings 8194, position_embedding_type "rotary"; no
+ * absolute table; LlamaRotaryEmbedding and Llama's apply_rotary_pos_emb. */
+static const pe__family jina_embeddings_v3 = {
+    .model_type = "jina_embeddings_v3", .position = PE_POSITION_ROPE,
+    .source = "models/jina_embeddings_v3/configuration_jina_embeddings_v3.py at 0bb18c9777ce "
+              "(rope_parameters default {\"rope_theta\": 20000.0}, max_position_embeddings=8194, "
+              "hidden_size=1024, num_attention_heads=16), modular_jina_embeddings_v3.py at "
+              "00b93db91a59 (no position table; LlamaRotaryEmbedding, Llama's "
+              "apply_rotary_pos_emb)",
+    .defaults = {.rope_theta = 20000.0, .max_position = 8194},
+    .pairs = {.layout = PE_ROPE_HALF},
+};
+
 /* -------------------------------------------- T5 buckets, encoder-decoder */
 
 /* SwitchTransformersConfig: num_layers=12, num_decoder_layers=12,
@@ -801,7 +829,7 @@ static const pe__family *const records[] = {
     &bert_generation, &roc_bert, &dpr, &big_bird, &splinter, &layoutlm,
     &ibert, &longformer, &luke, &markuplm, &xmod, &visual_bert,
     &mra, &yoso, &distilbert, &xlm, &flaubert, &deberta, &deberta_v2,
-    &roformer, &esm, &modernbert,
+    &roformer, &esm, &modernbert, &eurobert, &jina_embeddings_v3,
     &switch_transformers,
     &bart, &mbart, &marian, &blenderbot, &blenderbot_small, &bigbird_pegasus, &led, &mvp, &plbart,
     &pegasus, &pegasus_x, &m2m_100, &nllb_moe, &fsmt,

@@ -70,6 +70,11 @@ const row family_rows_encoders[] = {
     {"modernbert", BASE ",\"num_hidden_layers\":3", 0, PE_POSITION_ROPE, 160000, 8192, 128, 128, H},
     {"modernbert", BASE ",\"num_hidden_layers\":3", 1, PE_POSITION_ROPE, 10000, 8192, 128, 128, H},
     {"modernbert", BASE ",\"num_hidden_layers\":4", 3, PE_POSITION_ROPE, 160000, 8192, 128, 128, H},
+    /* EuroBertConfig (v5): no default_theta (10000), 8192, rotate_half;
+     * JinaEmbeddingsV3Config: rope_theta 20000, 8194, rotate_half */
+    {"eurobert", BASE, 0, PE_POSITION_ROPE, 10000, 8192, 128, 128, H},
+    {"jina_embeddings_v3", "\"hidden_size\":1024,\"num_attention_heads\":16", 0, PE_POSITION_ROPE,
+     20000, 8194, 64, 64, H},
     /* SwitchTransformersConfig: 12 encoder + 12 decoder layers of T5 buckets */
     {"switch_transformers", "", 23, PE_POSITION_T5, 0, 0, 0, 0, H},
     /* BartConfig / MBartConfig / MarianConfig: 12 + 12 layers, d_model 1024 / 16 */
