@@ -836,26 +836,6 @@ static const pe__family rwkv = {
     .defaults = {.layers = 32, .hidden = 4096},
     .none_types = (const char *const[]){"recurrent", NULL},
 };
-/* Encoder-decoders and encoders whose positions posenc does not model. */
-static const pe__family bart = {
-    .model_type = "bart", .position = PE_POSITION_LEARNED,
-    .source = "models/bart/modeling_bart.py at 57228229d2ee (BartLearnedPositionalEmbedding, "
-              "offset 2)",
-    .refusal = "an encoder-decoder with a learned table in each stack (BartLearnedPositionalEmbedding, "
-               "offset 2); posenc plans decoder-only and T5 models",
-};
-static const pe__family mbart = {
-    .model_type = "mbart", .position = PE_POSITION_LEARNED,
-    .source = "models/mbart/modeling_mbart.py at 158e70c28570 (MBartLearnedPositionalEmbedding, offset 2)",
-    .refusal = "an encoder-decoder with a learned table in each stack (offset 2); posenc plans "
-               "decoder-only and T5 models",
-};
-static const pe__family marian = {
-    .model_type = "marian", .position = PE_POSITION_SINUSOIDAL,
-    .source = "models/marian/modeling_marian.py at d02747e153da (MarianSinusoidalPositionalEmbedding)",
-    .refusal = "an encoder-decoder with sinusoidal tables in both stacks; posenc plans "
-               "decoder-only and T5 models",
-};
 static const pe__family pixtral = {
     .model_type = "pixtral", .position = PE_POSITION_ROPE,
     .source = "models/pixtral/modeling_pixtral.py at 4a1e279ebe65 (PixtralRotaryEmbedding: "
@@ -1122,7 +1102,7 @@ static const pe__family *const first[] = {
     /* issue #25 coverage */
     &olmoe, &arcee, &helium, &mistral3, &mamba,
     &granitemoeshared, &bitnet, &seed_oss, &falcon_mamba, &rwkv,
-    &bart, &mbart, &marian, &pixtral,
+    &pixtral, /* bart, mbart, marian: modelled in families_hf_encoders.c */
     &llava_onevision, &llava_next_video, &paligemma, &internvl, &aya_vision, &idefics3, &smolvlm,
     &falcon_h1, &biogpt, &camembert, &xlm_roberta_xl,
     &recurrent_gemma, &minimax, &gpt_neox_japanese, &qwen2_audio, &granite_speech,

@@ -182,6 +182,20 @@ static int assign_types(reader *r, pe_plan *p, const int *use_rope) {
             p->layers[i].type = (i + 1) % pattern != 0 ? sliding : full;
         return PE_OK;
     }
+    if (r->fam->layers == PE__LAYERS_FULL_EVERY_NTH) {
+        /* ModernBERT: "sliding_attention" if i % global_attn_every_n_layers
+         * else "full_attention" (layer 0 global). */
+        if (r->fam->pattern_key != NULL)
+            PE_TRY(pe__json_int(r->top, r->fam->pattern_key, &pattern, &has));
+        if (pattern < 1)
+            return pe__fail(PE_ERR_FORMAT, "'%s%s'=%lld must be >= 1", r->top.prefix,
+                            r->fam->pattern_key ? r->fam->pattern_key : "pattern",
+                            (long long)pattern);
+        PE_TRY(pe__plan_type_index(p, "sliding_attention", &sliding));
+        for (int64_t i = 0; i < p->n_layers; i++)
+            p->layers[i].type = i % pattern != 0 ? sliding : full;
+        return PE_OK;
+    }
     if (r->fam->layers == PE__LAYERS_LINEAR_INTERVAL) {
         /* Qwen3-Next / Qwen3.5: gated-delta-net layers with a full-attention
          * layer every full_attention_interval. */
@@ -465,6 +479,24 @@ static int warn_block_keys(reader *r, pe_plan *p, pe__scope block) {
     return PE_OK;
 }
 
+/* A key the record names as one its family reads (base alias, local base,
+ * layer pattern, a refused switch). */
+static bool family_reads(const pe__family *fam, const char *k) {
+    const char *named[] = {fam->base_alias, fam->local_base_key, fam->pattern_key,
+                           fam->refuse_if[0].key, fam->refuse_if[1].key};
+    for (size_t i = 0; i < sizeof named / sizeof *named; i++)
+        if (named[i] != NULL && strcmp(k, named[i]) == 0) return true;
+    return false;
+}
+
+/* A key the record lists as one its family's code ignores (warned by
+ * pe__plan_warn_ignored, never read). */
+static bool family_ignores(const pe__family *fam, const char *k) {
+    for (size_t i = 0; i < sizeof fam->ignored / sizeof *fam->ignored; i++)
+        if (fam->ignored[i].key != NULL && strcmp(fam->ignored[i].key, k) == 0) return true;
+    return false;
+}
+
 /* Top-level keys that look positional but that the reader does not use. */
 static int warn_top_keys(reader *r, pe_plan *p) {
     static const char *const known[] = {
@@ -481,6 +513,7 @@ static int warn_top_keys(reader *r, pe_plan *p) {
         bool is_known = false, looks = false;
         for (size_t i = 0; i < sizeof known / sizeof *known; i++)
             if (strcmp(k, known[i]) == 0) is_known = true;
+        if (family_reads(r->fam, k) || family_ignores(r->fam, k)) is_known = true;
         for (size_t i = 0; i < sizeof hints / sizeof *hints; i++)
             if (strstr(k, hints[i]) != NULL) looks = true;
         if (looks && !is_known)
@@ -531,7 +564,9 @@ static int kind_for_type(reader *r, pe_plan *p, const char *type, int32_t *index
         src.base_only = true;
         src.has_base = true;
         src.base = r->fam->defaults.local_base;
-        PE_TRY(pe__json_number(r->top, "rope_local_base_freq", &src.base, &has));
+        PE_TRY(pe__json_number(r->top, r->fam->local_base_key ? r->fam->local_base_key
+                                                              : "rope_local_base_freq",
+                               &src.base, &has));
     } else if (sliding && r->fam->sliding == PE__SLIDING_UNSCALED) {
         src.base_only = true; /* OLMo 3: scaling on full-attention layers only */
     }
@@ -617,6 +652,30 @@ static void apply_text_defaults(reader *r, const pe__class_defaults *w) {
     r->fam = &r->merged;
 }
 
+/* The record's refuse_if rules: a config value the family's code reads and
+ * posenc does not model is refused with the record's reason. */
+static int refuse_if(reader *r, const pe_plan *p) {
+    for (size_t i = 0; i < sizeof r->fam->refuse_if / sizeof *r->fam->refuse_if; i++) {
+        const pe__refuse_if *q = &r->fam->refuse_if[i];
+        if (q->key == NULL) continue;
+        bool on = false;
+        if (q->equals != NULL) {
+            const char *v = NULL;
+            PE_TRY(pe__json_string(r->top, q->key, &v));
+            on = v != NULL && strcmp(v, q->equals) == 0;
+        } else {
+            /* a boolean true, or any value other than false, 0 or null */
+            const cJSON *j;
+            PE_TRY(pe__json_find(r->top, q->key, &j));
+            on = j != NULL && !cJSON_IsFalse(j) && !(cJSON_IsNumber(j) && j->valuedouble == 0.0);
+        }
+        if (on)
+            return pe__fail(PE_ERR_UNSUPPORTED, "'%s%s': model_type '%s' then %s", r->top.prefix,
+                            q->key, p->model_type, q->why);
+    }
+    return PE_OK;
+}
+
 /* The family: the caller's override, else the decoder config's model_type
  * (a nested text config without one is the root class's text sub-config,
  * "gemma3" -> "gemma3_text"). Closed world: a model_type the registry does
@@ -665,7 +724,7 @@ static int read_model_type(reader *r, pe_plan *p, const char *text_name) {
     if (root_fam != NULL && root_fam->text_defaults != NULL && text_name != NULL &&
         r->family == NULL)
         apply_text_defaults(r, root_fam->text_defaults);
-    return PE_OK;
+    return refuse_if(r, p);
 }
 
 static int read_temperature(reader *r, pe_plan_temperature *t) {
@@ -750,9 +809,12 @@ static int build(const cJSON *root, const char *family, pe_plan *p) {
      * non-rotary kinds do not. */
     bool all_nope = family_kind == PE_POSITION_NOPE; /* Jamba: attention without positions */
     const char *pet = NULL;
-    if (status == PE_OK) status = pe__json_string(r.top, "position_embedding_type", &pet);
+    if (status == PE_OK && !family_ignores(r.fam, "position_embedding_type"))
+        status = pe__json_string(r.top, "position_embedding_type", &pet);
     /* Cohere writes "rope_gptj": any "rope..." spelling rotates. */
-    if (status == PE_OK && pet != NULL && strncmp(pet, "rope", 4) != 0) {
+    /* ESM writes "rotary" (its kind_switch chose RoPE). */
+    if (status == PE_OK && pet != NULL && strncmp(pet, "rope", 4) != 0 &&
+        strcmp(pet, "rotary") != 0) {
         all_nope = true;
         if (strcmp(pet, "nope") != 0)
             status = pe__plan_warn(p, "'%sposition_embedding_type'='%.40s': not rotary; no layer "

@@ -50,6 +50,12 @@ typedef enum {
                                    record's cycle (Nemotron-H) */
     PE__LAYERS_ZAMBA,           /* mamba, mamba, hybrid, then hybrid where (i - 3) %
                                    attn_layer_period == attn_layer_offset (Zamba) */
+    PE__LAYERS_TWO_STACKS,      /* encoder_layers encoder layers, then decoder_layers decoder
+                                   layers, heads encoder_/decoder_attention_heads (BART's keys;
+                                   class defaults in the record's stacks) */
+    PE__LAYERS_FULL_EVERY_NTH,  /* full_attention where i % n == 0, else sliding_attention; n
+                                   from the record's pattern_key, default defaults.pattern
+                                   (ModernBERT global_attn_every_n_layers) */
 } pe__layer_rule;
 
 /* What sliding-window layers do with RoPE. */
@@ -148,12 +154,29 @@ typedef struct {
                                    position_embedding_type); NULL: none */
     const char *kind_value;     /* the value (default when absent) meaning this table; any
                                    other value is refused */
+    const char *other_kind;     /* what the family's code does with any other kind_value (the
+                                   refusal's reason); NULL: "relative position embeddings" */
+    const char *dim_key;        /* the key giving the table's width when it is not the hidden
+                                   size (ALBERT, ELECTRA: embedding_size); NULL: hidden */
+    int64_t dim_default;        /* its class default (0: the hidden size, DeBERTa's
+                                   getattr(config, "embedding_size", hidden_size)) */
+    const char *pad_offset_key; /* RoBERTa-style position ids from padding_idx + 1: the offset
+                                   is this key + 1 when the config states it (else offset) */
+    const char *dec_rows_key;   /* TWO_STACKS: the decoder's own table size key (LED
+                                   max_decoder_position_embeddings); NULL: rows_key */
+    int64_t dec_rows_default;
 } pe__learned_rule;
+
+/* TWO_STACKS: the class defaults of an encoder-decoder's stacks. */
+typedef struct {
+    int64_t enc_layers, dec_layers, enc_heads, dec_heads;
+} pe__stacks_rule;
 
 typedef struct {
     pe_sin_layout layout;
     pe_sin_convention convention;
     int64_t offset;
+    const char *pad_offset_key; /* fairseq: positions from padding_idx + 1 (this key + 1) */
 } pe__sinusoidal_rule;
 
 /* A key whose value the family's HF code ignores: a warning when the file
@@ -164,6 +187,16 @@ typedef struct {
                                    whenever the key is present) */
     const char *why;
 } pe__ignored_key;
+
+/* A config key whose value (a true boolean, or with equals set a string
+ * equal to it) makes the family's code do what posenc does not model: the
+ * plan is refused with `why` (RoFormer rotary_value: the values rotate too). */
+typedef struct {
+    const char *key;            /* NULL: no rule */
+    const char *equals;         /* NULL: refused when the key holds anything but false, 0 or
+                                   null (RoFormer rotary_value true, YOSO conv_window 3) */
+    const char *why;
+} pe__refuse_if;
 
 typedef struct pe__family {
     const char *model_type;
@@ -203,13 +236,22 @@ typedef struct pe__family {
     const char *default_block;  /* the class-default rope_parameters (JSON) a file with neither
                                    rope_parameters nor rope_scaling gets (Apertus: llama3) */
     const char *pattern_key;    /* PATTERN: the key of the period (AFMoE:
-                                   global_attn_every_n_layers); NULL: sliding_window_pattern */
+                                   global_attn_every_n_layers); NULL: sliding_window_pattern;
+                                   FULL_EVERY_NTH: the key giving n (ModernBERT) */
     const char *head_dim_key;   /* a key the class maps onto head_dim (JetMoe: kv_channels) */
     const char *types_key;      /* the per-layer type list under another name than layer_types
                                    (Nemotron-H, Zamba2: layers_block_type) */
     const char *index_key;      /* ATTN_LIST: the key listing the attention layers */
     bool partial_forced;        /* defaults.partial_rotary replaces any value the file states
                                    (BambaConfig sets kwargs["partial_rotary_factor"] = 0.5) */
+    /* Rules of the encoder group (families_hf_encoders.c). */
+    const char *hidden_key;     /* the family's own name for hidden_size, read first (DistilBERT
+                                   "dim", XLM "emb_dim": their attribute_map) */
+    const char *local_base_key; /* SLIDING_LOCAL_BASE: the key of the local base when it is not
+                                   rope_local_base_freq (ModernBERT local_rope_theta) */
+    pe__refuse_if refuse_if[2]; /* config values the family's code reads that posenc does not
+                                   model: refused with the reason */
+    pe__stacks_rule stacks;     /* TWO_STACKS class defaults */
 } pe__family;
 
 /* The registry is kept in several files, one group of records each (so a

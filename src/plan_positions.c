@@ -169,6 +169,16 @@ static int warn_unread(pe_plan *p, pe__scope top, const pe__family *fam, pe_posi
             if (strstr(k, hints[i]) != NULL) looks = true;
         if (fam->kind_switch.key != NULL && strcmp(k, fam->kind_switch.key) == 0) read = true;
         if (fam->learned.kind_key != NULL && strcmp(k, fam->learned.kind_key) == 0) read = true;
+        /* the table's own keys (BERT's max_position_embeddings is its rows) */
+        const char *table_keys[] = {fam->learned.rows_key, fam->learned.dec_rows_key,
+                                    fam->learned.dim_key};
+        for (size_t i = 0; i < sizeof table_keys / sizeof *table_keys; i++)
+            if (kind == PE_POSITION_LEARNED && table_keys[i] != NULL &&
+                strcmp(k, table_keys[i]) == 0)
+                read = true;
+        /* a sinusoidal table's length (its code sizes the table by it) */
+        if (kind == PE_POSITION_SINUSOIDAL && strcmp(k, "max_position_embeddings") == 0)
+            read = true;
         for (size_t i = 0; i < sizeof fam->ignored / sizeof *fam->ignored; i++)
             if (fam->ignored[i].key != NULL && strcmp(k, fam->ignored[i].key) == 0) read = true;
         if (looks && !read)
@@ -179,17 +189,116 @@ static int warn_unread(pe_plan *p, pe__scope top, const pe__family *fam, pe_posi
     return PE_OK;
 }
 
+/* A learned table's width when it is not the hidden size (embedding_size),
+ * and a RoBERTa-style offset padding_idx + 1 read from the config. */
+static int learned_extras(pe__scope top, const pe__family *fam, pe_plan_learned *l) {
+    bool has;
+    if (fam->learned.dim_key != NULL) {
+        if (fam->learned.dim_default > 0) l->dim = fam->learned.dim_default; /* else hidden */
+        PE_TRY(pe__json_int(top, fam->learned.dim_key, &l->dim, &has));
+        if (l->dim < 1 || l->dim > (int64_t)1 << 30)
+            return pe__fail(PE_ERR_FORMAT, "'%s%s'=%lld must be in [1, 2^30]", top.prefix,
+                            fam->learned.dim_key, (long long)l->dim);
+    }
+    if (fam->learned.pad_offset_key != NULL) {
+        int64_t pad = l->offset - 1;
+        PE_TRY(pe__json_int(top, fam->learned.pad_offset_key, &pad, &has));
+        if (!has && l->offset == 0) /* the class has no default (EsmConfig: None) */
+            return pe__fail(PE_ERR_FORMAT, "config has no '%s%s': model_type '%s' starts its "
+                            "position ids at padding_idx + 1 and its class has no default",
+                            top.prefix, fam->learned.pad_offset_key, fam->model_type);
+        if (pad < 0 || pad + 1 >= l->rows)
+            return pe__fail(PE_ERR_FORMAT, "'%s%s'=%lld: positions start at it + 1, which must "
+                            "be inside the table's %lld rows", top.prefix,
+                            fam->learned.pad_offset_key, (long long)pad, (long long)l->rows);
+        l->offset = pad + 1;
+    }
+    return PE_OK;
+}
+
+/* One stack's table of an encoder-decoder (TWO_STACKS): the learned table
+ * (the decoder's own size key where the family has one, LED) or the
+ * sinusoidal table, each added to that stack's input. */
+static int stack_table(pe__scope top, const pe__family *fam, pe_position_kind kind, int64_t hidden,
+                       bool decoder, pe__position *pos) {
+    memset(pos, 0, sizeof *pos);
+    pos->kind = kind;
+    bool has;
+    if (kind == PE_POSITION_LEARNED) {
+        const char *key = decoder && fam->learned.dec_rows_key ? fam->learned.dec_rows_key
+                                                               : fam->learned.rows_key;
+        int64_t rows = decoder && fam->learned.dec_rows_key ? fam->learned.dec_rows_default
+                                                            : fam->learned.rows_default;
+        PE_TRY(pe__json_int(top, key, &rows, &has));
+        if (rows < 1 || rows > INT64_MAX / 2 || rows + fam->learned.rows_extra <= fam->learned.offset)
+            return pe__fail(PE_ERR_FORMAT, "'%s%s'=%lld must be >= %lld", top.prefix, key,
+                            (long long)rows,
+                            (long long)(fam->learned.offset - fam->learned.rows_extra + 1));
+        pos->learned = (pe_plan_learned){rows + fam->learned.rows_extra, fam->learned.offset, hidden};
+        return learned_extras(top, fam, &pos->learned);
+    }
+    pe_plan_sinusoidal *t = &pos->sinusoidal;
+    *t = (pe_plan_sinusoidal){10000.0, fam->sinusoidal.layout, fam->sinusoidal.convention, hidden,
+                              fam->sinusoidal.offset};
+    if (fam->sinusoidal.pad_offset_key != NULL) {
+        int64_t pad = t->offset - 1;
+        PE_TRY(pe__json_int(top, fam->sinusoidal.pad_offset_key, &pad, &has));
+        if (pad < 0 || pad > (int64_t)1 << 40)
+            return pe__fail(PE_ERR_FORMAT, "'%s%s'=%lld must be >= 0 (positions start at it + 1)",
+                            top.prefix, fam->sinusoidal.pad_offset_key, (long long)pad);
+        t->offset = pad + 1;
+    }
+    return PE_OK;
+}
+
+/* An encoder-decoder with BART's keys: encoder_layers layers (type
+ * "encoder"), then decoder_layers layers ("decoder"), each stack with its
+ * own table; heads per stack give the head size. Cross-attention sees the
+ * encoder's output, not positions of its own. */
+static int build_two_stacks(pe_plan *p, pe__scope top, const pe__family *fam,
+                            pe_position_kind kind, int64_t hidden) {
+    const pe__stacks_rule *d = &fam->stacks;
+    int64_t n_enc, n_dec, h_enc, h_dec;
+    PE_TRY(read_required(top, (const char *const[]){"encoder_layers", NULL}, "encoder layer count",
+                         d->enc_layers, 0, PE_PLAN_MAX_LAYERS / 2, &n_enc));
+    PE_TRY(read_required(top, (const char *const[]){"decoder_layers", NULL}, "decoder layer count",
+                         d->dec_layers, 0, PE_PLAN_MAX_LAYERS / 2, &n_dec));
+    PE_TRY(read_required(top, (const char *const[]){"encoder_attention_heads", NULL},
+                         "encoder head count", d->enc_heads, 1, 1 << 20, &h_enc));
+    PE_TRY(read_required(top, (const char *const[]){"decoder_attention_heads", NULL},
+                         "decoder head count", d->dec_heads, 1, 1 << 20, &h_dec));
+    if (n_enc + n_dec < 1)
+        return pe__fail(PE_ERR_FORMAT, "'%sencoder_layers' and 'decoder_layers' are both 0",
+                        top.prefix);
+    pe__position enc, dec;
+    PE_TRY(stack_table(top, fam, kind, hidden, false, &enc));
+    PE_TRY(stack_table(top, fam, kind, hidden, true, &dec));
+    PE_TRY(alloc_layers(p, n_enc + n_dec));
+    if (n_enc > 0)
+        PE_TRY(set_layers(p, 0, n_enc, "encoder", &enc,
+                          hidden > 0 && hidden % h_enc == 0 ? hidden / h_enc : 0));
+    if (n_dec > 0)
+        PE_TRY(set_layers(p, n_enc, n_enc + n_dec, "decoder", &dec,
+                          hidden > 0 && hidden % h_dec == 0 ? hidden / h_dec : 0));
+    return PE_OK;
+}
+
 int pe__plan_build_fixed(pe_plan *p, pe__scope top, const pe__family *fam,
                          pe_position_kind kind) {
     int64_t heads = 0, hidden = 0, n = 0;
     const char *from;
     PE_TRY(pe__plan_warn_ignored(p, top, fam));
     PE_TRY(warn_unread(p, top, fam, kind));
-    PE_TRY(read_alias(top, hidden_keys, &hidden, &from));
+    if (fam->hidden_key != NULL)
+        PE_TRY(read_alias(top, (const char *const[]){fam->hidden_key, NULL}, &hidden, &from));
+    if (fam->hidden_key == NULL || from == NULL) PE_TRY(read_alias(top, hidden_keys, &hidden, &from));
     if (from == NULL) hidden = fam->defaults.hidden;
     if (from != NULL && hidden <= 0)
         return pe__fail(PE_ERR_DIM, "'%s%s'=%lld must be > 0", top.prefix, from,
                         (long long)hidden);
+    if (fam->layers == PE__LAYERS_TWO_STACKS &&
+        (kind == PE_POSITION_LEARNED || kind == PE_POSITION_SINUSOIDAL))
+        return build_two_stacks(p, top, fam, kind, hidden);
     pe__position pos;
     memset(&pos, 0, sizeof pos);
     pos.kind = kind;
@@ -256,6 +365,12 @@ int pe__plan_build_fixed(pe_plan *p, pe__scope top, const pe__family *fam,
         if (fam->learned.kind_key != NULL) {
             const char *v = NULL;
             PE_TRY(pe__json_string(top, fam->learned.kind_key, &v));
+            if (v != NULL && strcmp(v, fam->learned.kind_value) != 0 &&
+                fam->learned.other_kind != NULL)
+                return pe__fail(PE_ERR_UNSUPPORTED, "'%s%s'='%.40s': model_type '%s' then %s "
+                                "(posenc models only '%s')", top.prefix, fam->learned.kind_key,
+                                v, fam->model_type, fam->learned.other_kind,
+                                fam->learned.kind_value);
             if (v != NULL && strcmp(v, fam->learned.kind_value) != 0)
                 return pe__fail(PE_ERR_UNSUPPORTED, "'%s%s'='%.40s': model_type '%s' then uses "
                                 "relative position embeddings, which posenc does not model "
@@ -273,12 +388,15 @@ int pe__plan_build_fixed(pe_plan *p, pe__scope top, const pe__family *fam,
         pos.learned.rows = rows + fam->learned.rows_extra;
         pos.learned.offset = fam->learned.offset;
         pos.learned.dim = hidden;
+        PE_TRY(learned_extras(top, fam, &pos.learned));
     } else if (kind == PE_POSITION_SINUSOIDAL) {
         pos.sinusoidal.base = 10000.0;
         pos.sinusoidal.layout = fam->sinusoidal.layout;
         pos.sinusoidal.convention = fam->sinusoidal.convention;
         pos.sinusoidal.offset = fam->sinusoidal.offset;
         pos.sinusoidal.dim = hidden;
+        if (fam->sinusoidal.pad_offset_key != NULL) PE_TRY(stack_table(top, fam, kind, hidden,
+                                                                   false, &pos));
     } else if (kind == PE_POSITION_NOPE) {
         snprintf(pos.why, sizeof pos.why, "family");
     } else if (kind == PE_POSITION_NONE && fam->none_types != NULL) {

@@ -637,10 +637,7 @@ TEST(families_refusals_and_overrides) {
     const char *t = "{\"model_type\":\"longt5\"}";
     CHECK_ERROR(pe_plan_from_config_json(t, strlen(t), &p), PE_ERR_UNSUPPORTED,
                 "model_type 'longt5': LongT5's local and transient-global attention");
-    /* BART: learned tables in both stacks of an encoder-decoder, refused by name. */
-    const char *bart = "{\"model_type\":\"bart\"}";
-    CHECK_ERROR(pe_plan_from_config_json(bart, strlen(bart), &p), PE_ERR_UNSUPPORTED,
-                "model_type 'bart': an encoder-decoder with a learned table");
+    /* BART (a table per stack) is modelled: tests/test_families_encoders.c. */
     /* Mamba: every layer a mixer, not attention, no positional parameters. */
     const char *mamba = "{\"model_type\":\"mamba\",\"num_hidden_layers\":3}";
     CHECK_OK(pe_plan_from_config_json(mamba, strlen(mamba), &p));
