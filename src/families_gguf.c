@@ -237,7 +237,7 @@ static const pe__gguf_arch arch_plamo2 = {
     .source = "src/llama-model.cpp:2687 (rope type), src/models/plamo2.cpp:4 (hparams)",
     .rope = PE__GGUF_ROPE_NEOX,
     .position = PE_POSITION_ROPE,
-    .refusal = "hybrid: which layers are recurrent (and what the others rotate) is set per architecture in its hparams loading; not restated yet"};
+    .layers = PE__GGUF_LAYERS_RECURRENT_IF_NO_KV, .none_why = "mamba"}; /* plamo2.cpp:18-20 */
 static const pe__gguf_arch arch_plamo3 = {
     .arch = "plamo3",
     .source = "src/llama-model.cpp:2688 (rope type), src/models/plamo3.cpp:3 (hparams)",
@@ -332,14 +332,16 @@ static const pe__gguf_arch arch_jamba = {
     .arch = "jamba",
     .source = "src/llama-model.cpp:2599 (rope type), src/models/jamba.cpp:3 (hparams)",
     .rope = PE__GGUF_ROPE_NONE,
-    .position = PE_POSITION_NONE,
-    .refusal = "hybrid: which layers are recurrent (and what the others rotate) is set per architecture in its hparams loading; not restated yet"};
+    .position = PE_POSITION_NOPE, /* rope type NONE: its attention layers carry no position */
+    .layers = PE__GGUF_LAYERS_RECURRENT_IF_NO_KV, .none_why = "mamba"}; /* jamba.cpp:11-13 */
 static const pe__gguf_arch arch_falcon_h1 = {
     .arch = "falcon-h1",
     .source = "src/llama-model.cpp:2662 (rope type), src/models/falcon-h1.cpp:3 (hparams)",
     .rope = PE__GGUF_ROPE_NEOX,
     .position = PE_POSITION_ROPE,
-    .refusal = "hybrid: which layers are recurrent (and what the others rotate) is set per architecture in its hparams loading; not restated yet"};
+    /* falcon-h1.cpp:14 marks every layer recurrent, but each layer runs its
+     * attention beside the SSM (graph: ggml_rope_ext at 142-146): every layer rotates */
+};
 static const pe__gguf_arch arch_xverse = {
     .arch = "xverse",
     .source = "src/llama-model.cpp:2624 (rope type), src/models/xverse.cpp:3 (hparams)",
@@ -492,15 +494,18 @@ static const pe__gguf_arch arch_nemotron_h = {
     .arch = "nemotron_h",
     .source = "src/llama-model.cpp:2609 (rope type), src/models/nemotron-h.cpp:3 (hparams)",
     .rope = PE__GGUF_ROPE_NONE,
-    .position = PE_POSITION_NONE,
-    .nextn = true,
-    .refusal = "hybrid: which layers are recurrent (and what the others rotate) is set per architecture in its hparams loading; not restated yet"};
+    .position = PE_POSITION_NOPE, /* rope type NONE; no ggml_rope in its graph */
+    .layers = PE__GGUF_LAYERS_NEMOTRON_H, .none_why = "mamba2", /* nemotron-h.cpp:14-18, 191-198 */
+    .nextn = true};
 static const pe__gguf_arch arch_nemotron_h_moe = {
     .arch = "nemotron_h_moe",
-    .source = "src/llama-model.cpp:2610 (rope type)",
+    /* llama_model_nemotron_h_moe derives from llama_model_nemotron_h (src/models/models.h:1500)
+     * and inherits its load_arch_hparams */
+    .source = "src/llama-model.cpp:2610 (rope type), src/models/nemotron-h.cpp:3 (hparams, inherited)",
     .rope = PE__GGUF_ROPE_NONE,
-    .position = PE_POSITION_NONE,
-    .refusal = "llama.cpp gives it no RoPE; its positions are not restated yet"};
+    .position = PE_POSITION_NOPE,
+    .layers = PE__GGUF_LAYERS_NEMOTRON_H, .none_why = "mamba2",
+    .nextn = true};
 static const pe__gguf_arch arch_exaone = {
     .arch = "exaone",
     .source = "src/llama-model.cpp:2702 (rope type), src/models/exaone.cpp:3 (hparams)",
@@ -561,7 +566,8 @@ static const pe__gguf_arch arch_granitehybrid = {
     .source = "src/llama-model.cpp:2640 (rope type), src/models/granite-hybrid.cpp:3 (hparams)",
     .rope = PE__GGUF_ROPE_NORM,
     .position = PE_POSITION_ROPE,
-    .refusal = "hybrid: which layers are recurrent (and what the others rotate) is set per architecture in its hparams loading; not restated yet"};
+    .layers = PE__GGUF_LAYERS_RECURRENT_IF_NO_KV, .none_why = "mamba2", /* granite-hybrid.cpp:21-24 */
+    .rope_switch = PE__GGUF_FINETUNED_SWITCH}; /* granite-hybrid.cpp:16-19, graph 209-216 */
 static const pe__gguf_arch arch_graniteswitch = {
     .arch = "graniteswitch",
     .source = "src/llama-model.cpp:2641 (rope type), src/models/granite-switch.cpp:5 (hparams)",
@@ -599,8 +605,8 @@ static const pe__gguf_arch arch_bailingmoe3 = {
     .source = "src/llama-model.cpp:2644 (rope type), src/models/bailingmoe3.cpp:4 (hparams)",
     .rope = PE__GGUF_ROPE_NORM,
     .position = PE_POSITION_ROPE,
-    .nextn = true,
-    .refusal = "hybrid: which layers are recurrent (and what the others rotate) is set per architecture in its hparams loading; not restated yet"};
+    .nextn = true, /* bailingmoe3.cpp:23 */
+    .layers = PE__GGUF_LAYERS_RECURRENT_IF_NO_KV, .none_why = "kda"}; /* bailingmoe3.cpp:34-36 */
 static const pe__gguf_arch arch_dots1 = {
     .arch = "dots1",
     .source = "src/llama-model.cpp:2707 (rope type), src/models/dots1.cpp:3 (hparams)",
@@ -672,13 +678,17 @@ static const pe__gguf_arch arch_lfm2 = {
     .source = "src/llama-model.cpp:2713 (rope type), src/models/lfm2.cpp:5 (hparams)",
     .rope = PE__GGUF_ROPE_NEOX,
     .position = PE_POSITION_ROPE,
-    .refusal = "hybrid: which layers are recurrent (and what the others rotate) is set per architecture in its hparams loading; not restated yet"};
+    .layers = PE__GGUF_LAYERS_RECURRENT_IF_NO_KV, .none_why = "shortconv", /* lfm2.cpp:9-11 */
+    /* lfm2.cpp:24-29: a window > 0 makes every attention layer sliding; the graph rotates
+     * them at the full base and scale (ggml_rope_ext at 144-147) */
+    .swa = {.rule = PE__GGUF_SWA_PERIOD, .period = 0, .needs_window = true,
+            .base = PE__GGUF_SWA_BASE_FULL}};
 static const pe__gguf_arch arch_lfm2moe = {
     .arch = "lfm2moe",
     .source = "src/llama-model.cpp:2714 (rope type), src/models/lfm2moe.cpp:5 (hparams)",
     .rope = PE__GGUF_ROPE_NEOX,
     .position = PE_POSITION_ROPE,
-    .refusal = "hybrid: which layers are recurrent (and what the others rotate) is set per architecture in its hparams loading; not restated yet"};
+    .layers = PE__GGUF_LAYERS_RECURRENT_IF_NO_KV, .none_why = "shortconv"}; /* lfm2moe.cpp:12-14 */
 static const pe__gguf_arch arch_dream = {
     .arch = "dream",
     .source = "src/llama-model.cpp:2675 (rope type), src/models/dream.cpp:3 (hparams)",
@@ -720,7 +730,10 @@ static const pe__gguf_arch arch_minimax_01 = {
     .source = "src/llama-model.cpp:2719 (rope type), src/models/minimax-01.cpp:4 (hparams)",
     .rope = PE__GGUF_ROPE_NEOX,
     .position = PE_POSITION_ROPE,
-    .refusal = "hybrid: which layers are recurrent (and what the others rotate) is set per architecture in its hparams loading; not restated yet"};
+    /* minimax-01.cpp:11-18: attention.recurrent_layers, else lightning attention unless
+     * (i + 1) % full_attention_interval (default 8) == 0 */
+    .layers = PE__GGUF_LAYERS_RECURRENT_INTERVAL, .none_why = "lightning_attention",
+    .recurrent_interval = 8};
 static const pe__gguf_arch arch_minimax_m2 = {
     .arch = "minimax-m2",
     .source = "src/llama-model.cpp:2720 (rope type), src/models/minimax-m2.cpp:3 (hparams)",
@@ -802,14 +815,14 @@ static const pe__gguf_arch arch_kimi_linear = {
     .arch = "kimi-linear",
     .source = "src/llama-model.cpp:2611 (rope type), src/models/kimi-linear.cpp:4 (hparams)",
     .rope = PE__GGUF_ROPE_NONE,
-    .position = PE_POSITION_NONE,
-    .refusal = "hybrid: which layers are recurrent (and what the others rotate) is set per architecture in its hparams loading; not restated yet"};
+    .position = PE_POSITION_NOPE, /* rope type NONE: its MLA layers run without RoPE */
+    .layers = PE__GGUF_LAYERS_RECURRENT_IF_NO_KV, .none_why = "kda"}; /* kimi-linear.cpp:15-19 */
 static const pe__gguf_arch arch_kimi_k3 = {
     .arch = "kimi-k3",
     .source = "src/llama-model.cpp:2612 (rope type), src/models/kimi-k3.cpp:14 (hparams)",
     .rope = PE__GGUF_ROPE_NONE,
-    .position = PE_POSITION_NONE,
-    .refusal = "hybrid: which layers are recurrent (and what the others rotate) is set per architecture in its hparams loading; not restated yet"};
+    .position = PE_POSITION_NOPE, /* rope type NONE: its MLA layers run without RoPE */
+    .layers = PE__GGUF_LAYERS_RECURRENT_IF_NO_KV, .none_why = "kda"}; /* kimi-k3.cpp:28-31 */
 static const pe__gguf_arch arch_talkie = {
     .arch = "talkie",
     .source = "src/llama-model.cpp:2729 (rope type), src/models/talkie.cpp:3 (hparams)",

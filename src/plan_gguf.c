@@ -20,6 +20,7 @@
 #include "plan_internal.h"
 
 #include "families_gguf.h"
+#include "checked.h"
 #include "io/gguf.h"
 
 #include <math.h>
@@ -400,28 +401,140 @@ static int head_size(const pe__gguf_rope *g, int64_t n_layer_all, int64_t *out) 
     return PE_OK;
 }
 
-/* The recurrent (linear-attention) layers of a hybrid Qwen: the
- * attention.recurrent_layers array when the file has one, else every layer
- * but each full_attention_interval-th (default 4). */
-static int recurrent_layers(const pe__gguf_rope *g, int64_t n_layer, int64_t n_layer_all,
-                            bool *recr) {
+/* What a layer of a hybrid is: attention over positions, a recurrent mixer
+ * (kind none: state-space, convolution, linear attention), or an MLP-only
+ * block (Nemotron-H). */
+typedef enum { ROLE_ATTENTION = 0, ROLE_RECURRENT, ROLE_MLP } layer_role;
+
+/* A per-layer integer as llama_model_loader::get_key_or_arr reads it into
+ * an n_layer_all array: a scalar fills every layer, an array must have one
+ * entry per block. Absent: false (out untouched). */
+static int per_layer_uint(const pe__gguf_rope *g, const char *suffix, int64_t n_layer_all,
+                          double *out, bool *found) {
     char key[160];
-    snprintf(key, sizeof key, "%s.attention.recurrent_layers", g->architecture);
+    snprintf(key, sizeof key, "%s.%s", g->architecture, suffix);
     pe__gguf_value v;
-    if (pe__gguf_find(g, key, &v)) {
-        if (v.type != PE_GGUF_ARRAY || v.count != (uint64_t)n_layer_all || v.num == NULL)
-            return pe__fail(PE_ERR_FORMAT, "'%s' must be an array of block_count=%lld entries",
-                            key, (long long)n_layer_all);
-        for (int64_t i = 0; i < n_layer; i++) recr[i] = v.num[i] != 0.0;
+    *found = false;
+    if (!pe__gguf_find(g, key, &v)) return PE_OK;
+    if (v.type == PE_GGUF_ARRAY) {
+        if (v.count != (uint64_t)n_layer_all || v.num == NULL)
+            return pe__fail(PE_ERR_FORMAT, "'%s' has %llu entries but block_count=%lld", key,
+                            (unsigned long long)v.count, (long long)n_layer_all);
+        for (int64_t i = 0; i < n_layer_all; i++) {
+            if (!(v.num[i] >= 0.0))
+                return pe__fail(PE_ERR_FORMAT, "'%s'[%lld]=%g must be >= 0", key, (long long)i,
+                                v.num[i]);
+            out[i] = v.num[i];
+        }
+    } else if (v.is_integer && !v.negative) {
+        for (int64_t i = 0; i < n_layer_all; i++) out[i] = (double)v.u;
+    } else {
+        return pe__fail(PE_ERR_FORMAT, "'%s' must be a non-negative integer or an array of "
+                        "block_count=%lld of them", key, (long long)n_layer_all);
+    }
+    *found = true;
+    return PE_OK;
+}
+
+/* The layers of a hybrid, as its load_arch_hparams marks them:
+ *   RECURRENT_INTERVAL  (qwen3next.cpp:20-27, qwen35*.cpp, minimax-01.cpp:11-18)
+ *                       attention.recurrent_layers, else recurrent unless
+ *                       (i + 1) % full_attention_interval == 0
+ *   RECURRENT_IF_NO_KV  (jamba.cpp:11-13, lfm2.cpp:9-11, plamo2.cpp:18-20, ...)
+ *                       recurrent iff n_head_kv(i) == 0
+ *   NEMOTRON_H          (nemotron-h.cpp:16-18, graph 191-198) recurrent iff
+ *                       n_head_kv(i) == 0 and n_ff(i) == 0; attention iff
+ *                       n_ff(i) == 0 otherwise; an MLP block else.
+ * n_head_kv defaults to n_head (llama-model.cpp:1172-1181), n_ff to 0. */
+static int layer_roles(const pe__gguf_rope *g, const pe__gguf_arch *a, int64_t n_layer,
+                       int64_t n_layer_all, layer_role *role) {
+    for (int64_t i = 0; i < n_layer; i++) role[i] = ROLE_ATTENTION;
+    if (a->layers == PE__GGUF_LAYERS_RECURRENT_INTERVAL) {
+        char key[160];
+        snprintf(key, sizeof key, "%s.attention.recurrent_layers", g->architecture);
+        pe__gguf_value v;
+        if (pe__gguf_find(g, key, &v)) {
+            if (v.type != PE_GGUF_ARRAY || v.count != (uint64_t)n_layer_all || v.num == NULL)
+                return pe__fail(PE_ERR_FORMAT, "'%s' must be an array of block_count=%lld "
+                                "entries", key, (long long)n_layer_all);
+            for (int64_t i = 0; i < n_layer; i++)
+                role[i] = v.num[i] != 0.0 ? ROLE_RECURRENT : ROLE_ATTENTION;
+            return PE_OK;
+        }
+        uint64_t interval = a->recurrent_interval > 0 ? a->recurrent_interval : 4;
+        (void)find_uint(g, "full_attention_interval", &interval);
+        if (interval == 0)
+            return pe__fail(PE_ERR_FORMAT, "'%s.full_attention_interval'=0 must be >= 1",
+                            g->architecture);
+        for (int64_t i = 0; i < n_layer; i++)
+            role[i] = ((uint64_t)i + 1) % interval != 0 ? ROLE_RECURRENT : ROLE_ATTENTION;
         return PE_OK;
     }
-    uint64_t interval = 4;
-    (void)find_uint(g, "full_attention_interval", &interval);
-    if (interval == 0)
-        return pe__fail(PE_ERR_FORMAT, "'%s.full_attention_interval'=0 must be >= 1",
-                        g->architecture);
-    for (int64_t i = 0; i < n_layer; i++) recr[i] = ((uint64_t)i + 1) % interval != 0;
-    return PE_OK;
+    if (a->layers != PE__GGUF_LAYERS_RECURRENT_IF_NO_KV && a->layers != PE__GGUF_LAYERS_NEMOTRON_H)
+        return PE_OK;
+    size_t count; /* three per-layer arrays: n_head_kv, n_head, n_ff */
+    if (!pe__mul_size(n_layer_all, 3, &count))
+        return pe__fail(PE_ERR_RANGE, "block_count=%lld is too large", (long long)n_layer_all);
+    double *kv = calloc(count, sizeof *kv);
+    if (kv == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for %lld layers", (long long)n_layer_all);
+    double *heads = kv + n_layer_all, *ff = kv + 2 * n_layer_all;
+    bool have_heads, have_kv, have_ff;
+    int st = per_layer_uint(g, "attention.head_count", n_layer_all, heads, &have_heads);
+    if (st == PE_OK) st = per_layer_uint(g, "attention.head_count_kv", n_layer_all, kv, &have_kv);
+    if (st == PE_OK) st = per_layer_uint(g, "feed_forward_length", n_layer_all, ff, &have_ff);
+    if (st == PE_OK && !have_kv) {
+        if (!have_heads)
+            st = pe__fail(PE_ERR_FORMAT, "'%s' marks its recurrent layers by "
+                          "'%s.attention.head_count_kv' = 0, but the file has neither it nor "
+                          "'%s.attention.head_count'", a->arch, g->architecture, g->architecture);
+        else
+            memcpy(kv, heads, (size_t)n_layer_all * sizeof *kv);
+    }
+    for (int64_t i = 0; st == PE_OK && i < n_layer; i++) {
+        if (a->layers == PE__GGUF_LAYERS_RECURRENT_IF_NO_KV)
+            role[i] = kv[i] == 0.0 ? ROLE_RECURRENT : ROLE_ATTENTION;
+        else if (kv[i] == 0.0 && ff[i] == 0.0)
+            role[i] = ROLE_RECURRENT;
+        else
+            role[i] = ff[i] == 0.0 ? ROLE_ATTENTION : ROLE_MLP;
+    }
+    free(kv);
+    return st;
+}
+
+/* A hybrid whose attention layers take no position at all (llama.cpp
+ * gives the architecture rope type NONE and its graph calls no ggml_rope:
+ * Jamba, Nemotron-H, Kimi Linear's MLA layers): attention layers NoPE, the
+ * others kind none. */
+static int build_nope_hybrid(const pe__gguf_rope *g, const pe__gguf_arch *a, int64_t head_dim,
+                             int64_t n_layer_all, pe_plan *p) {
+    layer_role *role = calloc((size_t)p->n_layers, sizeof *role);
+    if (role == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for %lld layers", (long long)p->n_layers);
+    int st = layer_roles(g, a, p->n_layers, n_layer_all, role);
+    pe__position pos[3];
+    memset(pos, 0, sizeof pos);
+    pos[ROLE_ATTENTION].kind = PE_POSITION_NOPE;
+    snprintf(pos[ROLE_ATTENTION].why, sizeof pos[ROLE_ATTENTION].why, "rope_type_none");
+    pos[ROLE_RECURRENT].kind = PE_POSITION_NONE;
+    snprintf(pos[ROLE_RECURRENT].why, sizeof pos[ROLE_RECURRENT].why, "%s",
+             a->none_why != NULL ? a->none_why : "recurrent");
+    pos[ROLE_MLP].kind = PE_POSITION_NONE;
+    snprintf(pos[ROLE_MLP].why, sizeof pos[ROLE_MLP].why, "mlp");
+    const char *type_name[3] = {"full_attention", pos[ROLE_RECURRENT].why, "mlp"};
+    for (int64_t i = 0; st == PE_OK && i < p->n_layers; i++) {
+        pe__layer_rec *L = &p->layers[i];
+        int32_t t;
+        st = pe__plan_type_index(p, type_name[role[i]], &t);
+        if (st != PE_OK) break;
+        L->type = t;
+        L->kind = -1;
+        L->attention = role[i] == ROLE_ATTENTION;
+        L->head_dim = head_dim;
+        st = set_position(p, L, &pos[role[i]]);
+    }
+    free(role);
+    PE_TRY(st);
+    return warn_unknown_keys(g, p);
 }
 
 /* Which layers slide (or take chunks), as the architecture's hparams set
@@ -535,6 +648,7 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
     PE_TRY(head_size(g, n_layer_all, &head_dim));
     pe_position_kind kind = a->position;
     if (a->alibi_at_layers > 0 && p->n_layers == a->alibi_at_layers) kind = PE_POSITION_ALIBI;
+    if (kind == PE_POSITION_NOPE) return build_nope_hybrid(g, a, head_dim, n_layer_all, p);
     if (kind != PE_POSITION_ROPE) return build_fixed(g, a, kind, head_dim, p);
 
     int64_t n_rot = g->rope_dimension_count.present ? (int64_t)g->rope_dimension_count.value
@@ -597,13 +711,11 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
     PE_TRY(pe__plan_type_index(p, "sliding_attention", &t_swa));
     if (chunked) PE_TRY(pe__plan_type_index(p, "chunked_attention", &t_chunk));
 
-    bool *recr = calloc((size_t)p->n_layers, sizeof *recr);
-    if (recr == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for %lld layers", (long long)p->n_layers);
-    int st = PE_OK;
-    if (a->layers == PE__GGUF_LAYERS_RECURRENT_INTERVAL) {
-        st = recurrent_layers(g, p->n_layers, n_layer_all, recr);
-        if (st == PE_OK) st = pe__plan_type_index(p, a->none_why, &t_recr);
-    }
+    layer_role *role = calloc((size_t)p->n_layers, sizeof *role);
+    if (role == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for %lld layers", (long long)p->n_layers);
+    int st = layer_roles(g, a, p->n_layers, n_layer_all, role);
+    for (int64_t i = 0; st == PE_OK && i < p->n_layers && t_recr < 0; i++)
+        if (role[i] == ROLE_RECURRENT) st = pe__plan_type_index(p, a->none_why, &t_recr);
 
     /* NoPE layers: n_no_rope_layer_step set in code ((i + 1) % step == 0
      * unrotated); Llama 4's is 4 with chunks, block_count without. */
@@ -621,7 +733,7 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
                                         ? &g->rope_scaling_original_context_length
                                         : &g->context_length;
         if (!orig->present || orig->value == 0 || orig->value > INT64_MAX || !isfinite(ts.value)) {
-            free(recr);
+            free(role);
             return pe__fail(PE_ERR_FORMAT, "'%s.attention.temperature_scale' needs "
                             "'%s.rope.scaling.original_context_length' or '%s.context_length' > 0",
                             arch, arch, arch);
@@ -639,7 +751,7 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
     for (int64_t i = 0; st == PE_OK && i < p->n_layers; i++) {
         pe__layer_rec *L = &p->layers[i];
         L->head_dim = head_dim;
-        if (recr[i]) {
+        if (role[i] != ROLE_ATTENTION) { /* only NoPE hybrids have MLP blocks */
             L->type = t_recr;
             L->kind = -1;
             L->attention = 0;
@@ -668,7 +780,7 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
         L->kind = rope ? (sliding ? swa_kind : full_kind) : -1;
         if (!rope) st = set_position(p, L, &nope_pos);
     }
-    free(recr);
+    free(role);
     PE_TRY(st);
     return warn_unknown_keys(g, p);
 }

@@ -975,10 +975,151 @@ TEST(plan_gguf_non_rope_architectures) {
     pe_plan_free(g);
     pe_plan_free(c);
     pe_plan *p = NULL;
-    CHECK(pe_plan_from_gguf("tests/fixtures/gguf/lfm2-1.2b.gguf", &p) == PE_ERR_UNSUPPORTED &&
-          strstr(pe_last_error(), "GGUF architecture 'lfm2': hybrid") != NULL && p == NULL);
     CHECK(pe_plan_from_gguf("tests/fixtures/gguf/t5-small.gguf", &p) == PE_ERR_UNSUPPORTED &&
           strstr(pe_last_error(), "GGUF architecture 't5': T5 relative buckets") != NULL && p == NULL);
+}
+
+/* The hybrids as llama.cpp 34af94cd9ab2 runs them, on converter-written
+ * files. LFM2 (lfm2.cpp:9-11): layer i is a short convolution iff
+ * attention.head_count_kv[i] == 0; the converter (conversion/lfm2.py) writes
+ * 0 for the layers its config's layer_types does not call full_attention, so
+ * 2, 5, 8, 10, 12 and 14 of 16 attend, rotated NEOX (llama-model.cpp:2713)
+ * at rope_theta 1e6 over the whole head, 2048 / 32 = 64. Jamba (jamba.cpp:
+ * 11-13, rope type NONE at llama-model.cpp:2599): the converter
+ * (conversion/jamba.py) gives the layers i % attn_layer_period ==
+ * attn_layer_offset (8, 4) their 8 KV heads, the rest 0: layers 4, 12, 20,
+ * 28 of 32 attend without any position, the others are Mamba. */
+TEST(plan_gguf_hybrid_layers_from_head_count_kv) {
+    static const struct {
+        const char *file;
+        int64_t layers;
+    } rows[] = {{"lfm2-1.2b.gguf", 16}, {"ai21-jamba-1.5-mini.gguf", 32}};
+    for (size_t r = 0; r < 2; r++) {
+        pe_plan *g = fixture(rows[r].file);
+        if (g == NULL) continue;
+        CHECK_MSG(pe_plan_num_layers(g) == rows[r].layers, "%s: %lld layers", rows[r].file,
+                  (long long)pe_plan_num_layers(g));
+        for (int64_t i = 0; i < pe_plan_num_layers(g); i++) {
+            pe_plan_layer L;
+            pe_plan_position pos;
+            CHECK_OK(pe_plan_layer_info(g, i, &L));
+            CHECK_OK(pe_plan_layer_position(g, i, &pos));
+            int attends;
+            if (r == 0)
+                attends = i == 2 || i == 5 || i == 8 || i == 10 || i == 12 || i == 14;
+            else
+                attends = i % 8 == 4;
+            int ok;
+            if (!attends)
+                ok = !L.attention && !L.rope && pos.kind == PE_POSITION_NONE &&
+                     strcmp(pos.why, r == 0 ? "shortconv" : "mamba") == 0;
+            else if (r == 0)
+                ok = L.attention && L.rope && pos.kind == PE_POSITION_ROPE &&
+                     L.layout == PE_ROPE_HALF && L.base == 1e6 && L.head_dim == 64 &&
+                     L.rotary_dim == 64 && L.scaling == PE_SCALING_DEFAULT &&
+                     L.sliding_window == 0;
+            else
+                ok = L.attention && !L.rope && pos.kind == PE_POSITION_NOPE &&
+                     L.head_dim == 4096 / 32;
+            CHECK_MSG(ok, "%s layer %lld: attention %d rope %d kind %d", rows[r].file,
+                      (long long)i, L.attention, L.rope, (int)pos.kind);
+        }
+        if (r == 0) {
+            /* the frequencies llama.cpp's NEOX rope runs: 1e6^(-2i/64) */
+            pe_freqs f;
+            CHECK_OK(pe_plan_layer_freqs(g, 2, 0, &f, NULL));
+            CHECK(f.rotary_dim == 64 && f.attention_factor == 1.0);
+            for (int k = 0; k < 32; k++) {
+                const long double want = powl(1e6L, -2.0L * k / 64.0L);
+                const long double got = (long double)f.inv_freq[k] + f.inv_freq_lo[k];
+                /* 4 double ulps, as the Phi-3 rows above (powl under valgrind) */
+                CHECK_MSG(fabsl(got - want) <= (4 * 2.220446049250313e-16L +
+                                                64 * (long double)pe_test_ld_eps()) * want,
+                          "lfm2 w[%d] = %.17Lg, want %.17Lg", k, got, want);
+            }
+        }
+        pe_plan_free(g);
+    }
+}
+
+/* Hybrid rules no fixture here exercises, each on a probe file (llama.cpp
+ * 34af94cd9ab2): MiniMax-01 (minimax-01.cpp:11-18) without a
+ * recurrent_layers key is lightning attention unless (i + 1) % 8 == 0;
+ * Nemotron-H (nemotron-h.cpp:14-18, graph 191-198) is Mamba where
+ * head_count_kv and feed_forward_length are both 0, attention (no RoPE:
+ * rope type NONE, llama-model.cpp:2609) where only the FFN is 0, an MLP
+ * block elsewhere, its NextN block excluded; Granite 4 hybrids
+ * (granite-hybrid.cpp:16-24) rotate their attention layers only when
+ * rope.scaling.finetuned is true (its converter writes false for a hybrid,
+ * conversion/granite.py use_rope); Falcon-H1 (falcon-h1.cpp:14, graph
+ * 142-146) rotates every layer beside its SSM. */
+TEST(plan_gguf_hybrid_rule_probes) {
+    gguf_build *b = swa_file("minimax-01", 16);
+    pe_plan *g = plan_of(b, "minimax01");
+    for (int64_t i = 0; g && i < 16; i++) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(g, i, &L));
+        const int full = (i + 1) % 8 == 0;
+        CHECK_MSG(L.attention == full && L.rope == full &&
+                      strcmp(L.layer_type, full ? "full_attention" : "lightning_attention") == 0,
+                  "minimax-01 layer %lld: %s", (long long)i, L.layer_type);
+    }
+    pe_plan_free(g);
+
+    b = gb_new(3);
+    gb_str(b, "general.architecture", "nemotron_h");
+    gb_u32(b, "nemotron_h.block_count", 7);
+    gb_u32(b, "nemotron_h.embedding_length", 512);
+    gb_u32(b, "nemotron_h.attention.head_count", 8);
+    gb_u32(b, "nemotron_h.attention.key_length", 128);
+    gb_u32(b, "nemotron_h.nextn_predict_layers", 1);
+    /* M - * M * M (MTP): Mamba, MLP, attention, Mamba, attention, Mamba; the 7th is NextN */
+    const uint32_t kv[7] = {0, 0, 2, 0, 2, 0, 2};
+    const uint32_t ff[7] = {0, 1024, 0, 0, 0, 0, 1024};
+    gb_array(b, "nemotron_h.attention.head_count_kv", 4 /* u32 */, 7, kv);
+    gb_array(b, "nemotron_h.feed_forward_length", 4 /* u32 */, 7, ff);
+    g = plan_of(b, "nemotron_h");
+    if (g) CHECK(pe_plan_num_layers(g) == 6);
+    static const int role[6] = {0, 2, 1, 0, 1, 0}; /* 0 Mamba, 1 attention, 2 MLP */
+    for (int64_t i = 0; g && i < 6; i++) {
+        pe_plan_layer L;
+        pe_plan_position pos;
+        CHECK_OK(pe_plan_layer_info(g, i, &L));
+        CHECK_OK(pe_plan_layer_position(g, i, &pos));
+        int ok = !L.rope;
+        if (role[i] == 1) ok = ok && L.attention && pos.kind == PE_POSITION_NOPE && L.head_dim == 128;
+        else
+            ok = ok && !L.attention && pos.kind == PE_POSITION_NONE &&
+                 strcmp(pos.why, role[i] == 0 ? "mamba2" : "mlp") == 0;
+        CHECK_MSG(ok, "nemotron_h layer %lld: %s kind %d", (long long)i, L.layer_type, (int)pos.kind);
+    }
+    pe_plan_free(g);
+
+    for (int finetuned = 0; finetuned < 2; finetuned++) {
+        b = swa_file("granitehybrid", 4);
+        gb_u32(b, "granitehybrid.attention.head_count", 4);
+        const uint32_t gkv[4] = {0, 0, 0, 4};
+        gb_array(b, "granitehybrid.attention.head_count_kv", 4 /* u32 */, 4, gkv);
+        gb_bool(b, "granitehybrid.rope.scaling.finetuned", finetuned);
+        g = plan_of(b, finetuned ? "granitehybrid_rope" : "granitehybrid_nope");
+        for (int64_t i = 0; g && i < 4; i++) {
+            pe_plan_layer L;
+            CHECK_OK(pe_plan_layer_info(g, i, &L));
+            CHECK_MSG(L.attention == (i == 3) && L.rope == (i == 3 && finetuned) &&
+                          (i != 3 || !finetuned || L.layout == PE_ROPE_INTERLEAVED),
+                      "granitehybrid finetuned %d layer %lld", finetuned, (long long)i);
+        }
+        pe_plan_free(g);
+    }
+
+    b = swa_file("falcon-h1", 3);
+    g = plan_of(b, "falcon_h1");
+    for (int64_t i = 0; g && i < 3; i++) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(g, i, &L));
+        CHECK(L.attention && L.rope && L.layout == PE_ROPE_HALF && L.base == 1e6);
+    }
+    pe_plan_free(g);
 }
 
 TEST(errors_plan_gguf) {
@@ -1064,9 +1205,9 @@ TEST(errors_plan_gguf) {
     EXPECT("ARCH-1", PE_ERR_UNSUPPORTED, "GGUF architecture 'olmo3' is not in posenc's llama.cpp registry (closest: 'olmo', ",
            pe_plan_from_gguf_as(bad_file(b), "olmo3", OUT));
     b = gb_new(3);
-    gb_str(b, "general.architecture", "jamba");
-    gb_u32(b, "jamba.block_count", 2);
-    EXPECT("ARCH-2", PE_ERR_UNSUPPORTED, "GGUF architecture 'jamba': hybrid: which layers are recurrent",
+    gb_str(b, "general.architecture", "wavtokenizer-dec");
+    gb_u32(b, "wavtokenizer-dec.block_count", 2);
+    EXPECT("ARCH-2", PE_ERR_UNSUPPORTED, "GGUF architecture 'wavtokenizer-dec': an audio decoder",
            pe_plan_from_gguf(bad_file(b), OUT));
     b = gb_new(3);
     gb_str(b, "general.architecture", "qwen3next");
@@ -1097,6 +1238,16 @@ TEST(errors_plan_gguf) {
     const uint32_t heads[2] = {4, 4};
     gb_array(b, "llama.attention.head_count", 4 /* u32 */, 2, heads);
     EXPECT("ARCH-6", PE_ERR_FORMAT, "'llama.attention.head_count' has 2 entries but block_count=3",
+           pe_plan_from_gguf(bad_file(b), OUT));
+    /* a hybrid's per-layer KV heads, which mark its recurrent layers */
+    b = gb_new(3);
+    gb_str(b, "general.architecture", "jamba");
+    gb_u32(b, "jamba.block_count", 3);
+    gb_u32(b, "jamba.embedding_length", 256);
+    gb_u32(b, "jamba.attention.head_count", 4);
+    const uint32_t kv[2] = {0, 4};
+    gb_array(b, "jamba.attention.head_count_kv", 4 /* u32 */, 2, kv);
+    EXPECT("ARCH-6", PE_ERR_FORMAT, "'jamba.attention.head_count_kv' has 2 entries but block_count=3",
            pe_plan_from_gguf(bad_file(b), OUT));
     b = gb_new(3);
     gb_str(b, "general.architecture", "mpt");
