@@ -47,6 +47,15 @@ typedef enum {
     PE__GGUF_SWA_BASE_FULL,            /* the graph rotates with rope.freq_base whatever the key */
 } pe__gguf_swa_base;
 
+/* How the architecture reads attention.sliding_window_pattern. */
+typedef enum {
+    PE__GGUF_PATTERN_PERIOD = 0,     /* an integer overrides the period; an array is ignored */
+    PE__GGUF_PATTERN_PERIOD_OR_ARRAY, /* an integer sets the period, an array marks each layer
+                                        (true: sliding); absent: no sliding layer at all */
+    PE__GGUF_PATTERN_ARRAY,          /* required, into the per-layer flags: an array marks each
+                                        layer, an integer v marks every layer v != 0 */
+} pe__gguf_swa_pattern;
+
 typedef struct {
     pe__gguf_swa_kind rule;
     uint32_t period;
@@ -56,13 +65,14 @@ typedef struct {
     pe__gguf_swa_base base;
     bool unscaled;           /* sliding layers run default RoPE (scale 1, no YaRN) */
     bool dense_first;        /* set_swa_pattern(n, true): layer i slides when i % n != 0 */
-    bool pattern_array;      /* an array attention.sliding_window_pattern gives each layer
-                                (true: sliding); an integer one still sets the period */
-    bool array_required;     /* the array is the only source (Gemma 4: get_key_or_arr required) */
+    pe__gguf_swa_pattern pattern; /* how attention.sliding_window_pattern is read */
     bool window_fixed;       /* default_window replaces whatever window the file gives
                                 (SmallThinker sets 4096 once the key is > 0) */
-    bool swa_head_keys;      /* sliding layers' head size and rotary dims from
-                                attention.key_length_swa / rope.dimension_count_swa */
+    bool head_key;           /* sliding layers' head size from attention.key_length_swa */
+    bool rot_key;            /* sliding layers' rotary dims from rope.dimension_count_swa */
+    bool full_rot_half;      /* the full layers rotate half of rope.dimension_count (Step 3.5) */
+    bool pattern_after_nextn; /* the array is read after nextn_predict_layers (its length is
+                                 block_count - nextn) */
 } pe__gguf_swa_rule;
 
 /* Which layers attend over positions at all. */

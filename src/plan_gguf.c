@@ -70,7 +70,7 @@ static const char *const known_suffixes[] = {
      * not part of the checkpoint's positions */
     ".rope.scaling.yarn_ext_factor", ".rope.scaling.yarn_attn_factor"};
 
-static int warn_unknown_keys(const pe__gguf_rope *g, pe_plan *p) {
+static int warn_unknown_keys(const pe__gguf_rope *g, const pe__gguf_arch *a, pe_plan *p) {
     for (int64_t i = 0; i < pe__gguf_key_count(g); i++) {
         const char *name;
         pe__gguf_value v;
@@ -81,6 +81,10 @@ static int warn_unknown_keys(const pe__gguf_rope *g, pe_plan *p) {
         if (strncmp(name, g->architecture, al) == 0)
             for (size_t k = 0; k < sizeof known_suffixes / sizeof *known_suffixes; k++)
                 if (strcmp(name + al, known_suffixes[k]) == 0) known = true;
+        /* read per layer by the architectures whose record says so */
+        if (a->swa.rot_key && strncmp(name, g->architecture, al) == 0 &&
+            strcmp(name + al, ".rope.dimension_count_swa") == 0)
+            known = true;
         if (!known) PE_TRY(pe__plan_warn(p, "'%.120s': not understood; ignored", name));
     }
     return PE_OK;
@@ -361,7 +365,7 @@ static int build_fixed(const pe__gguf_rope *g, const pe__gguf_arch *a, pe_positi
         L->head_dim = head_dim;
         PE_TRY(set_position(p, L, &pos));
     }
-    return warn_unknown_keys(g, p);
+    return warn_unknown_keys(g, a, p);
 }
 
 /* The head size llama.cpp computes: attention.key_length, else
@@ -534,26 +538,47 @@ static int build_nope_hybrid(const pe__gguf_rope *g, const pe__gguf_arch *a, int
     }
     free(role);
     PE_TRY(st);
-    return warn_unknown_keys(g, p);
+    return warn_unknown_keys(g, a, p);
 }
 
 /* Which layers slide (or take chunks), as the architecture's hparams set
- * them up. */
+ * them up: llama_hparams::is_swa(il) from set_swa_pattern(n, dense_first)
+ * (llama-hparams.cpp:8-22) or from a per-layer array. */
+typedef enum { SWA_BY_PERIOD = 0, SWA_BY_ARRAY, SWA_ALL, SWA_NONE } swa_marking;
+
 typedef struct {
-    int64_t window;   /* tokens of a sliding layer or of a chunk */
-    uint64_t period;  /* set_swa_pattern(n); 0: every layer matches */
-    bool swa_on;      /* sliding layers exist */
-    bool chunked;     /* Llama 4's chunked attention */
+    int64_t window;      /* tokens of a sliding layer or of a chunk */
+    uint64_t period;     /* set_swa_pattern(n); 0: every layer matches */
+    bool dense_first;    /* set_swa_pattern(n, true) */
+    swa_marking marking;
+    const bool *layers;  /* SWA_BY_ARRAY: the file's flags */
+    bool swa_on;         /* sliding layers exist */
+    bool chunked;        /* Llama 4's chunked attention */
 } swa_setup;
 
+/* llama_hparams::is_swa(i) as set up (before the window decides whether
+ * sliding layers exist at all). */
+static bool swa_marked(const swa_setup *sw, int64_t i) {
+    switch (sw->marking) {
+    case SWA_BY_ARRAY: return sw->layers[i];
+    case SWA_ALL: return true;
+    case SWA_NONE: return false;
+    case SWA_BY_PERIOD: break;
+    }
+    if (sw->period == 0) return true;
+    const uint64_t k = (uint64_t)i % sw->period;
+    return sw->dense_first ? k != 0 : k < sw->period - 1;
+}
+
 static int sliding_setup(const pe__gguf_rope *g, const pe__gguf_arch *a, pe_plan *p,
-                         swa_setup *out) {
+                         int64_t n_layer_all, swa_setup *out) {
     const char *arch = g->architecture;
     const pe__gguf_swa_rule *r = &a->swa;
     bool rule_on = r->rule == PE__GGUF_SWA_PERIOD || r->rule == PE__GGUF_SWA_CHUNKED;
     if (r->only_layers > 0 && r->only_layers != p->n_layers) rule_on = false;
-    *out = (swa_setup){g->sliding_window.present ? (int64_t)g->sliding_window.value : 0, 0, false,
-                     false};
+    memset(out, 0, sizeof *out);
+    out->window = g->sliding_window.present ? (int64_t)g->sliding_window.value : 0;
+    out->marking = SWA_NONE;
     if (!rule_on) {
         if (out->window > 0 || g->swa_pattern_present)
             PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window': llama.cpp runs every layer "
@@ -562,13 +587,42 @@ static int sliding_setup(const pe__gguf_rope *g, const pe__gguf_arch *a, pe_plan
         out->window = 0;
         return PE_OK;
     }
-    if (!g->sliding_window.present) out->window = r->default_window;
+    /* window_fixed (SmallThinker): a window > 0 in the file switches sliding
+     * layers on at the window set in code; otherwise the code's default
+     * stands in for an absent key */
+    if (!g->sliding_window.present) out->window = r->window_fixed ? 0 : r->default_window;
+    else if (r->window_fixed && out->window > 0) out->window = r->default_window;
+    out->marking = SWA_BY_PERIOD;
     out->period = r->period;
-    if (g->swa_pattern_present && !g->swa_pattern_is_array) out->period = g->swa_pattern_period;
-    else if (g->swa_pattern_is_array)
-        PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window_pattern' is an array: llama.cpp "
-                             "reads an integer period for '%s' and keeps %u", arch, a->arch,
-                             r->period));
+    out->dense_first = r->dense_first;
+    if (r->pattern == PE__GGUF_PATTERN_PERIOD) {
+        if (g->swa_pattern_present && !g->swa_pattern_is_array) out->period = g->swa_pattern_period;
+        else if (g->swa_pattern_is_array)
+            PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window_pattern' is an array: llama.cpp "
+                                 "reads an integer period for '%s' and keeps %u", arch, a->arch,
+                                 r->period));
+    } else if (g->swa_pattern_present && g->swa_pattern_is_array) {
+        /* get_key_or_arr(..., is_swa_impl, n_layer()): n_layer() at that
+         * point of load_arch_hparams (block_count, or without the NextN
+         * blocks when they were read first) */
+        const int64_t want = r->pattern_after_nextn ? p->n_layers : n_layer_all;
+        if ((int64_t)g->swa_pattern_count != want)
+            return pe__fail(PE_ERR_FORMAT, "'%s.attention.sliding_window_pattern' has %zu entries "
+                            "but '%s' reads %lld", arch, g->swa_pattern_count, a->arch,
+                            (long long)want);
+        out->marking = SWA_BY_ARRAY;
+        out->layers = g->swa_pattern_layers;
+    } else if (g->swa_pattern_present) {
+        if (r->pattern == PE__GGUF_PATTERN_ARRAY) /* an integer fills every layer's flag */
+            out->marking = g->swa_pattern_period != 0 ? SWA_ALL : SWA_NONE;
+        else
+            out->period = g->swa_pattern_period;
+    } else if (r->pattern == PE__GGUF_PATTERN_ARRAY) {
+        return pe__fail(PE_ERR_FORMAT, "'%s' needs '%s.attention.sliding_window_pattern' "
+                        "(llama.cpp requires it)", a->arch, arch);
+    } else {
+        out->marking = SWA_NONE; /* no pattern key: no layer is marked sliding */
+    }
     if (r->rule == PE__GGUF_SWA_CHUNKED) {
         /* llama4.cpp:13-20: a window of 0 turns chunks off; any other
          * value is replaced by the chunk of 8192 set in code */
@@ -659,6 +713,33 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
                         "head size %lld <= PE_MAX_ROTARY_DIM=%d]", arch, (long long)n_rot,
                         (long long)head_dim, PE_MAX_ROTARY_DIM);
 
+    /* llama_model::load_hparams: the sliding layers' head size and rotary
+     * dims default to the full ones (llama-model.cpp:1238-1247); the
+     * architectures that use them per layer read attention.key_length_swa /
+     * rope.dimension_count_swa (Gemma 4, Laguna, Step 3.5); Step 3.5's full
+     * layers rotate half of rope.dimension_count (step35.cpp:8-9). */
+    int64_t swa_head = head_dim, swa_rot = n_rot;
+    if (a->swa.head_key) {
+        uint64_t v;
+        if (find_uint(g, "attention.key_length_swa", &v)) swa_head = v > INT64_MAX ? -1 : (int64_t)v;
+    }
+    if (a->swa.rot_key) {
+        uint64_t v;
+        if (find_uint(g, "rope.dimension_count_swa", &v)) swa_rot = v > INT64_MAX ? -1 : (int64_t)v;
+    }
+    if (swa_head < 2 || swa_head > PE_MAX_ROTARY_DIM || swa_rot < 2 || swa_rot % 2 != 0 ||
+        swa_rot > swa_head)
+        return pe__fail(PE_ERR_DIM, "'%s.rope.dimension_count_swa'=%lld must be even and in [2, "
+                        "sliding head size %lld <= PE_MAX_ROTARY_DIM=%d]", arch,
+                        (long long)swa_rot, (long long)swa_head, PE_MAX_ROTARY_DIM);
+    if (a->swa.full_rot_half) {
+        n_rot /= 2;
+        if (n_rot < 2 || n_rot % 2 != 0)
+            return pe__fail(PE_ERR_DIM, "'%s.rope.dimension_count'=%lld: '%s' rotates half of it "
+                            "on its full layers, which must be even and >= 2", arch,
+                            (long long)(2 * n_rot), a->arch);
+    }
+
     const pe__gguf_rope_type rt = rope_type_of(a, g);
     const bool mrope = rt == PE__GGUF_ROPE_MROPE || rt == PE__GGUF_ROPE_IMROPE;
     const pe_rope_layout layout = rt == PE__GGUF_ROPE_NORM ? PE_ROPE_INTERLEAVED : PE_ROPE_HALF;
@@ -693,15 +774,14 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
     /* Sliding layers: the architecture's rule (families_gguf.c). */
     const pe__gguf_swa_rule *r = &a->swa;
     swa_setup sw;
-    PE_TRY(sliding_setup(g, a, p, &sw));
+    PE_TRY(sliding_setup(g, a, p, n_layer_all, &sw));
     const int64_t window = sw.window;
-    const uint64_t period = sw.period;
     const bool swa_on = sw.swa_on, chunked = sw.chunked;
     swa_kind = full_kind;
     if (swa_on) { /* a kind no layer uses would show in the plan */
         pe_rope_scaling swa;
         f32_notes swa_notes;
-        swa_scaling(g, r, &full, head_dim, n_rot, &notes, &swa, &swa_notes);
+        swa_scaling(g, r, &full, swa_head, swa_rot, &notes, &swa, &swa_notes);
         PE_TRY(check_runs(&swa, arch, "a sliding-window"));
         PE_TRY(pe__plan_add_kind(p, &swa, &x, layout, 1, deepseek, swa_notes.note, &swa_kind));
     }
@@ -719,6 +799,9 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
 
     /* NoPE layers: n_no_rope_layer_step set in code ((i + 1) % step == 0
      * unrotated); Llama 4's is 4 with chunks, block_count without. */
+    uint64_t dense_lead = 0;
+    if (a->rope_switch == PE__GGUF_ROPE_SLIDING_OR_DENSE_LEAD)
+        (void)find_uint(g, "leading_dense_block_count", &dense_lead);
     uint64_t nope_step = a->nope_step;
     if (r->rule == PE__GGUF_SWA_CHUNKED) nope_step = chunked ? 4 : (uint64_t)p->n_layers;
     /* Granite: rope.scaling.finetuned (default true) switches RoPE on. */
@@ -750,7 +833,7 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
 
     for (int64_t i = 0; st == PE_OK && i < p->n_layers; i++) {
         pe__layer_rec *L = &p->layers[i];
-        L->head_dim = head_dim;
+        L->head_dim = swa_on && swa_marked(&sw, i) ? swa_head : head_dim;
         if (role[i] != ROLE_ATTENTION) { /* only NoPE hybrids have MLP blocks */
             L->type = t_recr;
             L->kind = -1;
@@ -758,9 +841,10 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
             st = set_position(p, L, &none_pos);
             continue;
         }
-        /* llama_hparams::set_swa_pattern(n): layer i slides when
-         * i % n < n - 1 (n = 0: every layer) */
-        const bool pattern = period == 0 || (uint64_t)i % period < period - 1;
+        /* llama_hparams::is_swa(i): set_swa_pattern(n) makes layer i
+         * sliding when i % n < n - 1 (dense first: i % n != 0; n = 0:
+         * every layer), or the file's per-layer array */
+        const bool pattern = swa_marked(&sw, i);
         const bool sliding = swa_on && pattern;
         L->type = sliding ? t_swa : t_full;
         L->attention = 1;
@@ -769,6 +853,15 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
         bool rope = !rope_off;
         if (nope_step > 0 && ((uint64_t)i + 1) % nope_step == 0) rope = false;
         if (a->rope_switch == PE__GGUF_ROPE_SLIDING_ONLY && !pattern) rope = false;
+        /* Cohere 2 MoE (cohere2moe.cpp graph 177-192): is_swa || il < n_layer_dense_lead */
+        if (a->rope_switch == PE__GGUF_ROPE_SLIDING_OR_DENSE_LEAD && !pattern &&
+            (uint64_t)i >= dense_lead)
+            rope = false;
+        /* SmallThinker (smallthinker.cpp:6-19, graph 108-109): with a window the
+         * NoPE step stays 4 and use_rope = step == n_layer || il % step != 0 */
+        if (a->rope_switch == PE__GGUF_NOPE_STEP_FIRST_WITH_SWA && swa_on && p->n_layers != 4 &&
+            i % 4 == 0)
+            rope = false;
         if (chunked) {
             if (pattern) {
                 L->type = t_chunk;
@@ -782,7 +875,7 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
     }
     free(role);
     PE_TRY(st);
-    return warn_unknown_keys(g, p);
+    return warn_unknown_keys(g, a, p);
 }
 
 static int from_gguf(const char *path, const char *as, pe_plan **out) {

@@ -1122,6 +1122,174 @@ TEST(plan_gguf_hybrid_rule_probes) {
     pe_plan_free(g);
 }
 
+/* One layer as a sliding-window rule of llama.cpp should leave it. */
+typedef struct {
+    int sliding;         /* a sliding_attention layer */
+    int rope;
+    double base;         /* when rope */
+    int64_t head, rot;   /* when rope */
+    pe_scaling_type scaling;
+} layer_expect;
+
+static void check_layers(const pe_plan *g, int64_t n, int64_t window, const layer_expect *e,
+                         const char *what) {
+    CHECK_MSG(pe_plan_num_layers(g) == n, "%s: %lld layers", what, (long long)pe_plan_num_layers(g));
+    for (int64_t i = 0; i < n && i < pe_plan_num_layers(g); i++) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(g, i, &L));
+        int ok = strcmp(L.layer_type, e[i].sliding ? "sliding_attention" : "full_attention") == 0 &&
+                 L.sliding_window == (e[i].sliding ? window : 0) && L.rope == e[i].rope;
+        if (ok && e[i].rope)
+            ok = L.base == e[i].base && L.head_dim == e[i].head && L.rotary_dim == e[i].rot &&
+                 L.scaling == e[i].scaling;
+        CHECK_MSG(ok, "%s layer %lld: %s window %lld rope %d base %g head %lld rot %lld scaling %d",
+                  what, (long long)i, L.layer_type, (long long)L.sliding_window, L.rope, L.base,
+                  (long long)L.head_dim, (long long)L.rotary_dim, (int)L.scaling);
+    }
+}
+
+/* The per-layer sliding rules of llama.cpp 34af94cd9ab2's newer
+ * architectures, each restated from its load_arch_hparams and graph (the
+ * record cites the lines) on a probe file: swa_file gives head 64, base 1e6.
+ *   exaone-moe    period 4 (i % 4 < 3 slides), window 128 by default; only
+ *                 sliding layers rotate, at the full base
+ *   afmoe         window > 0: period 4, sliding base freq_base_swa; NoPE on
+ *                 (i + 1) % 4 == 0
+ *   smallthinker  window > 0: window 4096, period 4 dense first (i % 4 != 0
+ *                 slides), NoPE on i % 4 == 0; no window: all rotate
+ *   modern-bert   window > 0: period 3 dense first, sliding base 10000
+ *   cohere2moe    array pattern of block_count - nextn; rotate where sliding
+ *                 or i < leading_dense_block_count, at the full base
+ *   gemma4        array pattern; sliding head key_length_swa and rotary
+ *                 rope.dimension_count_swa, base freq_base_swa else 10000
+ *   step35        array pattern; full layers rotate half the dims
+ *   laguna        window > 0: period 4 dense first; sliding layers unscaled
+ *                 over rope.dimension_count_swa */
+TEST(plan_gguf_sliding_arrays_and_head_sizes) {
+    const double F = 1e6, B = 1e4; /* full base, llama_hparams' swa default */
+    gguf_build *b = swa_file("exaone-moe", 8);
+    pe_plan *g = plan_of(b, "exaone_moe");
+    if (g) {
+        layer_expect e[8];
+        for (int i = 0; i < 8; i++)
+            e[i] = (layer_expect){i % 4 < 3, i % 4 < 3, F, 64, 64, PE_SCALING_DEFAULT};
+        check_layers(g, 8, 128, e, "exaone-moe");
+    }
+    pe_plan_free(g);
+
+    b = swa_file("afmoe", 8);
+    gb_u32(b, "afmoe.attention.sliding_window", 512);
+    gb_f32(b, "afmoe.rope.freq_base_swa", 5e4f);
+    g = plan_of(b, "afmoe");
+    if (g) {
+        layer_expect e[8];
+        for (int i = 0; i < 8; i++)
+            e[i] = (layer_expect){i % 4 < 3, (i + 1) % 4 != 0, i % 4 < 3 ? 5e4 : F, 64, 64,
+                                  PE_SCALING_DEFAULT};
+        check_layers(g, 8, 512, e, "afmoe");
+    }
+    pe_plan_free(g);
+
+    for (int with_window = 0; with_window < 2; with_window++) {
+        b = swa_file("smallthinker", 8);
+        if (with_window) gb_u32(b, "smallthinker.attention.sliding_window", 1000);
+        g = plan_of(b, with_window ? "smallthinker_swa" : "smallthinker");
+        if (g) {
+            layer_expect e[8];
+            for (int i = 0; i < 8; i++) {
+                const int slides = with_window && i % 4 != 0;
+                e[i] = (layer_expect){slides, !with_window || i % 4 != 0, F, 64, 64,
+                                      PE_SCALING_DEFAULT};
+            }
+            check_layers(g, 8, 4096, e, with_window ? "smallthinker with a window" : "smallthinker");
+        }
+        pe_plan_free(g);
+    }
+
+    b = swa_file("modern-bert", 6);
+    gb_u32(b, "modern-bert.attention.sliding_window", 128);
+    g = plan_of(b, "modern_bert");
+    if (g) {
+        layer_expect e[6];
+        for (int i = 0; i < 6; i++)
+            e[i] = (layer_expect){i % 3 != 0, 1, i % 3 != 0 ? B : F, 64, 64, PE_SCALING_DEFAULT};
+        check_layers(g, 6, 128, e, "modern-bert");
+    }
+    pe_plan_free(g);
+
+    b = swa_file("cohere2moe", 7);
+    gb_u32(b, "cohere2moe.attention.sliding_window", 4096);
+    gb_u32(b, "cohere2moe.nextn_predict_layers", 1);
+    gb_u32(b, "cohere2moe.leading_dense_block_count", 2);
+    gb_f32(b, "cohere2moe.rope.freq_base_swa", 5e4f); /* read, but the graph uses the full base */
+    const uint8_t cpat[6] = {0, 1, 1, 0, 1, 0};
+    gb_array(b, "cohere2moe.attention.sliding_window_pattern", 7 /* bool */, 6, cpat);
+    g = plan_of(b, "cohere2moe");
+    if (g) {
+        layer_expect e[6];
+        for (int i = 0; i < 6; i++)
+            e[i] = (layer_expect){cpat[i], cpat[i] || i < 2, F, 64, 64, PE_SCALING_DEFAULT};
+        check_layers(g, 6, 4096, e, "cohere2moe");
+    }
+    pe_plan_free(g);
+
+    b = gb_new(3); /* swa_file's head size is the full layers' here: 512 */
+    gb_str(b, "general.architecture", "gemma4");
+    gb_u32(b, "gemma4.block_count", 6);
+    gb_u32(b, "gemma4.attention.key_length", 512);
+    gb_f32(b, "gemma4.rope.freq_base", 1e6f);
+    gb_u32(b, "gemma4.attention.sliding_window", 512);
+    gb_u32(b, "gemma4.rope.dimension_count", 512);
+    gb_u32(b, "gemma4.attention.key_length_swa", 256);
+    gb_u32(b, "gemma4.rope.dimension_count_swa", 256);
+    const uint8_t gpat[6] = {1, 1, 1, 1, 1, 0};
+    gb_array(b, "gemma4.attention.sliding_window_pattern", 7 /* bool */, 6, gpat);
+    g = plan_of(b, "gemma4");
+    if (g) {
+        layer_expect e[6];
+        for (int i = 0; i < 6; i++)
+            e[i] = (layer_expect){gpat[i], 1, gpat[i] ? B : F, gpat[i] ? 256 : 512,
+                                  gpat[i] ? 256 : 512, PE_SCALING_DEFAULT};
+        check_layers(g, 6, 512, e, "gemma4");
+        CHECK(pe_plan_num_warnings(g) == 0);
+    }
+    pe_plan_free(g);
+
+    b = swa_file("step35", 4);
+    gb_u32(b, "step35.attention.sliding_window", 512);
+    gb_u32(b, "step35.rope.dimension_count", 64);
+    const uint8_t spat[4] = {0, 1, 1, 1};
+    gb_array(b, "step35.attention.sliding_window_pattern", 7 /* bool */, 4, spat);
+    g = plan_of(b, "step35");
+    if (g) {
+        layer_expect e[4];
+        for (int i = 0; i < 4; i++)
+            e[i] = (layer_expect){spat[i], 1, spat[i] ? B : F, 64, spat[i] ? 64 : 32,
+                                  PE_SCALING_DEFAULT};
+        check_layers(g, 4, 512, e, "step35");
+    }
+    pe_plan_free(g);
+
+    b = swa_file("laguna", 8);
+    gb_u32(b, "laguna.attention.sliding_window", 512);
+    gb_u32(b, "laguna.rope.dimension_count", 32);
+    gb_u32(b, "laguna.rope.dimension_count_swa", 64);
+    gb_str(b, "laguna.rope.scaling.type", "yarn");
+    gb_f32(b, "laguna.rope.scaling.factor", 4.0f);
+    gb_u32(b, "laguna.rope.scaling.original_context_length", 4096);
+    g = plan_of(b, "laguna");
+    if (g) {
+        layer_expect e[8];
+        for (int i = 0; i < 8; i++) {
+            const int slides = i % 4 != 0;
+            e[i] = (layer_expect){slides, 1, F, 64, slides ? 64 : 32,
+                                  slides ? PE_SCALING_DEFAULT : PE_SCALING_YARN};
+        }
+        check_layers(g, 8, 512, e, "laguna");
+    }
+    pe_plan_free(g);
+}
+
 TEST(errors_plan_gguf) {
     gguf_build *b = gb_new(3);
     gb_u32(b, "llama.block_count", 2);
@@ -1268,6 +1436,22 @@ TEST(errors_plan_gguf) {
     gb_u32(b, "gemma2.attention.sliding_window", 64);
     gb_f32(b, "gemma2.rope.freq_base_swa", 1.0f);
     EXPECT("ARCH-9", PE_ERR_FORMAT, "'gemma2' describes a sliding-window RoPE posenc cannot run: ",
+           pe_plan_from_gguf(bad_file(b), OUT));
+    /* per-layer sliding patterns and the sliding layers' own dims */
+    b = swa_file("gemma4", 3);
+    gb_u32(b, "gemma4.attention.sliding_window", 64);
+    EXPECT("ARCH-10", PE_ERR_FORMAT, "'gemma4' needs 'gemma4.attention.sliding_window_pattern' (llama.cpp requires it)",
+           pe_plan_from_gguf(bad_file(b), OUT));
+    b = swa_file("mimo2", 3);
+    gb_u32(b, "mimo2.attention.sliding_window", 64);
+    const uint8_t pat2[2] = {1, 0};
+    gb_array(b, "mimo2.attention.sliding_window_pattern", 7 /* bool */, 2, pat2);
+    EXPECT("ARCH-10", PE_ERR_FORMAT, "'mimo2.attention.sliding_window_pattern' has 2 entries but 'mimo2' reads 3",
+           pe_plan_from_gguf(bad_file(b), OUT));
+    b = swa_file("laguna", 4);
+    gb_u32(b, "laguna.attention.sliding_window", 64);
+    gb_u32(b, "laguna.rope.dimension_count_swa", 65);
+    EXPECT("ARCH-10", PE_ERR_DIM, "'laguna.rope.dimension_count_swa'=65 must be even and in [2, sliding head size 64",
            pe_plan_from_gguf(bad_file(b), OUT));
     pe_gguf_arch_info info;
     EXPECT("ARCH-8", PE_ERR_RANGE, "architecture index -1 outside [0, ", pe_gguf_arch_get(-1, &info));
