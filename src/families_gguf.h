@@ -123,6 +123,8 @@ typedef struct pe__gguf_arch {
     const char *none_why;       /* the layers without attention: "linear_attention", "mamba", ... */
     uint32_t recurrent_interval; /* RECURRENT_INTERVAL's full_attention_interval default (0: 4) */
     bool nextn;                 /* reads nextn_predict_layers: n_layer = block_count - nextn */
+    bool loops;                 /* reads num_loops: the blocks run that many times over, each pass
+                                   a layer of the plan (Nanbeige) */
     bool yarn_betas;            /* reads rope.scaling.yarn_beta_fast/slow (others run 32 / 1) */
     pe__gguf_log_mul log_mul;
     bool deepseek_softmax;      /* kq_scale *= mscale(f, mscale_all_dim)^2 in the graph */

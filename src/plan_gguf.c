@@ -693,6 +693,16 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
                         "block_count=%lld", arch, (unsigned long long)nextn,
                         (long long)n_layer_all);
     p->n_layers = n_layer_all - (int64_t)nextn;
+    /* nanbeige.cpp:6-32: num_loops (default 1, >= 1) repeats the blocks;
+     * the logical layers, each with its block's hparams, are what runs */
+    uint64_t loops = 1;
+    if (a->loops && find_uint(g, "num_loops", &loops) &&
+        (loops < 1 || loops > (uint64_t)(PE_PLAN_MAX_LAYERS / p->n_layers)))
+        return pe__fail(PE_ERR_FORMAT, "'%s.num_loops'=%llu must be in [1, %lld] (block_count=%lld "
+                        "times it at most %d layers)", arch, (unsigned long long)loops,
+                        (long long)(PE_PLAN_MAX_LAYERS / p->n_layers), (long long)p->n_layers,
+                        PE_PLAN_MAX_LAYERS);
+    p->n_layers *= (int64_t)loops;
     p->layers = calloc((size_t)p->n_layers, sizeof *p->layers);
     if (p->layers == NULL)
         return pe__fail(PE_ERR_NOMEM, "no memory for %lld layers", (long long)p->n_layers);

@@ -1112,6 +1112,18 @@ TEST(plan_gguf_hybrid_rule_probes) {
         pe_plan_free(g);
     }
 
+    /* Nanbeige (nanbeige.cpp:6-32): num_loops 3 over 2 blocks runs 6 layers, all NORM RoPE */
+    b = swa_file("nanbeige", 2);
+    gb_u32(b, "nanbeige.num_loops", 3);
+    g = plan_of(b, "nanbeige");
+    if (g) CHECK(pe_plan_num_layers(g) == 6);
+    for (int64_t i = 0; g && i < 6; i++) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(g, i, &L));
+        CHECK(L.attention && L.rope && L.layout == PE_ROPE_INTERLEAVED && L.base == 1e6);
+    }
+    pe_plan_free(g);
+
     b = swa_file("falcon-h1", 3);
     g = plan_of(b, "falcon_h1");
     for (int64_t i = 0; g && i < 3; i++) {
@@ -1452,6 +1464,10 @@ TEST(errors_plan_gguf) {
     gb_u32(b, "laguna.attention.sliding_window", 64);
     gb_u32(b, "laguna.rope.dimension_count_swa", 65);
     EXPECT("ARCH-10", PE_ERR_DIM, "'laguna.rope.dimension_count_swa'=65 must be even and in [2, sliding head size 64",
+           pe_plan_from_gguf(bad_file(b), OUT));
+    b = swa_file("nanbeige", 2);
+    gb_u32(b, "nanbeige.num_loops", 0);
+    EXPECT("ARCH-11", PE_ERR_FORMAT, "'nanbeige.num_loops'=0 must be in [1, ",
            pe_plan_from_gguf(bad_file(b), OUT));
     pe_gguf_arch_info info;
     EXPECT("ARCH-8", PE_ERR_RANGE, "architecture index -1 outside [0, ", pe_gguf_arch_get(-1, &info));
