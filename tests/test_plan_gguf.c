@@ -1038,8 +1038,33 @@ TEST(plan_gguf_hybrid_layers_from_head_count_kv) {
                           "lfm2 w[%d] = %.17Lg, want %.17Lg", k, got, want);
             }
         }
+        /* the configs' plans (Hugging Face's "conv" / "attention" layer
+         * names against llama.cpp's "shortconv" / "full_attention"): the
+         * same positions, so compare mode reports nothing */
+        pe_plan *c = r == 0 ? config("lfm2-1.2b.json") : gguf_config("ai21-jamba-1.5-mini.json");
+        if (c) check_diff(c, g, 0, NULL, NULL);
+        pe_plan_free(c);
         pe_plan_free(g);
     }
+    /* Across sources a name still counts when it changes the attention
+     * pattern, and a chunk difference is always reported: Llama 4 with
+     * chunks (window absent: 8192 in code) against one without (window 0) */
+    gguf_build *b = swa_file("llama4", 4);
+    pe_plan *chunked = plan_of(b, "llama4_chunked");
+    b = swa_file("llama4", 4);
+    gb_u32(b, "llama4.attention.sliding_window", 0);
+    pe_plan *plain = plan_of(b, "llama4_plain");
+    if (chunked && plain) {
+        pe_plan_diff *d = compare(chunked, plain);
+        int seen = 0;
+        for (int64_t k = 0; d && k < pe_plan_diff_count(d); k++)
+            if (strstr(pe_plan_diff_line(d, k), "layers 0-2: attention chunk: gguf 8192, gguf 0"))
+                seen = 1;
+        CHECK_MSG(seen, "no chunk line among %lld", d ? (long long)pe_plan_diff_count(d) : -1LL);
+        pe_plan_diff_free(d);
+    }
+    pe_plan_free(chunked);
+    pe_plan_free(plain);
 }
 
 /* Hybrid rules no fixture here exercises, each on a probe file (llama.cpp
@@ -1298,6 +1323,46 @@ TEST(plan_gguf_sliding_arrays_and_head_sizes) {
                                   slides ? PE_SCALING_DEFAULT : PE_SCALING_YARN};
         }
         check_layers(g, 8, 512, e, "laguna");
+    }
+    pe_plan_free(g);
+}
+
+/* Converter-written files of the per-layer sliding rules (llama.cpp
+ * 34af94cd9ab2). ModernBERT-ja-310m (conversion/bert.py ModernBertModel
+ * writes local_attention 128 as the window and global_attn_every_n_layers
+ * 3 as an integer pattern): modern-bert.cpp:4-13 makes layer i sliding when
+ * i % 3 != 0, at rope.freq_base_swa 10000, the others at 160000; 768 / 12
+ * = 64 dims, NEOX. SmallThinker-4BA0.6B (its sliding_window_layout is all
+ * 0, so conversion/smallthinker.py writes no window): no sliding layers,
+ * the NoPE step is n_layer and every layer rotates (smallthinker.cpp:16-19,
+ * graph 108-109) at rope_theta 1.5e6 over head_dim 128. */
+TEST(plan_gguf_sliding_rule_fixtures) {
+    pe_plan *g = fixture("modernbert-ja-310m.gguf");
+    if (g) {
+        layer_expect e[25];
+        for (int i = 0; i < 25; i++)
+            e[i] = (layer_expect){i % 3 != 0, 1, i % 3 != 0 ? 1e4 : 160000.0, 64, 64,
+                                  PE_SCALING_DEFAULT};
+        check_layers(g, 25, 128, e, "modernbert-ja-310m");
+        pe_freqs f;
+        CHECK_OK(pe_plan_layer_freqs(g, 1, 0, &f, NULL));
+        for (int k = 0; k < 32; k++) {
+            const long double want = powl(1e4L, -2.0L * k / 64.0L);
+            const long double got = (long double)f.inv_freq[k] + f.inv_freq_lo[k];
+            CHECK_MSG(fabsl(got - want) <= (4 * 2.220446049250313e-16L +
+                                            64 * (long double)pe_test_ld_eps()) * want,
+                      "modernbert w[%d] = %.17Lg, want %.17Lg", k, got, want);
+        }
+    }
+    pe_plan_free(g);
+    g = fixture("smallthinker-4ba0.6b-instruct.gguf");
+    if (g) {
+        layer_expect e[32];
+        for (int i = 0; i < 32; i++) e[i] = (layer_expect){0, 1, 1.5e6, 128, 128, PE_SCALING_DEFAULT};
+        check_layers(g, 32, 0, e, "smallthinker-4ba0.6b-instruct");
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(g, 0, &L));
+        CHECK(L.layout == PE_ROPE_HALF);
     }
     pe_plan_free(g);
 }
