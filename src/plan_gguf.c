@@ -506,19 +506,29 @@ static int layer_roles(const pe__gguf_rope *g, const pe__gguf_arch *a, int64_t n
     return st;
 }
 
+/* Whether attention.head_count is a per-layer array whose first entry is
+ * 0 (llama_hparams::n_head() reads layer 0). */
+static bool first_head_count_zero(const pe__gguf_rope *g) {
+    char key[160];
+    snprintf(key, sizeof key, "%s.attention.head_count", g->architecture);
+    pe__gguf_value v;
+    return !g->head_count.present && pe__gguf_find(g, key, &v) && v.type == PE_GGUF_ARRAY &&
+           v.count > 0 && v.num != NULL && v.num[0] == 0.0;
+}
+
 /* A hybrid whose attention layers take no position at all (llama.cpp
  * gives the architecture rope type NONE and its graph calls no ggml_rope:
  * Jamba, Nemotron-H, Kimi Linear's MLA layers): attention layers NoPE, the
  * others kind none. */
 static int build_nope_hybrid(const pe__gguf_rope *g, const pe__gguf_arch *a, int64_t head_dim,
-                             int64_t n_layer_all, pe_plan *p) {
+                             int64_t n_layer_all, const char *why, pe_plan *p) {
     layer_role *role = calloc((size_t)p->n_layers, sizeof *role);
     if (role == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for %lld layers", (long long)p->n_layers);
     int st = layer_roles(g, a, p->n_layers, n_layer_all, role);
     pe__position pos[3];
     memset(pos, 0, sizeof pos);
     pos[ROLE_ATTENTION].kind = PE_POSITION_NOPE;
-    snprintf(pos[ROLE_ATTENTION].why, sizeof pos[ROLE_ATTENTION].why, "rope_type_none");
+    snprintf(pos[ROLE_ATTENTION].why, sizeof pos[ROLE_ATTENTION].why, "%s", why);
     pos[ROLE_RECURRENT].kind = PE_POSITION_NONE;
     snprintf(pos[ROLE_RECURRENT].why, sizeof pos[ROLE_RECURRENT].why, "%s",
              a->none_why != NULL ? a->none_why : "recurrent");
@@ -712,7 +722,18 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
     PE_TRY(head_size(g, n_layer_all, &head_dim));
     pe_position_kind kind = a->position;
     if (a->alibi_at_layers > 0 && p->n_layers == a->alibi_at_layers) kind = PE_POSITION_ALIBI;
-    if (kind == PE_POSITION_NOPE) return build_nope_hybrid(g, a, head_dim, n_layer_all, p);
+    if (kind == PE_POSITION_NOPE)
+        return build_nope_hybrid(g, a, head_dim, n_layer_all, "rope_type_none", p);
+    /* llama_model::load_hparams (llama-model.cpp:1212-1235): n_head() is
+     * layer 0's; when it is 0 (a per-layer head_count whose first block is
+     * recurrent: PLaMo 2's converter writes one) the model is taken as
+     * without attention heads and n_rot is set to 0, which the graph's
+     * ggml_rope_ext then applies to every layer: q and k pass unrotated. */
+    if (kind == PE_POSITION_ROPE && first_head_count_zero(g)) {
+        PE_TRY(pe__plan_warn(p, "'%s.attention.head_count'[0] is 0: llama.cpp sets n_rot to 0 and "
+                             "runs every attention layer of '%s' without rotation", arch, a->arch));
+        return build_nope_hybrid(g, a, head_dim, n_layer_all, "n_rot_0", p);
+    }
     if (kind != PE_POSITION_ROPE) return build_fixed(g, a, kind, head_dim, p);
 
     int64_t n_rot = g->rope_dimension_count.present ? (int64_t)g->rope_dimension_count.value

@@ -1137,6 +1137,38 @@ TEST(plan_gguf_hybrid_rule_probes) {
         pe_plan_free(g);
     }
 
+    /* PLaMo 2 (plamo2.cpp:18-20): a 0 in head_count_kv marks Mamba. Its
+     * converter (conversion/plamo.py) also writes head_count per layer with
+     * 0 on the Mamba layers, layer 0 among them: llama-model.cpp:1212-1235
+     * then sets n_rot to 0 (n_head() is layer 0's), so the attention layers
+     * run unrotated; with a scalar head_count they rotate (NEOX). */
+    for (int scalar = 0; scalar < 2; scalar++) {
+        b = gb_new(3);
+        gb_str(b, "general.architecture", "plamo2");
+        gb_u32(b, "plamo2.block_count", 4);
+        gb_u32(b, "plamo2.embedding_length", 2048);
+        gb_u32(b, "plamo2.attention.key_length", 128);
+        gb_f32(b, "plamo2.rope.freq_base", 1e4f);
+        const uint32_t pkv[4] = {0, 4, 0, 4}, pheads[4] = {0, 32, 0, 32};
+        gb_array(b, "plamo2.attention.head_count_kv", 4 /* u32 */, 4, pkv);
+        if (scalar) gb_u32(b, "plamo2.attention.head_count", 32);
+        else gb_array(b, "plamo2.attention.head_count", 4 /* u32 */, 4, pheads);
+        g = plan_of(b, scalar ? "plamo2_scalar" : "plamo2_array");
+        for (int64_t i = 0; g && i < 4; i++) {
+            pe_plan_layer L;
+            pe_plan_position pos;
+            CHECK_OK(pe_plan_layer_info(g, i, &L));
+            CHECK_OK(pe_plan_layer_position(g, i, &pos));
+            int ok;
+            if (i % 2 == 0) ok = !L.attention && pos.kind == PE_POSITION_NONE && strcmp(pos.why, "mamba") == 0;
+            else if (scalar) ok = L.attention && L.rope && L.layout == PE_ROPE_HALF && L.rotary_dim == 128;
+            else ok = L.attention && !L.rope && pos.kind == PE_POSITION_NOPE && strcmp(pos.why, "n_rot_0") == 0;
+            CHECK_MSG(ok, "plamo2 (%s head_count) layer %lld", scalar ? "scalar" : "array", (long long)i);
+        }
+        if (g) CHECK(pe_plan_num_warnings(g) == (scalar ? 0 : 1));
+        pe_plan_free(g);
+    }
+
     /* Nanbeige (nanbeige.cpp:6-32): num_loops 3 over 2 blocks runs 6 layers, all NORM RoPE */
     b = swa_file("nanbeige", 2);
     gb_u32(b, "nanbeige.num_loops", 3);
