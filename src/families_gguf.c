@@ -720,7 +720,7 @@ static const pe__gguf_arch arch_lfm2 = {
     /* lfm2.cpp:24-29: a window > 0 makes every attention layer sliding; the graph rotates
      * them at the full base and scale (ggml_rope_ext at 144-147) */
     .swa = {.rule = PE__GGUF_SWA_PERIOD, .period = 0, .needs_window = true,
-            .base = PE__GGUF_SWA_BASE_FULL}};
+            .pattern = PE__GGUF_PATTERN_NOT_READ, .base = PE__GGUF_SWA_BASE_FULL}};
 static const pe__gguf_arch arch_lfm2moe = {
     .arch = "lfm2moe",
     .source = "src/llama-model.cpp:2714 (rope type), src/models/lfm2moe.cpp:5 (hparams)",

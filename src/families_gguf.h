@@ -54,6 +54,7 @@ typedef enum {
                                         (true: sliding); absent: no sliding layer at all */
     PE__GGUF_PATTERN_ARRAY,          /* required, into the per-layer flags: an array marks each
                                         layer, an integer v marks every layer v != 0 */
+    PE__GGUF_PATTERN_NOT_READ,       /* the key is not read: the period in code stands (LFM2) */
 } pe__gguf_swa_pattern;
 
 typedef struct {

@@ -605,7 +605,11 @@ static int sliding_setup(const pe__gguf_rope *g, const pe__gguf_arch *a, pe_plan
     out->marking = SWA_BY_PERIOD;
     out->period = r->period;
     out->dense_first = r->dense_first;
-    if (r->pattern == PE__GGUF_PATTERN_PERIOD) {
+    if (r->pattern == PE__GGUF_PATTERN_NOT_READ) {
+        if (g->swa_pattern_present)
+            PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window_pattern': llama.cpp does not "
+                                 "read it for '%s'; ignored", arch, a->arch));
+    } else if (r->pattern == PE__GGUF_PATTERN_PERIOD) {
         if (g->swa_pattern_present && !g->swa_pattern_is_array) out->period = g->swa_pattern_period;
         else if (g->swa_pattern_is_array)
             PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window_pattern' is an array: llama.cpp "

@@ -1181,6 +1181,30 @@ TEST(plan_gguf_hybrid_rule_probes) {
     }
     pe_plan_free(g);
 
+    /* LFM2 with a window (lfm2.cpp:24-29): every attention layer slides at
+     * the full base; it reads no pattern key, so one in the file is a
+     * warning and changes nothing */
+    b = swa_file("lfm2", 4);
+    gb_u32(b, "lfm2.attention.sliding_window", 512);
+    gb_u32(b, "lfm2.attention.sliding_window_pattern", 2);
+    const uint32_t lkv[4] = {0, 8, 0, 8};
+    gb_u32(b, "lfm2.attention.head_count", 8);
+    gb_array(b, "lfm2.attention.head_count_kv", 4 /* u32 */, 4, lkv);
+    g = plan_of(b, "lfm2_swa");
+    for (int64_t i = 0; g && i < 4; i++) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(g, i, &L));
+        if (i % 2 == 1)
+            CHECK_MSG(L.rope && L.base == 1e6 && L.sliding_window == 512 &&
+                          strcmp(L.layer_type, "sliding_attention") == 0,
+                      "lfm2 layer %lld: %s window %lld", (long long)i, L.layer_type,
+                      (long long)L.sliding_window);
+        else
+            CHECK(!L.attention);
+    }
+    if (g) CHECK(pe_plan_num_warnings(g) == 1 && strstr(pe_plan_warning(g, 0), "does not read it"));
+    pe_plan_free(g);
+
     b = swa_file("falcon-h1", 3);
     g = plan_of(b, "falcon_h1");
     for (int64_t i = 0; g && i < 3; i++) {
