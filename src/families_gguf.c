@@ -13,9 +13,9 @@
  *              llama-model-loader.cpp get_key_or_arr (an array pattern given
  *              to a uint32_t period is ignored).
  * A record with .refusal set is an architecture llama.cpp runs but whose
- * positions posenc does not restate (hybrids with per-architecture recurrent
- * layers, per-layer sliding arrays): it is refused with that reason rather
- * than given a plausible plan. An architecture with no record is refused
+ * positions posenc does not restate (DeepSeek-V4's compressed attention, a
+ * drafter made only of NextN blocks, T5's buckets, ...): it is refused with
+ * that reason rather than given a plausible plan. An architecture with no record is refused
  * naming the closest records. docs/FAMILIES.md (GGUF) lists the registry.
  */
 #include "families_gguf.h"

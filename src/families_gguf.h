@@ -69,6 +69,8 @@ typedef struct {
     pe__gguf_swa_pattern pattern; /* how attention.sliding_window_pattern is read */
     bool window_fixed;       /* default_window replaces whatever window the file gives
                                 (SmallThinker sets 4096 once the key is > 0) */
+    /* head_key / rot_key / full_rot_half only with unscaled: the sliding kind is then built
+     * from its own dims, not copied from the full layers' scaling */
     bool head_key;           /* sliding layers' head size from attention.key_length_swa */
     bool rot_key;            /* sliding layers' rotary dims from rope.dimension_count_swa */
     bool full_rot_half;      /* the full layers rotate half of rope.dimension_count (Step 3.5) */
