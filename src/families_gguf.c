@@ -13,9 +13,9 @@
  *              llama-model-loader.cpp get_key_or_arr (an array pattern given
  *              to a uint32_t period is ignored).
  * A record with .refusal set is an architecture llama.cpp runs but whose
- * positions posenc does not restate (hybrids with per-architecture recurrent
- * layers, per-layer sliding arrays): it is refused with that reason rather
- * than given a plausible plan. An architecture with no record is refused
+ * positions posenc does not restate (DeepSeek-V4's compressed attention, a
+ * drafter made only of NextN blocks, T5's buckets, ...): it is refused with
+ * that reason rather than given a plausible plan. An architecture with no record is refused
  * naming the closest records. docs/FAMILIES.md (GGUF) lists the registry.
  */
 #include "families_gguf.h"
@@ -106,7 +106,10 @@ static const pe__gguf_arch arch_modern_bert = {
     .source = "src/llama-model.cpp:2667 (rope type), src/models/modern-bert.cpp:3 (hparams)",
     .rope = PE__GGUF_ROPE_NEOX,
     .position = PE_POSITION_ROPE,
-    .refusal = "per-layer sliding-window arrays, head sizes or RoPE of sliding layers; not restated yet"};
+    /* modern-bert.cpp:4-13: a window > 0 sets symmetric sliding layers, period 3 dense
+     * first; their base rope.freq_base_swa else llama_hparams' 10000, scale 1 (graph 96-122) */
+    .swa = {.rule = PE__GGUF_SWA_PERIOD, .period = 3, .dense_first = true, .needs_window = true,
+            .base = PE__GGUF_SWA_BASE_KEY_OR_1E4, .unscaled = true}};
 static const pe__gguf_arch arch_nomic_bert = {
     .arch = "nomic-bert",
     .source = "src/llama-model.cpp:2668 (rope type), src/models/nomic-bert.cpp:3 (hparams)",
@@ -237,13 +240,16 @@ static const pe__gguf_arch arch_plamo2 = {
     .source = "src/llama-model.cpp:2687 (rope type), src/models/plamo2.cpp:4 (hparams)",
     .rope = PE__GGUF_ROPE_NEOX,
     .position = PE_POSITION_ROPE,
-    .refusal = "hybrid: which layers are recurrent (and what the others rotate) is set per architecture in its hparams loading; not restated yet"};
+    .layers = PE__GGUF_LAYERS_RECURRENT_IF_NO_KV, .none_why = "mamba"}; /* plamo2.cpp:18-20 */
 static const pe__gguf_arch arch_plamo3 = {
     .arch = "plamo3",
     .source = "src/llama-model.cpp:2688 (rope type), src/models/plamo3.cpp:3 (hparams)",
     .rope = PE__GGUF_ROPE_NEOX,
     .position = PE_POSITION_ROPE,
-    .refusal = "per-layer sliding-window arrays, head sizes or RoPE of sliding layers; not restated yet"};
+    /* plamo3.cpp:5-14: a window > 0 sets period 8 (an integer key overrides); the sliding
+     * base rope.freq_base_swa else 10000, scale 1 (graph 90-100, per-layer) */
+    .swa = {.rule = PE__GGUF_SWA_PERIOD, .period = 8, .needs_window = true,
+            .base = PE__GGUF_SWA_BASE_KEY_OR_1E4, .unscaled = true}};
 static const pe__gguf_arch arch_codeshell = {
     .arch = "codeshell",
     .source = "src/llama-model.cpp:2699 (rope type), src/models/codeshell.cpp:3 (hparams)",
@@ -297,14 +303,20 @@ static const pe__gguf_arch arch_gemma4 = {
     .source = "src/llama-model.cpp:2693 (rope type), src/models/gemma4.cpp:3 (hparams)",
     .rope = PE__GGUF_ROPE_NEOX,
     .position = PE_POSITION_ROPE,
-    .refusal = "per-layer sliding-window arrays, head sizes or RoPE of sliding layers; not restated yet"};
+    /* gemma4.cpp:3-20: the sliding layers from the required per-layer pattern array, their
+     * head size attention.key_length_swa and rotary dims rope.dimension_count_swa
+     * (llama-model.cpp:1238-1247), base rope.freq_base_swa else 10000, scale 1; the full
+     * layers rotate with the rope_freqs factors (graph 182-236) */
+    .swa = {.rule = PE__GGUF_SWA_PERIOD, .pattern = PE__GGUF_PATTERN_ARRAY,
+            .base = PE__GGUF_SWA_BASE_KEY_OR_1E4, .unscaled = true, .head_key = true,
+            .rot_key = true}};
 static const pe__gguf_arch arch_gemma4_assistant = {
     .arch = "gemma4-assistant",
     .source = "src/llama-model.cpp:2694 (rope type), src/models/gemma4-assistant.cpp:3 (hparams)",
     .rope = PE__GGUF_ROPE_NEOX,
     .position = PE_POSITION_ROPE,
     .nextn = true,
-    .refusal = "per-layer sliding-window arrays, head sizes or RoPE of sliding layers; not restated yet"};
+    .refusal = "a drafter whose every block is a NextN block (gemma4-assistant.cpp:14-15: nextn_predict_layers == block_count): no decoder layers of its own to plan"};
 static const pe__gguf_arch arch_gemma_embedding = {
     .arch = "gemma-embedding",
     .source = "src/llama-model.cpp:2695 (rope type), src/models/gemma-embedding.cpp:3 (hparams)",
@@ -332,14 +344,16 @@ static const pe__gguf_arch arch_jamba = {
     .arch = "jamba",
     .source = "src/llama-model.cpp:2599 (rope type), src/models/jamba.cpp:3 (hparams)",
     .rope = PE__GGUF_ROPE_NONE,
-    .position = PE_POSITION_NONE,
-    .refusal = "hybrid: which layers are recurrent (and what the others rotate) is set per architecture in its hparams loading; not restated yet"};
+    .position = PE_POSITION_NOPE, /* rope type NONE: its attention layers carry no position */
+    .layers = PE__GGUF_LAYERS_RECURRENT_IF_NO_KV, .none_why = "mamba"}; /* jamba.cpp:11-13 */
 static const pe__gguf_arch arch_falcon_h1 = {
     .arch = "falcon-h1",
     .source = "src/llama-model.cpp:2662 (rope type), src/models/falcon-h1.cpp:3 (hparams)",
     .rope = PE__GGUF_ROPE_NEOX,
     .position = PE_POSITION_ROPE,
-    .refusal = "hybrid: which layers are recurrent (and what the others rotate) is set per architecture in its hparams loading; not restated yet"};
+    /* falcon-h1.cpp:14 marks every layer recurrent, but each layer runs its
+     * attention beside the SSM (graph: ggml_rope_ext at 142-146): every layer rotates */
+};
 static const pe__gguf_arch arch_xverse = {
     .arch = "xverse",
     .source = "src/llama-model.cpp:2624 (rope type), src/models/xverse.cpp:3 (hparams)",
@@ -363,7 +377,13 @@ static const pe__gguf_arch arch_cohere2moe = {
     .rope = PE__GGUF_ROPE_NORM,
     .position = PE_POSITION_ROPE,
     .nextn = true,
-    .refusal = "per-layer sliding-window arrays, head sizes or RoPE of sliding layers; not restated yet"};
+    /* cohere2moe.cpp:23-40: an integer pattern is a period, dense first; an array (read after
+     * the NextN count) marks each layer; neither: no sliding layer. Graph 177-202: the sliding
+     * layers and the leading_dense_block_count first ones rotate, at the full base */
+    .swa = {.rule = PE__GGUF_SWA_PERIOD, .period = 4, .dense_first = true,
+            .pattern = PE__GGUF_PATTERN_PERIOD_OR_ARRAY, .pattern_after_nextn = true,
+            .base = PE__GGUF_SWA_BASE_FULL},
+    .rope_switch = PE__GGUF_ROPE_SLIDING_OR_DENSE_LEAD};
 static const pe__gguf_arch arch_dbrx = {
     .arch = "dbrx",
     .source = "src/llama-model.cpp:2664 (rope type), src/models/dbrx.cpp:3 (hparams)",
@@ -390,7 +410,13 @@ static const pe__gguf_arch arch_muse_glimmer = {
     .source = "src/llama-model.cpp:2635 (rope type), src/models/muse-glimmer.cpp:3 (hparams)",
     .rope = PE__GGUF_ROPE_NORM,
     .position = PE_POSITION_ROPE,
-    .refusal = "per-layer sliding-window arrays, head sizes or RoPE of sliding layers; not restated yet"};
+    /* muse-glimmer.cpp:5-18: an integer pattern is a period, an array marks each layer; the
+     * sliding base rope.freq_base_swa else the full base, scale 1 (llama_hparams' default);
+     * graph 87-130: only the sliding layers rotate */
+    .swa = {.rule = PE__GGUF_SWA_PERIOD, .period = 4,
+            .pattern = PE__GGUF_PATTERN_PERIOD_OR_ARRAY, .base = PE__GGUF_SWA_BASE_KEY_OR_FULL,
+            .unscaled = true},
+    .rope_switch = PE__GGUF_ROPE_SLIDING_ONLY};
 static const pe__gguf_arch arch_openelm = {
     .arch = "openelm",
     .source = "src/llama-model.cpp:2697 (rope type), src/models/openelm.cpp:3 (hparams)",
@@ -431,7 +457,7 @@ static const pe__gguf_arch arch_deepseek4 = {
     .rope = PE__GGUF_ROPE_NORM,
     .position = PE_POSITION_ROPE,
     .nextn = true,
-    .refusal = "per-layer sliding-window arrays, head sizes or RoPE of sliding layers; not restated yet"};
+    .refusal = "DeepSeek-V4's compressed attention: per-layer attention.compress_ratios and a separate attention.compress_rope_freq_base (deepseek4.cpp:48-70); not restated yet"};
 static const pe__gguf_arch arch_chatglm = {
     .arch = "chatglm",
     .source = "src/llama-model.cpp:2637 (rope type), src/models/chatglm.cpp:3 (hparams)",
@@ -465,13 +491,13 @@ static const pe__gguf_arch arch_t5 = {
     .source = "src/llama-model.cpp:2601 (rope type), src/models/t5.cpp:3 (hparams)",
     .rope = PE__GGUF_ROPE_NONE,
     .position = PE_POSITION_NONE,
-    .refusal = "T5 relative buckets: read from config.json (the GGUF reader does not restate llama.cpp's bucket keys yet)"};
+    .refusal = "T5 relative buckets: llama.cpp gives each layer its own enc./dec.blk.N.attn_rel_b table when the file has one, else its stack's first (t5.cpp:158, 317; UMT5 has one per layer), and posenc reads no tensor names; read the buckets from config.json"};
 static const pe__gguf_arch arch_t5encoder = {
     .arch = "t5encoder",
     .source = "src/llama-model.cpp:2602 (rope type), src/models/t5encoder.cpp:3 (hparams)",
     .rope = PE__GGUF_ROPE_NONE,
     .position = PE_POSITION_NONE,
-    .refusal = "T5 relative buckets: read from config.json (the GGUF reader does not restate llama.cpp's bucket keys yet)"};
+    .refusal = "T5 relative buckets: llama.cpp gives each layer its own enc./dec.blk.N.attn_rel_b table when the file has one, else its stack's first (t5.cpp:158, 317; UMT5 has one per layer), and posenc reads no tensor names; read the buckets from config.json"};
 static const pe__gguf_arch arch_jais = {
     .arch = "jais",
     .source = "src/llama-model.cpp:2603 (rope type), src/models/jais.cpp:3 (hparams)",
@@ -492,15 +518,18 @@ static const pe__gguf_arch arch_nemotron_h = {
     .arch = "nemotron_h",
     .source = "src/llama-model.cpp:2609 (rope type), src/models/nemotron-h.cpp:3 (hparams)",
     .rope = PE__GGUF_ROPE_NONE,
-    .position = PE_POSITION_NONE,
-    .nextn = true,
-    .refusal = "hybrid: which layers are recurrent (and what the others rotate) is set per architecture in its hparams loading; not restated yet"};
+    .position = PE_POSITION_NOPE, /* rope type NONE; no ggml_rope in its graph */
+    .layers = PE__GGUF_LAYERS_NEMOTRON_H, .none_why = "mamba2", /* nemotron-h.cpp:14-18, 191-198 */
+    .nextn = true};
 static const pe__gguf_arch arch_nemotron_h_moe = {
     .arch = "nemotron_h_moe",
-    .source = "src/llama-model.cpp:2610 (rope type)",
+    /* llama_model_nemotron_h_moe derives from llama_model_nemotron_h (src/models/models.h:1500)
+     * and inherits its load_arch_hparams */
+    .source = "src/llama-model.cpp:2610 (rope type), src/models/nemotron-h.cpp:3 (hparams, inherited)",
     .rope = PE__GGUF_ROPE_NONE,
-    .position = PE_POSITION_NONE,
-    .refusal = "llama.cpp gives it no RoPE; its positions are not restated yet"};
+    .position = PE_POSITION_NOPE,
+    .layers = PE__GGUF_LAYERS_NEMOTRON_H, .none_why = "mamba2",
+    .nextn = true};
 static const pe__gguf_arch arch_exaone = {
     .arch = "exaone",
     .source = "src/llama-model.cpp:2702 (rope type), src/models/exaone.cpp:3 (hparams)",
@@ -519,7 +548,12 @@ static const pe__gguf_arch arch_exaone_moe = {
     .rope = PE__GGUF_ROPE_NEOX,
     .position = PE_POSITION_ROPE,
     .nextn = true,
-    .refusal = "per-layer sliding-window arrays, head sizes or RoPE of sliding layers; not restated yet"};
+    /* exaone-moe.cpp:4-13: window 128 unless the key, period 4 (an integer pattern key
+     * overrides); the graph (135-160) rotates the sliding layers only, at the full base
+     * and scale */
+    .swa = {.rule = PE__GGUF_SWA_PERIOD, .period = 4, .default_window = 128,
+            .base = PE__GGUF_SWA_BASE_FULL},
+    .rope_switch = PE__GGUF_ROPE_SLIDING_ONLY};
 static const pe__gguf_arch arch_rwkv6 = {
     .arch = "rwkv6",
     .source = "src/llama-model.cpp:2604 (rope type), src/models/rwkv6.cpp:3 (hparams)",
@@ -561,7 +595,8 @@ static const pe__gguf_arch arch_granitehybrid = {
     .source = "src/llama-model.cpp:2640 (rope type), src/models/granite-hybrid.cpp:3 (hparams)",
     .rope = PE__GGUF_ROPE_NORM,
     .position = PE_POSITION_ROPE,
-    .refusal = "hybrid: which layers are recurrent (and what the others rotate) is set per architecture in its hparams loading; not restated yet"};
+    .layers = PE__GGUF_LAYERS_RECURRENT_IF_NO_KV, .none_why = "mamba2", /* granite-hybrid.cpp:21-24 */
+    .rope_switch = PE__GGUF_FINETUNED_SWITCH}; /* granite-hybrid.cpp:16-19, graph 209-216 */
 static const pe__gguf_arch arch_graniteswitch = {
     .arch = "graniteswitch",
     .source = "src/llama-model.cpp:2641 (rope type), src/models/granite-switch.cpp:5 (hparams)",
@@ -599,8 +634,8 @@ static const pe__gguf_arch arch_bailingmoe3 = {
     .source = "src/llama-model.cpp:2644 (rope type), src/models/bailingmoe3.cpp:4 (hparams)",
     .rope = PE__GGUF_ROPE_NORM,
     .position = PE_POSITION_ROPE,
-    .nextn = true,
-    .refusal = "hybrid: which layers are recurrent (and what the others rotate) is set per architecture in its hparams loading; not restated yet"};
+    .nextn = true, /* bailingmoe3.cpp:23 */
+    .layers = PE__GGUF_LAYERS_RECURRENT_IF_NO_KV, .none_why = "kda"}; /* bailingmoe3.cpp:34-36 */
 static const pe__gguf_arch arch_dots1 = {
     .arch = "dots1",
     .source = "src/llama-model.cpp:2707 (rope type), src/models/dots1.cpp:3 (hparams)",
@@ -616,13 +651,22 @@ static const pe__gguf_arch arch_afmoe = {
     .source = "src/llama-model.cpp:2724 (rope type), src/models/afmoe.cpp:3 (hparams)",
     .rope = PE__GGUF_ROPE_NEOX,
     .position = PE_POSITION_ROPE,
-    .refusal = "per-layer sliding-window arrays, head sizes or RoPE of sliding layers; not restated yet"};
+    /* afmoe.cpp:11-26: with a window > 0, period 4, sliding base rope.freq_base_swa else the
+     * full base, scaled alike; graph 131-172: no RoPE where (il + 1) % 4 == 0 (the NoPE step
+     * keeps llama_hparams' 4) */
+    .swa = {.rule = PE__GGUF_SWA_PERIOD, .period = 4, .needs_window = true,
+            .base = PE__GGUF_SWA_BASE_KEY_OR_FULL},
+    .nope_step = 4};
 static const pe__gguf_arch arch_laguna = {
     .arch = "laguna",
     .source = "src/llama-model.cpp:2725 (rope type), src/models/laguna.cpp:9 (hparams)",
     .rope = PE__GGUF_ROPE_NEOX,
     .position = PE_POSITION_ROPE,
-    .refusal = "per-layer sliding-window arrays, head sizes or RoPE of sliding layers; not restated yet"};
+    /* laguna.cpp:34-51: a window > 0 sets period 4, dense first; sliding layers plain RoPE
+     * (scale 1, no YaRN) at rope.freq_base_swa else the full base over
+     * rope.dimension_count_swa (graph 175-223) */
+    .swa = {.rule = PE__GGUF_SWA_PERIOD, .period = 4, .dense_first = true, .needs_window = true,
+            .base = PE__GGUF_SWA_BASE_KEY_OR_FULL, .unscaled = true, .rot_key = true}};
 static const pe__gguf_arch arch_ernie4_5 = {
     .arch = "ernie4_5",
     .source = "src/llama-model.cpp:2648 (rope type), src/models/ernie4-5.cpp:3 (hparams)",
@@ -672,13 +716,17 @@ static const pe__gguf_arch arch_lfm2 = {
     .source = "src/llama-model.cpp:2713 (rope type), src/models/lfm2.cpp:5 (hparams)",
     .rope = PE__GGUF_ROPE_NEOX,
     .position = PE_POSITION_ROPE,
-    .refusal = "hybrid: which layers are recurrent (and what the others rotate) is set per architecture in its hparams loading; not restated yet"};
+    .layers = PE__GGUF_LAYERS_RECURRENT_IF_NO_KV, .none_why = "shortconv", /* lfm2.cpp:9-11 */
+    /* lfm2.cpp:24-29: a window > 0 makes every attention layer sliding; the graph rotates
+     * them at the full base and scale (ggml_rope_ext at 144-147) */
+    .swa = {.rule = PE__GGUF_SWA_PERIOD, .period = 0, .needs_window = true,
+            .pattern = PE__GGUF_PATTERN_NOT_READ, .base = PE__GGUF_SWA_BASE_FULL}};
 static const pe__gguf_arch arch_lfm2moe = {
     .arch = "lfm2moe",
     .source = "src/llama-model.cpp:2714 (rope type), src/models/lfm2moe.cpp:5 (hparams)",
     .rope = PE__GGUF_ROPE_NEOX,
     .position = PE_POSITION_ROPE,
-    .refusal = "hybrid: which layers are recurrent (and what the others rotate) is set per architecture in its hparams loading; not restated yet"};
+    .layers = PE__GGUF_LAYERS_RECURRENT_IF_NO_KV, .none_why = "shortconv"}; /* lfm2moe.cpp:12-14 */
 static const pe__gguf_arch arch_dream = {
     .arch = "dream",
     .source = "src/llama-model.cpp:2675 (rope type), src/models/dream.cpp:3 (hparams)",
@@ -689,7 +737,12 @@ static const pe__gguf_arch arch_smallthinker = {
     .source = "src/llama-model.cpp:2715 (rope type), src/models/smallthinker.cpp:3 (hparams)",
     .rope = PE__GGUF_ROPE_NEOX,
     .position = PE_POSITION_ROPE,
-    .refusal = "per-layer sliding-window arrays, head sizes or RoPE of sliding layers; not restated yet"};
+    /* smallthinker.cpp:4-19: a window > 0 sets window 4096 and period 4, dense first, the
+     * sliding base rope.freq_base_swa else the full base, scaled alike; without one the NoPE
+     * step is n_layer (graph 108-109: every layer rotates) */
+    .swa = {.rule = PE__GGUF_SWA_PERIOD, .period = 4, .dense_first = true, .needs_window = true,
+            .default_window = 4096, .window_fixed = true, .base = PE__GGUF_SWA_BASE_KEY_OR_FULL},
+    .rope_switch = PE__GGUF_NOPE_STEP_FIRST_WITH_SWA};
 static const pe__gguf_arch arch_llada = {
     .arch = "llada",
     .source = "src/llama-model.cpp:2617 (rope type), src/models/llada.cpp:3 (hparams)",
@@ -720,7 +773,10 @@ static const pe__gguf_arch arch_minimax_01 = {
     .source = "src/llama-model.cpp:2719 (rope type), src/models/minimax-01.cpp:4 (hparams)",
     .rope = PE__GGUF_ROPE_NEOX,
     .position = PE_POSITION_ROPE,
-    .refusal = "hybrid: which layers are recurrent (and what the others rotate) is set per architecture in its hparams loading; not restated yet"};
+    /* minimax-01.cpp:11-18: attention.recurrent_layers, else lightning attention unless
+     * (i + 1) % full_attention_interval (default 8) == 0 */
+    .layers = PE__GGUF_LAYERS_RECURRENT_INTERVAL, .none_why = "lightning_attention",
+    .recurrent_interval = 8};
 static const pe__gguf_arch arch_minimax_m2 = {
     .arch = "minimax-m2",
     .source = "src/llama-model.cpp:2720 (rope type), src/models/minimax-m2.cpp:3 (hparams)",
@@ -780,14 +836,23 @@ static const pe__gguf_arch arch_mimo2 = {
     .rope = PE__GGUF_ROPE_NEOX,
     .position = PE_POSITION_ROPE,
     .nextn = true,
-    .refusal = "per-layer sliding-window arrays, head sizes or RoPE of sliding layers; not restated yet"};
+    /* mimo2.cpp:6-20: the required per-layer pattern array, base rope.freq_base_swa else
+     * 10000, scale 1 (graph 113-165: per-layer base and scale, n_rot of the file) */
+    .swa = {.rule = PE__GGUF_SWA_PERIOD, .pattern = PE__GGUF_PATTERN_ARRAY,
+            .base = PE__GGUF_SWA_BASE_KEY_OR_1E4, .unscaled = true}};
 static const pe__gguf_arch arch_step35 = {
     .arch = "step35",
     .source = "src/llama-model.cpp:2728 (rope type), src/models/step35.cpp:3 (hparams)",
     .rope = PE__GGUF_ROPE_NEOX,
     .position = PE_POSITION_ROPE,
     .nextn = true,
-    .refusal = "per-layer sliding-window arrays, head sizes or RoPE of sliding layers; not restated yet"};
+    /* step35.cpp:6-33: the full layers rotate half of rope.dimension_count (with the
+     * rope_freqs factors), the sliding ones from the required pattern array all of it (or
+     * rope.dimension_count_swa) without factors, base rope.freq_base_swa else 10000, scale 1
+     * (graph 211-256) */
+    .swa = {.rule = PE__GGUF_SWA_PERIOD, .pattern = PE__GGUF_PATTERN_ARRAY,
+            .base = PE__GGUF_SWA_BASE_KEY_OR_1E4, .unscaled = true, .rot_key = true,
+            .full_rot_half = true}};
 static const pe__gguf_arch arch_llama_embed = {
     .arch = "llama-embed",
     .source = "src/llama-model.cpp:2653 (rope type)",
@@ -802,14 +867,14 @@ static const pe__gguf_arch arch_kimi_linear = {
     .arch = "kimi-linear",
     .source = "src/llama-model.cpp:2611 (rope type), src/models/kimi-linear.cpp:4 (hparams)",
     .rope = PE__GGUF_ROPE_NONE,
-    .position = PE_POSITION_NONE,
-    .refusal = "hybrid: which layers are recurrent (and what the others rotate) is set per architecture in its hparams loading; not restated yet"};
+    .position = PE_POSITION_NOPE, /* rope type NONE: its MLA layers run without RoPE */
+    .layers = PE__GGUF_LAYERS_RECURRENT_IF_NO_KV, .none_why = "kda"}; /* kimi-linear.cpp:15-19 */
 static const pe__gguf_arch arch_kimi_k3 = {
     .arch = "kimi-k3",
     .source = "src/llama-model.cpp:2612 (rope type), src/models/kimi-k3.cpp:14 (hparams)",
     .rope = PE__GGUF_ROPE_NONE,
-    .position = PE_POSITION_NONE,
-    .refusal = "hybrid: which layers are recurrent (and what the others rotate) is set per architecture in its hparams loading; not restated yet"};
+    .position = PE_POSITION_NOPE, /* rope type NONE: its MLA layers run without RoPE */
+    .layers = PE__GGUF_LAYERS_RECURRENT_IF_NO_KV, .none_why = "kda"}; /* kimi-k3.cpp:28-31 */
 static const pe__gguf_arch arch_talkie = {
     .arch = "talkie",
     .source = "src/llama-model.cpp:2729 (rope type), src/models/talkie.cpp:3 (hparams)",
@@ -820,13 +885,18 @@ static const pe__gguf_arch arch_mellum = {
     .source = "src/llama-model.cpp:2730 (rope type), src/models/mellum.cpp:3 (hparams)",
     .rope = PE__GGUF_ROPE_NEOX,
     .position = PE_POSITION_ROPE,
-    .refusal = "per-layer sliding-window arrays, head sizes or RoPE of sliding layers; not restated yet"};
+    /* mellum.cpp:6-25: a window > 0, then an integer pattern is a period, an array marks each
+     * layer, neither marks none; the graph (126-155) rotates sliding layers at the full base
+     * with scale 1 and no YaRN */
+    .swa = {.rule = PE__GGUF_SWA_PERIOD, .period = 4, .needs_window = true,
+            .pattern = PE__GGUF_PATTERN_PERIOD_OR_ARRAY, .base = PE__GGUF_SWA_BASE_FULL,
+            .unscaled = true}};
 static const pe__gguf_arch arch_nanbeige = {
     .arch = "nanbeige",
     .source = "src/llama-model.cpp:2656 (rope type), src/models/nanbeige.cpp:3 (hparams)",
     .rope = PE__GGUF_ROPE_NORM,
     .position = PE_POSITION_ROPE,
-    .refusal = "hybrid: which layers are recurrent (and what the others rotate) is set per architecture in its hparams loading; not restated yet"};
+    .loops = true}; /* nanbeige.cpp:6-32 (graph 111-131: every logical layer rotates) */
 static const pe__gguf_arch arch_qwen3tts = {
     .arch = "qwen3tts",
     .source = "src/llama-model.cpp:2744 (rope type)",

@@ -47,6 +47,16 @@ typedef enum {
     PE__GGUF_SWA_BASE_FULL,            /* the graph rotates with rope.freq_base whatever the key */
 } pe__gguf_swa_base;
 
+/* How the architecture reads attention.sliding_window_pattern. */
+typedef enum {
+    PE__GGUF_PATTERN_PERIOD = 0,     /* an integer overrides the period; an array is ignored */
+    PE__GGUF_PATTERN_PERIOD_OR_ARRAY, /* an integer sets the period, an array marks each layer
+                                        (true: sliding); absent: no sliding layer at all */
+    PE__GGUF_PATTERN_ARRAY,          /* required, into the per-layer flags: an array marks each
+                                        layer, an integer v marks every layer v != 0 */
+    PE__GGUF_PATTERN_NOT_READ,       /* the key is not read: the period in code stands (LFM2) */
+} pe__gguf_swa_pattern;
+
 typedef struct {
     pe__gguf_swa_kind rule;
     uint32_t period;
@@ -55,6 +65,17 @@ typedef struct {
     int64_t only_layers;     /* > 0: the rule applies at this layer count only (EXAONE 4 32B) */
     pe__gguf_swa_base base;
     bool unscaled;           /* sliding layers run default RoPE (scale 1, no YaRN) */
+    bool dense_first;        /* set_swa_pattern(n, true): layer i slides when i % n != 0 */
+    pe__gguf_swa_pattern pattern; /* how attention.sliding_window_pattern is read */
+    bool window_fixed;       /* default_window replaces whatever window the file gives
+                                (SmallThinker sets 4096 once the key is > 0) */
+    /* head_key / rot_key / full_rot_half only with unscaled: the sliding kind is then built
+     * from its own dims, not copied from the full layers' scaling */
+    bool head_key;           /* sliding layers' head size from attention.key_length_swa */
+    bool rot_key;            /* sliding layers' rotary dims from rope.dimension_count_swa */
+    bool full_rot_half;      /* the full layers rotate half of rope.dimension_count (Step 3.5) */
+    bool pattern_after_nextn; /* the array is read after nextn_predict_layers (its length is
+                                 block_count - nextn) */
 } pe__gguf_swa_rule;
 
 /* Which layers attend over positions at all. */
@@ -63,6 +84,12 @@ typedef enum {
     PE__GGUF_LAYERS_RECURRENT_INTERVAL,   /* attention.recurrent_layers, else recurrent unless
                                              (i + 1) % full_attention_interval (default 4) == 0 */
     PE__GGUF_LAYERS_ALL_RECURRENT,        /* no attention anywhere (Mamba, RWKV) */
+    PE__GGUF_LAYERS_RECURRENT_IF_NO_KV,   /* hybrids: layer i is recurrent (kind none) iff
+                                             n_head_kv(i) == 0, attention.head_count_kv being a
+                                             per-layer array (or a scalar for every layer) */
+    PE__GGUF_LAYERS_NEMOTRON_H,           /* Nemotron-H: recurrent iff n_head_kv(i) == 0 and
+                                             n_ff(i) == 0; attention iff not recurrent and
+                                             n_ff(i) == 0; otherwise an MLP-only block */
 } pe__gguf_layer_rule;
 
 /* rope.scaling.yarn_log_multiplier as the architecture reads it. */
@@ -77,6 +104,10 @@ typedef enum {
     PE__GGUF_ROPE_EVERY_LAYER = 0,
     PE__GGUF_FINETUNED_SWITCH,  /* Granite: rope.scaling.finetuned (default true) switches RoPE on */
     PE__GGUF_ROPE_SLIDING_ONLY, /* Cohere 2: only the sliding-pattern layers rotate */
+    PE__GGUF_ROPE_SLIDING_OR_DENSE_LEAD, /* Cohere 2 MoE: the sliding layers and the first
+                                            leading_dense_block_count layers rotate */
+    PE__GGUF_NOPE_STEP_FIRST_WITH_SWA, /* SmallThinker: with a window, layers i % 4 == 0 run
+                                          without RoPE; without one every layer rotates */
 } pe__gguf_rope_switch;
 
 typedef struct {
@@ -93,7 +124,10 @@ typedef struct pe__gguf_arch {
     pe__gguf_swa_rule swa;
     pe__gguf_layer_rule layers;
     const char *none_why;       /* the layers without attention: "linear_attention", "mamba", ... */
+    uint32_t recurrent_interval; /* RECURRENT_INTERVAL's full_attention_interval default (0: 4) */
     bool nextn;                 /* reads nextn_predict_layers: n_layer = block_count - nextn */
+    bool loops;                 /* reads num_loops: the blocks run that many times over, each pass
+                                   a layer of the plan (Nanbeige) */
     bool yarn_betas;            /* reads rope.scaling.yarn_beta_fast/slow (others run 32 / 1) */
     pe__gguf_log_mul log_mul;
     bool deepseek_softmax;      /* kq_scale *= mscale(f, mscale_all_dim)^2 in the graph */

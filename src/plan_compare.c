@@ -212,6 +212,14 @@ static int position_diffs(const pe_plan *a, const pe_plan *b, int64_t i, pe_posi
     return PE_OK;
 }
 
+/* The attention pattern a layer type's name states: 1 sliding, 2 chunked,
+ * 0 anything else (full attention, or no attention at all). */
+static int attention_pattern(const char *layer_type) {
+    if (strcmp(layer_type, "sliding_attention") == 0) return 1;
+    if (strcmp(layer_type, "chunked_attention") == 0) return 2;
+    return 0;
+}
+
 /* Every difference of layer i, each through emit. */
 static int layer_diffs(const pe_plan *a, const pe_plan *b, int64_t i, int64_t seq_len,
                        pe_freqs *fa, pe_freqs *fb, groups *gs) {
@@ -220,7 +228,15 @@ static int layer_diffs(const pe_plan *a, const pe_plan *b, int64_t i, int64_t se
     PE_TRY(pe_plan_layer_info(b, i, &y));
     char m[560];
     const char *na = a->source, *nb = b->source;
-    if (strcmp(x.layer_type, y.layer_type) != 0) {
+    /* A layer type is a name, and a config and a GGUF name layers in their
+     * own vocabularies (Hugging Face's "conv", "mamba", "attention";
+     * llama.cpp's "shortconv", "mamba2", "full_attention"). What a name
+     * stands for (attention or not, the position kind, the window, the
+     * chunk) is compared below, so across sources only a name that changes
+     * the attention pattern (sliding or chunked against full) is reported;
+     * two plans of one source compare their names as they are. */
+    if (strcmp(x.layer_type, y.layer_type) != 0 &&
+        (strcmp(na, nb) == 0 || attention_pattern(x.layer_type) != attention_pattern(y.layer_type))) {
         snprintf(m, sizeof m, "layer type: %s %s, %s %s", na, x.layer_type, nb, y.layer_type);
         PE_TRY(add(gs, i, m));
     }
@@ -239,6 +255,11 @@ static int layer_diffs(const pe_plan *a, const pe_plan *b, int64_t i, int64_t se
     if (x.sliding_window != y.sliding_window) {
         snprintf(m, sizeof m, "sliding window: %s %lld, %s %lld", na, (long long)x.sliding_window,
                  nb, (long long)y.sliding_window);
+        PE_TRY(add(gs, i, m));
+    }
+    if (x.chunk_size != y.chunk_size) {
+        snprintf(m, sizeof m, "attention chunk: %s %lld, %s %lld", na, (long long)x.chunk_size,
+                 nb, (long long)y.chunk_size);
         PE_TRY(add(gs, i, m));
     }
     if (x.temperature.active != y.temperature.active ||

@@ -20,6 +20,7 @@
 #include "plan_internal.h"
 
 #include "families_gguf.h"
+#include "checked.h"
 #include "io/gguf.h"
 
 #include <math.h>
@@ -69,7 +70,7 @@ static const char *const known_suffixes[] = {
      * not part of the checkpoint's positions */
     ".rope.scaling.yarn_ext_factor", ".rope.scaling.yarn_attn_factor"};
 
-static int warn_unknown_keys(const pe__gguf_rope *g, pe_plan *p) {
+static int warn_unknown_keys(const pe__gguf_rope *g, const pe__gguf_arch *a, pe_plan *p) {
     for (int64_t i = 0; i < pe__gguf_key_count(g); i++) {
         const char *name;
         pe__gguf_value v;
@@ -80,6 +81,10 @@ static int warn_unknown_keys(const pe__gguf_rope *g, pe_plan *p) {
         if (strncmp(name, g->architecture, al) == 0)
             for (size_t k = 0; k < sizeof known_suffixes / sizeof *known_suffixes; k++)
                 if (strcmp(name + al, known_suffixes[k]) == 0) known = true;
+        /* read per layer by the architectures whose record says so */
+        if (a->swa.rot_key && strncmp(name, g->architecture, al) == 0 &&
+            strcmp(name + al, ".rope.dimension_count_swa") == 0)
+            known = true;
         if (!known) PE_TRY(pe__plan_warn(p, "'%.120s': not understood; ignored", name));
     }
     return PE_OK;
@@ -360,7 +365,7 @@ static int build_fixed(const pe__gguf_rope *g, const pe__gguf_arch *a, pe_positi
         L->head_dim = head_dim;
         PE_TRY(set_position(p, L, &pos));
     }
-    return warn_unknown_keys(g, p);
+    return warn_unknown_keys(g, a, p);
 }
 
 /* The head size llama.cpp computes: attention.key_length, else
@@ -400,47 +405,190 @@ static int head_size(const pe__gguf_rope *g, int64_t n_layer_all, int64_t *out) 
     return PE_OK;
 }
 
-/* The recurrent (linear-attention) layers of a hybrid Qwen: the
- * attention.recurrent_layers array when the file has one, else every layer
- * but each full_attention_interval-th (default 4). */
-static int recurrent_layers(const pe__gguf_rope *g, int64_t n_layer, int64_t n_layer_all,
-                            bool *recr) {
+/* What a layer of a hybrid is: attention over positions, a recurrent mixer
+ * (kind none: state-space, convolution, linear attention), or an MLP-only
+ * block (Nemotron-H). */
+typedef enum { ROLE_ATTENTION = 0, ROLE_RECURRENT, ROLE_MLP } layer_role;
+
+/* A per-layer integer as llama_model_loader::get_key_or_arr reads it into
+ * an n_layer_all array: a scalar fills every layer, an array must have one
+ * entry per block. Absent: false (out untouched). */
+static int per_layer_uint(const pe__gguf_rope *g, const char *suffix, int64_t n_layer_all,
+                          double *out, bool *found) {
     char key[160];
-    snprintf(key, sizeof key, "%s.attention.recurrent_layers", g->architecture);
+    snprintf(key, sizeof key, "%s.%s", g->architecture, suffix);
     pe__gguf_value v;
-    if (pe__gguf_find(g, key, &v)) {
-        if (v.type != PE_GGUF_ARRAY || v.count != (uint64_t)n_layer_all || v.num == NULL)
-            return pe__fail(PE_ERR_FORMAT, "'%s' must be an array of block_count=%lld entries",
-                            key, (long long)n_layer_all);
-        for (int64_t i = 0; i < n_layer; i++) recr[i] = v.num[i] != 0.0;
-        return PE_OK;
+    *found = false;
+    if (!pe__gguf_find(g, key, &v)) return PE_OK;
+    if (v.type == PE_GGUF_ARRAY) {
+        if (v.count != (uint64_t)n_layer_all || v.num == NULL)
+            return pe__fail(PE_ERR_FORMAT, "'%s' has %llu entries but block_count=%lld", key,
+                            (unsigned long long)v.count, (long long)n_layer_all);
+        for (int64_t i = 0; i < n_layer_all; i++) {
+            if (!(v.num[i] >= 0.0))
+                return pe__fail(PE_ERR_FORMAT, "'%s'[%lld]=%g must be >= 0", key, (long long)i,
+                                v.num[i]);
+            out[i] = v.num[i];
+        }
+    } else if (v.is_integer && !v.negative) {
+        for (int64_t i = 0; i < n_layer_all; i++) out[i] = (double)v.u;
+    } else {
+        return pe__fail(PE_ERR_FORMAT, "'%s' must be a non-negative integer or an array of "
+                        "block_count=%lld of them", key, (long long)n_layer_all);
     }
-    uint64_t interval = 4;
-    (void)find_uint(g, "full_attention_interval", &interval);
-    if (interval == 0)
-        return pe__fail(PE_ERR_FORMAT, "'%s.full_attention_interval'=0 must be >= 1",
-                        g->architecture);
-    for (int64_t i = 0; i < n_layer; i++) recr[i] = ((uint64_t)i + 1) % interval != 0;
+    *found = true;
     return PE_OK;
 }
 
+/* The layers of a hybrid, as its load_arch_hparams marks them:
+ *   RECURRENT_INTERVAL  (qwen3next.cpp:20-27, qwen35*.cpp, minimax-01.cpp:11-18)
+ *                       attention.recurrent_layers, else recurrent unless
+ *                       (i + 1) % full_attention_interval == 0
+ *   RECURRENT_IF_NO_KV  (jamba.cpp:11-13, lfm2.cpp:9-11, plamo2.cpp:18-20, ...)
+ *                       recurrent iff n_head_kv(i) == 0
+ *   NEMOTRON_H          (nemotron-h.cpp:16-18, graph 191-198) recurrent iff
+ *                       n_head_kv(i) == 0 and n_ff(i) == 0; attention iff
+ *                       n_ff(i) == 0 otherwise; an MLP block else.
+ * n_head_kv defaults to n_head (llama-model.cpp:1172-1181), n_ff to 0. */
+static int layer_roles(const pe__gguf_rope *g, const pe__gguf_arch *a, int64_t n_layer,
+                       int64_t n_layer_all, layer_role *role) {
+    for (int64_t i = 0; i < n_layer; i++) role[i] = ROLE_ATTENTION;
+    if (a->layers == PE__GGUF_LAYERS_RECURRENT_INTERVAL) {
+        char key[160];
+        snprintf(key, sizeof key, "%s.attention.recurrent_layers", g->architecture);
+        pe__gguf_value v;
+        if (pe__gguf_find(g, key, &v)) {
+            if (v.type != PE_GGUF_ARRAY || v.count != (uint64_t)n_layer_all || v.num == NULL)
+                return pe__fail(PE_ERR_FORMAT, "'%s' must be an array of block_count=%lld "
+                                "entries", key, (long long)n_layer_all);
+            for (int64_t i = 0; i < n_layer; i++)
+                role[i] = v.num[i] != 0.0 ? ROLE_RECURRENT : ROLE_ATTENTION;
+            return PE_OK;
+        }
+        uint64_t interval = a->recurrent_interval > 0 ? a->recurrent_interval : 4;
+        (void)find_uint(g, "full_attention_interval", &interval);
+        if (interval == 0)
+            return pe__fail(PE_ERR_FORMAT, "'%s.full_attention_interval'=0 must be >= 1",
+                            g->architecture);
+        for (int64_t i = 0; i < n_layer; i++)
+            role[i] = ((uint64_t)i + 1) % interval != 0 ? ROLE_RECURRENT : ROLE_ATTENTION;
+        return PE_OK;
+    }
+    if (a->layers != PE__GGUF_LAYERS_RECURRENT_IF_NO_KV && a->layers != PE__GGUF_LAYERS_NEMOTRON_H)
+        return PE_OK;
+    size_t count; /* three per-layer arrays: n_head_kv, n_head, n_ff */
+    if (!pe__mul_size(n_layer_all, 3, &count))
+        return pe__fail(PE_ERR_RANGE, "block_count=%lld is too large", (long long)n_layer_all);
+    double *kv = calloc(count, sizeof *kv);
+    if (kv == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for %lld layers", (long long)n_layer_all);
+    double *heads = kv + n_layer_all, *ff = kv + 2 * n_layer_all;
+    bool have_heads, have_kv, have_ff;
+    int st = per_layer_uint(g, "attention.head_count", n_layer_all, heads, &have_heads);
+    if (st == PE_OK) st = per_layer_uint(g, "attention.head_count_kv", n_layer_all, kv, &have_kv);
+    if (st == PE_OK) st = per_layer_uint(g, "feed_forward_length", n_layer_all, ff, &have_ff);
+    if (st == PE_OK && !have_kv) {
+        if (!have_heads)
+            st = pe__fail(PE_ERR_FORMAT, "'%s' marks its recurrent layers by "
+                          "'%s.attention.head_count_kv' = 0, but the file has neither it nor "
+                          "'%s.attention.head_count'", a->arch, g->architecture, g->architecture);
+        else
+            memcpy(kv, heads, (size_t)n_layer_all * sizeof *kv);
+    }
+    for (int64_t i = 0; st == PE_OK && i < n_layer; i++) {
+        if (a->layers == PE__GGUF_LAYERS_RECURRENT_IF_NO_KV)
+            role[i] = kv[i] == 0.0 ? ROLE_RECURRENT : ROLE_ATTENTION;
+        else if (kv[i] == 0.0 && ff[i] == 0.0)
+            role[i] = ROLE_RECURRENT;
+        else
+            role[i] = ff[i] == 0.0 ? ROLE_ATTENTION : ROLE_MLP;
+    }
+    free(kv);
+    return st;
+}
+
+/* Whether attention.head_count is a per-layer array whose first entry is
+ * 0 (llama_hparams::n_head() reads layer 0). */
+static bool first_head_count_zero(const pe__gguf_rope *g) {
+    char key[160];
+    snprintf(key, sizeof key, "%s.attention.head_count", g->architecture);
+    pe__gguf_value v;
+    return !g->head_count.present && pe__gguf_find(g, key, &v) && v.type == PE_GGUF_ARRAY &&
+           v.count > 0 && v.num != NULL && v.num[0] == 0.0;
+}
+
+/* A hybrid whose attention layers take no position at all (llama.cpp
+ * gives the architecture rope type NONE and its graph calls no ggml_rope:
+ * Jamba, Nemotron-H, Kimi Linear's MLA layers): attention layers NoPE, the
+ * others kind none. */
+static int build_nope_hybrid(const pe__gguf_rope *g, const pe__gguf_arch *a, int64_t head_dim,
+                             int64_t n_layer_all, const char *why, pe_plan *p) {
+    layer_role *role = calloc((size_t)p->n_layers, sizeof *role);
+    if (role == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for %lld layers", (long long)p->n_layers);
+    int st = layer_roles(g, a, p->n_layers, n_layer_all, role);
+    pe__position pos[3];
+    memset(pos, 0, sizeof pos);
+    pos[ROLE_ATTENTION].kind = PE_POSITION_NOPE;
+    snprintf(pos[ROLE_ATTENTION].why, sizeof pos[ROLE_ATTENTION].why, "%s", why);
+    pos[ROLE_RECURRENT].kind = PE_POSITION_NONE;
+    snprintf(pos[ROLE_RECURRENT].why, sizeof pos[ROLE_RECURRENT].why, "%s",
+             a->none_why != NULL ? a->none_why : "recurrent");
+    pos[ROLE_MLP].kind = PE_POSITION_NONE;
+    snprintf(pos[ROLE_MLP].why, sizeof pos[ROLE_MLP].why, "mlp");
+    const char *type_name[3] = {"full_attention", pos[ROLE_RECURRENT].why, "mlp"};
+    for (int64_t i = 0; st == PE_OK && i < p->n_layers; i++) {
+        pe__layer_rec *L = &p->layers[i];
+        int32_t t;
+        st = pe__plan_type_index(p, type_name[role[i]], &t);
+        if (st != PE_OK) break;
+        L->type = t;
+        L->kind = -1;
+        L->attention = role[i] == ROLE_ATTENTION;
+        L->head_dim = head_dim;
+        st = set_position(p, L, &pos[role[i]]);
+    }
+    free(role);
+    PE_TRY(st);
+    return warn_unknown_keys(g, a, p);
+}
+
 /* Which layers slide (or take chunks), as the architecture's hparams set
- * them up. */
+ * them up: llama_hparams::is_swa(il) from set_swa_pattern(n, dense_first)
+ * (llama-hparams.cpp:8-22) or from a per-layer array. */
+typedef enum { SWA_BY_PERIOD = 0, SWA_BY_ARRAY, SWA_ALL, SWA_NONE } swa_marking;
+
 typedef struct {
-    int64_t window;   /* tokens of a sliding layer or of a chunk */
-    uint64_t period;  /* set_swa_pattern(n); 0: every layer matches */
-    bool swa_on;      /* sliding layers exist */
-    bool chunked;     /* Llama 4's chunked attention */
+    int64_t window;      /* tokens of a sliding layer or of a chunk */
+    uint64_t period;     /* set_swa_pattern(n); 0: every layer matches */
+    bool dense_first;    /* set_swa_pattern(n, true) */
+    swa_marking marking;
+    const bool *layers;  /* SWA_BY_ARRAY: the file's flags */
+    bool swa_on;         /* sliding layers exist */
+    bool chunked;        /* Llama 4's chunked attention */
 } swa_setup;
 
+/* llama_hparams::is_swa(i) as set up (before the window decides whether
+ * sliding layers exist at all). */
+static bool swa_marked(const swa_setup *sw, int64_t i) {
+    switch (sw->marking) {
+    case SWA_BY_ARRAY: return sw->layers[i];
+    case SWA_ALL: return true;
+    case SWA_NONE: return false;
+    case SWA_BY_PERIOD: break;
+    }
+    if (sw->period == 0) return true;
+    const uint64_t k = (uint64_t)i % sw->period;
+    return sw->dense_first ? k != 0 : k < sw->period - 1;
+}
+
 static int sliding_setup(const pe__gguf_rope *g, const pe__gguf_arch *a, pe_plan *p,
-                         swa_setup *out) {
+                         int64_t n_layer_all, swa_setup *out) {
     const char *arch = g->architecture;
     const pe__gguf_swa_rule *r = &a->swa;
     bool rule_on = r->rule == PE__GGUF_SWA_PERIOD || r->rule == PE__GGUF_SWA_CHUNKED;
     if (r->only_layers > 0 && r->only_layers != p->n_layers) rule_on = false;
-    *out = (swa_setup){g->sliding_window.present ? (int64_t)g->sliding_window.value : 0, 0, false,
-                     false};
+    memset(out, 0, sizeof *out);
+    out->window = g->sliding_window.present ? (int64_t)g->sliding_window.value : 0;
+    out->marking = SWA_NONE;
     if (!rule_on) {
         if (out->window > 0 || g->swa_pattern_present)
             PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window': llama.cpp runs every layer "
@@ -449,13 +597,46 @@ static int sliding_setup(const pe__gguf_rope *g, const pe__gguf_arch *a, pe_plan
         out->window = 0;
         return PE_OK;
     }
-    if (!g->sliding_window.present) out->window = r->default_window;
+    /* window_fixed (SmallThinker): a window > 0 in the file switches sliding
+     * layers on at the window set in code; otherwise the code's default
+     * stands in for an absent key */
+    if (!g->sliding_window.present) out->window = r->window_fixed ? 0 : r->default_window;
+    else if (r->window_fixed && out->window > 0) out->window = r->default_window;
+    out->marking = SWA_BY_PERIOD;
     out->period = r->period;
-    if (g->swa_pattern_present && !g->swa_pattern_is_array) out->period = g->swa_pattern_period;
-    else if (g->swa_pattern_is_array)
-        PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window_pattern' is an array: llama.cpp "
-                             "reads an integer period for '%s' and keeps %u", arch, a->arch,
-                             r->period));
+    out->dense_first = r->dense_first;
+    if (r->pattern == PE__GGUF_PATTERN_NOT_READ) {
+        if (g->swa_pattern_present)
+            PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window_pattern': llama.cpp does not "
+                                 "read it for '%s'; ignored", arch, a->arch));
+    } else if (r->pattern == PE__GGUF_PATTERN_PERIOD) {
+        if (g->swa_pattern_present && !g->swa_pattern_is_array) out->period = g->swa_pattern_period;
+        else if (g->swa_pattern_is_array)
+            PE_TRY(pe__plan_warn(p, "'%s.attention.sliding_window_pattern' is an array: llama.cpp "
+                                 "reads an integer period for '%s' and keeps %u", arch, a->arch,
+                                 r->period));
+    } else if (g->swa_pattern_present && g->swa_pattern_is_array) {
+        /* get_key_or_arr(..., is_swa_impl, n_layer()): n_layer() at that
+         * point of load_arch_hparams (block_count, or without the NextN
+         * blocks when they were read first) */
+        const int64_t want = r->pattern_after_nextn ? p->n_layers : n_layer_all;
+        if ((int64_t)g->swa_pattern_count != want)
+            return pe__fail(PE_ERR_FORMAT, "'%s.attention.sliding_window_pattern' has %zu entries "
+                            "but '%s' reads %lld", arch, g->swa_pattern_count, a->arch,
+                            (long long)want);
+        out->marking = SWA_BY_ARRAY;
+        out->layers = g->swa_pattern_layers;
+    } else if (g->swa_pattern_present) {
+        if (r->pattern == PE__GGUF_PATTERN_ARRAY) /* an integer fills every layer's flag */
+            out->marking = g->swa_pattern_period != 0 ? SWA_ALL : SWA_NONE;
+        else
+            out->period = g->swa_pattern_period;
+    } else if (r->pattern == PE__GGUF_PATTERN_ARRAY) {
+        return pe__fail(PE_ERR_FORMAT, "'%s' needs '%s.attention.sliding_window_pattern' "
+                        "(llama.cpp requires it)", a->arch, arch);
+    } else {
+        out->marking = SWA_NONE; /* no pattern key: no layer is marked sliding */
+    }
     if (r->rule == PE__GGUF_SWA_CHUNKED) {
         /* llama4.cpp:13-20: a window of 0 turns chunks off; any other
          * value is replaced by the chunk of 8192 set in code */
@@ -526,6 +707,16 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
                         "block_count=%lld", arch, (unsigned long long)nextn,
                         (long long)n_layer_all);
     p->n_layers = n_layer_all - (int64_t)nextn;
+    /* nanbeige.cpp:6-32: num_loops (default 1, >= 1) repeats the blocks;
+     * the logical layers, each with its block's hparams, are what runs */
+    uint64_t loops = 1;
+    if (a->loops && find_uint(g, "num_loops", &loops) &&
+        (loops < 1 || loops > (uint64_t)(PE_PLAN_MAX_LAYERS / p->n_layers)))
+        return pe__fail(PE_ERR_FORMAT, "'%s.num_loops'=%llu must be in [1, %lld] (block_count=%lld "
+                        "times it at most %d layers)", arch, (unsigned long long)loops,
+                        (long long)(PE_PLAN_MAX_LAYERS / p->n_layers), (long long)p->n_layers,
+                        PE_PLAN_MAX_LAYERS);
+    p->n_layers *= (int64_t)loops;
     p->layers = calloc((size_t)p->n_layers, sizeof *p->layers);
     if (p->layers == NULL)
         return pe__fail(PE_ERR_NOMEM, "no memory for %lld layers", (long long)p->n_layers);
@@ -535,6 +726,18 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
     PE_TRY(head_size(g, n_layer_all, &head_dim));
     pe_position_kind kind = a->position;
     if (a->alibi_at_layers > 0 && p->n_layers == a->alibi_at_layers) kind = PE_POSITION_ALIBI;
+    if (kind == PE_POSITION_NOPE)
+        return build_nope_hybrid(g, a, head_dim, n_layer_all, "rope_type_none", p);
+    /* llama_model::load_hparams (llama-model.cpp:1212-1235): n_head() is
+     * layer 0's; when it is 0 (a per-layer head_count whose first block is
+     * recurrent: PLaMo 2's converter writes one) the model is taken as
+     * without attention heads and n_rot is set to 0, which the graph's
+     * ggml_rope_ext then applies to every layer: q and k pass unrotated. */
+    if (kind == PE_POSITION_ROPE && first_head_count_zero(g)) {
+        PE_TRY(pe__plan_warn(p, "'%s.attention.head_count'[0] is 0: llama.cpp sets n_rot to 0 and "
+                             "runs every attention layer of '%s' without rotation", arch, a->arch));
+        return build_nope_hybrid(g, a, head_dim, n_layer_all, "n_rot_0", p);
+    }
     if (kind != PE_POSITION_ROPE) return build_fixed(g, a, kind, head_dim, p);
 
     int64_t n_rot = g->rope_dimension_count.present ? (int64_t)g->rope_dimension_count.value
@@ -544,6 +747,33 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
         return pe__fail(PE_ERR_DIM, "'%s.rope.dimension_count'=%lld must be even and in [2, "
                         "head size %lld <= PE_MAX_ROTARY_DIM=%d]", arch, (long long)n_rot,
                         (long long)head_dim, PE_MAX_ROTARY_DIM);
+
+    /* llama_model::load_hparams: the sliding layers' head size and rotary
+     * dims default to the full ones (llama-model.cpp:1238-1247); the
+     * architectures that use them per layer read attention.key_length_swa /
+     * rope.dimension_count_swa (Gemma 4, Laguna, Step 3.5); Step 3.5's full
+     * layers rotate half of rope.dimension_count (step35.cpp:8-9). */
+    int64_t swa_head = head_dim, swa_rot = n_rot;
+    if (a->swa.head_key) {
+        uint64_t v;
+        if (find_uint(g, "attention.key_length_swa", &v)) swa_head = v > INT64_MAX ? -1 : (int64_t)v;
+    }
+    if (a->swa.rot_key) {
+        uint64_t v;
+        if (find_uint(g, "rope.dimension_count_swa", &v)) swa_rot = v > INT64_MAX ? -1 : (int64_t)v;
+    }
+    if (swa_head < 2 || swa_head > PE_MAX_ROTARY_DIM || swa_rot < 2 || swa_rot % 2 != 0 ||
+        swa_rot > swa_head)
+        return pe__fail(PE_ERR_DIM, "'%s.rope.dimension_count_swa'=%lld must be even and in [2, "
+                        "sliding head size %lld <= PE_MAX_ROTARY_DIM=%d]", arch,
+                        (long long)swa_rot, (long long)swa_head, PE_MAX_ROTARY_DIM);
+    if (a->swa.full_rot_half) {
+        n_rot /= 2;
+        if (n_rot < 2 || n_rot % 2 != 0)
+            return pe__fail(PE_ERR_DIM, "'%s.rope.dimension_count'=%lld: '%s' rotates half of it "
+                            "on its full layers, which must be even and >= 2", arch,
+                            (long long)(2 * n_rot), a->arch);
+    }
 
     const pe__gguf_rope_type rt = rope_type_of(a, g);
     const bool mrope = rt == PE__GGUF_ROPE_MROPE || rt == PE__GGUF_ROPE_IMROPE;
@@ -579,15 +809,14 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
     /* Sliding layers: the architecture's rule (families_gguf.c). */
     const pe__gguf_swa_rule *r = &a->swa;
     swa_setup sw;
-    PE_TRY(sliding_setup(g, a, p, &sw));
+    PE_TRY(sliding_setup(g, a, p, n_layer_all, &sw));
     const int64_t window = sw.window;
-    const uint64_t period = sw.period;
     const bool swa_on = sw.swa_on, chunked = sw.chunked;
     swa_kind = full_kind;
     if (swa_on) { /* a kind no layer uses would show in the plan */
         pe_rope_scaling swa;
         f32_notes swa_notes;
-        swa_scaling(g, r, &full, head_dim, n_rot, &notes, &swa, &swa_notes);
+        swa_scaling(g, r, &full, swa_head, swa_rot, &notes, &swa, &swa_notes);
         PE_TRY(check_runs(&swa, arch, "a sliding-window"));
         PE_TRY(pe__plan_add_kind(p, &swa, &x, layout, 1, deepseek, swa_notes.note, &swa_kind));
     }
@@ -597,16 +826,17 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
     PE_TRY(pe__plan_type_index(p, "sliding_attention", &t_swa));
     if (chunked) PE_TRY(pe__plan_type_index(p, "chunked_attention", &t_chunk));
 
-    bool *recr = calloc((size_t)p->n_layers, sizeof *recr);
-    if (recr == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for %lld layers", (long long)p->n_layers);
-    int st = PE_OK;
-    if (a->layers == PE__GGUF_LAYERS_RECURRENT_INTERVAL) {
-        st = recurrent_layers(g, p->n_layers, n_layer_all, recr);
-        if (st == PE_OK) st = pe__plan_type_index(p, a->none_why, &t_recr);
-    }
+    layer_role *role = calloc((size_t)p->n_layers, sizeof *role);
+    if (role == NULL) return pe__fail(PE_ERR_NOMEM, "no memory for %lld layers", (long long)p->n_layers);
+    int st = layer_roles(g, a, p->n_layers, n_layer_all, role);
+    for (int64_t i = 0; st == PE_OK && i < p->n_layers && t_recr < 0; i++)
+        if (role[i] == ROLE_RECURRENT) st = pe__plan_type_index(p, a->none_why, &t_recr);
 
     /* NoPE layers: n_no_rope_layer_step set in code ((i + 1) % step == 0
      * unrotated); Llama 4's is 4 with chunks, block_count without. */
+    uint64_t dense_lead = 0;
+    if (a->rope_switch == PE__GGUF_ROPE_SLIDING_OR_DENSE_LEAD)
+        (void)find_uint(g, "leading_dense_block_count", &dense_lead);
     uint64_t nope_step = a->nope_step;
     if (r->rule == PE__GGUF_SWA_CHUNKED) nope_step = chunked ? 4 : (uint64_t)p->n_layers;
     /* Granite: rope.scaling.finetuned (default true) switches RoPE on. */
@@ -621,7 +851,7 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
                                         ? &g->rope_scaling_original_context_length
                                         : &g->context_length;
         if (!orig->present || orig->value == 0 || orig->value > INT64_MAX || !isfinite(ts.value)) {
-            free(recr);
+            free(role);
             return pe__fail(PE_ERR_FORMAT, "'%s.attention.temperature_scale' needs "
                             "'%s.rope.scaling.original_context_length' or '%s.context_length' > 0",
                             arch, arch, arch);
@@ -638,17 +868,18 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
 
     for (int64_t i = 0; st == PE_OK && i < p->n_layers; i++) {
         pe__layer_rec *L = &p->layers[i];
-        L->head_dim = head_dim;
-        if (recr[i]) {
+        L->head_dim = swa_on && swa_marked(&sw, i) ? swa_head : head_dim;
+        if (role[i] != ROLE_ATTENTION) { /* only NoPE hybrids have MLP blocks */
             L->type = t_recr;
             L->kind = -1;
             L->attention = 0;
             st = set_position(p, L, &none_pos);
             continue;
         }
-        /* llama_hparams::set_swa_pattern(n): layer i slides when
-         * i % n < n - 1 (n = 0: every layer) */
-        const bool pattern = period == 0 || (uint64_t)i % period < period - 1;
+        /* llama_hparams::is_swa(i): set_swa_pattern(n) makes layer i
+         * sliding when i % n < n - 1 (dense first: i % n != 0; n = 0:
+         * every layer), or the file's per-layer array */
+        const bool pattern = swa_marked(&sw, i);
         const bool sliding = swa_on && pattern;
         L->type = sliding ? t_swa : t_full;
         L->attention = 1;
@@ -657,6 +888,15 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
         bool rope = !rope_off;
         if (nope_step > 0 && ((uint64_t)i + 1) % nope_step == 0) rope = false;
         if (a->rope_switch == PE__GGUF_ROPE_SLIDING_ONLY && !pattern) rope = false;
+        /* Cohere 2 MoE (cohere2moe.cpp graph 177-192): is_swa || il < n_layer_dense_lead */
+        if (a->rope_switch == PE__GGUF_ROPE_SLIDING_OR_DENSE_LEAD && !pattern &&
+            (uint64_t)i >= dense_lead)
+            rope = false;
+        /* SmallThinker (smallthinker.cpp:6-19, graph 108-109): with a window the
+         * NoPE step stays 4 and use_rope = step == n_layer || il % step != 0 */
+        if (a->rope_switch == PE__GGUF_NOPE_STEP_FIRST_WITH_SWA && swa_on && p->n_layers != 4 &&
+            i % 4 == 0)
+            rope = false;
         if (chunked) {
             if (pattern) {
                 L->type = t_chunk;
@@ -668,9 +908,9 @@ static int build(const pe__gguf_rope *g, const char *as, pe_plan *p) {
         L->kind = rope ? (sliding ? swa_kind : full_kind) : -1;
         if (!rope) st = set_position(p, L, &nope_pos);
     }
-    free(recr);
+    free(role);
     PE_TRY(st);
-    return warn_unknown_keys(g, p);
+    return warn_unknown_keys(g, a, p);
 }
 
 static int from_gguf(const char *path, const char *as, pe_plan **out) {

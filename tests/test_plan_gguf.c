@@ -975,10 +975,452 @@ TEST(plan_gguf_non_rope_architectures) {
     pe_plan_free(g);
     pe_plan_free(c);
     pe_plan *p = NULL;
-    CHECK(pe_plan_from_gguf("tests/fixtures/gguf/lfm2-1.2b.gguf", &p) == PE_ERR_UNSUPPORTED &&
-          strstr(pe_last_error(), "GGUF architecture 'lfm2': hybrid") != NULL && p == NULL);
     CHECK(pe_plan_from_gguf("tests/fixtures/gguf/t5-small.gguf", &p) == PE_ERR_UNSUPPORTED &&
           strstr(pe_last_error(), "GGUF architecture 't5': T5 relative buckets") != NULL && p == NULL);
+}
+
+/* The hybrids as llama.cpp 34af94cd9ab2 runs them, on converter-written
+ * files. LFM2 (lfm2.cpp:9-11): layer i is a short convolution iff
+ * attention.head_count_kv[i] == 0; the converter (conversion/lfm2.py) writes
+ * 0 for the layers its config's layer_types does not call full_attention, so
+ * 2, 5, 8, 10, 12 and 14 of 16 attend, rotated NEOX (llama-model.cpp:2713)
+ * at rope_theta 1e6 over the whole head, 2048 / 32 = 64. Jamba (jamba.cpp:
+ * 11-13, rope type NONE at llama-model.cpp:2599): the converter
+ * (conversion/jamba.py) gives the layers i % attn_layer_period ==
+ * attn_layer_offset (8, 4) their 8 KV heads, the rest 0: layers 4, 12, 20,
+ * 28 of 32 attend without any position, the others are Mamba. */
+TEST(plan_gguf_hybrid_layers_from_head_count_kv) {
+    static const struct {
+        const char *file;
+        int64_t layers;
+    } rows[] = {{"lfm2-1.2b.gguf", 16}, {"ai21-jamba-1.5-mini.gguf", 32}};
+    for (size_t r = 0; r < 2; r++) {
+        pe_plan *g = fixture(rows[r].file);
+        if (g == NULL) continue;
+        CHECK_MSG(pe_plan_num_layers(g) == rows[r].layers, "%s: %lld layers", rows[r].file,
+                  (long long)pe_plan_num_layers(g));
+        for (int64_t i = 0; i < pe_plan_num_layers(g); i++) {
+            pe_plan_layer L;
+            pe_plan_position pos;
+            CHECK_OK(pe_plan_layer_info(g, i, &L));
+            CHECK_OK(pe_plan_layer_position(g, i, &pos));
+            int attends;
+            if (r == 0)
+                attends = i == 2 || i == 5 || i == 8 || i == 10 || i == 12 || i == 14;
+            else
+                attends = i % 8 == 4;
+            int ok;
+            if (!attends)
+                ok = !L.attention && !L.rope && pos.kind == PE_POSITION_NONE &&
+                     strcmp(pos.why, r == 0 ? "shortconv" : "mamba") == 0;
+            else if (r == 0)
+                ok = L.attention && L.rope && pos.kind == PE_POSITION_ROPE &&
+                     L.layout == PE_ROPE_HALF && L.base == 1e6 && L.head_dim == 64 &&
+                     L.rotary_dim == 64 && L.scaling == PE_SCALING_DEFAULT &&
+                     L.sliding_window == 0;
+            else
+                ok = L.attention && !L.rope && pos.kind == PE_POSITION_NOPE &&
+                     L.head_dim == 4096 / 32;
+            CHECK_MSG(ok, "%s layer %lld: attention %d rope %d kind %d", rows[r].file,
+                      (long long)i, L.attention, L.rope, (int)pos.kind);
+        }
+        if (r == 0) {
+            /* the frequencies llama.cpp's NEOX rope runs: 1e6^(-2i/64) */
+            pe_freqs f;
+            CHECK_OK(pe_plan_layer_freqs(g, 2, 0, &f, NULL));
+            CHECK(f.rotary_dim == 64 && f.attention_factor == 1.0);
+            for (int k = 0; k < 32; k++) {
+                const long double want = powl(1e6L, -2.0L * k / 64.0L);
+                const long double got = (long double)f.inv_freq[k] + f.inv_freq_lo[k];
+                /* 4 double ulps, as the Phi-3 rows above (powl under valgrind) */
+                CHECK_MSG(fabsl(got - want) <= (4 * 2.220446049250313e-16L +
+                                                64 * (long double)pe_test_ld_eps()) * want,
+                          "lfm2 w[%d] = %.17Lg, want %.17Lg", k, got, want);
+            }
+        }
+        /* the configs' plans (Hugging Face's "conv" / "attention" layer
+         * names against llama.cpp's "shortconv" / "full_attention"): the
+         * same positions, so compare mode reports nothing */
+        pe_plan *c = r == 0 ? config("lfm2-1.2b.json") : gguf_config("ai21-jamba-1.5-mini.json");
+        if (c) check_diff(c, g, 0, NULL, NULL);
+        pe_plan_free(c);
+        pe_plan_free(g);
+    }
+    /* Across sources a name still counts when it changes the attention
+     * pattern, and a chunk difference is always reported: Llama 4 with
+     * chunks (window absent: 8192 in code) against one without (window 0) */
+    gguf_build *b = swa_file("llama4", 4);
+    pe_plan *chunked = plan_of(b, "llama4_chunked");
+    b = swa_file("llama4", 4);
+    gb_u32(b, "llama4.attention.sliding_window", 0);
+    pe_plan *plain = plan_of(b, "llama4_plain");
+    if (chunked && plain) {
+        pe_plan_diff *d = compare(chunked, plain);
+        int seen = 0;
+        for (int64_t k = 0; d && k < pe_plan_diff_count(d); k++)
+            if (strstr(pe_plan_diff_line(d, k), "layers 0-2: attention chunk: gguf 8192, gguf 0"))
+                seen = 1;
+        CHECK_MSG(seen, "no chunk line among %lld", d ? (long long)pe_plan_diff_count(d) : -1LL);
+        pe_plan_diff_free(d);
+    }
+    pe_plan_free(chunked);
+    pe_plan_free(plain);
+}
+
+/* Hybrid rules no fixture here exercises, each on a probe file (llama.cpp
+ * 34af94cd9ab2): MiniMax-01 (minimax-01.cpp:11-18) without a
+ * recurrent_layers key is lightning attention unless (i + 1) % 8 == 0;
+ * Nemotron-H (nemotron-h.cpp:14-18, graph 191-198) is Mamba where
+ * head_count_kv and feed_forward_length are both 0, attention (no RoPE:
+ * rope type NONE, llama-model.cpp:2609) where only the FFN is 0, an MLP
+ * block elsewhere, its NextN block excluded; Granite 4 hybrids
+ * (granite-hybrid.cpp:16-24) rotate their attention layers only when
+ * rope.scaling.finetuned is true (its converter writes false for a hybrid,
+ * conversion/granite.py use_rope); Falcon-H1 (falcon-h1.cpp:14, graph
+ * 142-146) rotates every layer beside its SSM. */
+TEST(plan_gguf_hybrid_rule_probes) {
+    gguf_build *b = swa_file("minimax-01", 16);
+    pe_plan *g = plan_of(b, "minimax01");
+    for (int64_t i = 0; g && i < 16; i++) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(g, i, &L));
+        const int full = (i + 1) % 8 == 0;
+        CHECK_MSG(L.attention == full && L.rope == full &&
+                      strcmp(L.layer_type, full ? "full_attention" : "lightning_attention") == 0,
+                  "minimax-01 layer %lld: %s", (long long)i, L.layer_type);
+    }
+    pe_plan_free(g);
+
+    b = gb_new(3);
+    gb_str(b, "general.architecture", "nemotron_h");
+    gb_u32(b, "nemotron_h.block_count", 7);
+    gb_u32(b, "nemotron_h.embedding_length", 512);
+    gb_u32(b, "nemotron_h.attention.head_count", 8);
+    gb_u32(b, "nemotron_h.attention.key_length", 128);
+    gb_u32(b, "nemotron_h.nextn_predict_layers", 1);
+    /* M - * M * M (MTP): Mamba, MLP, attention, Mamba, attention, Mamba; the 7th is NextN */
+    const uint32_t kv[7] = {0, 0, 2, 0, 2, 0, 2};
+    const uint32_t ff[7] = {0, 1024, 0, 0, 0, 0, 1024};
+    gb_array(b, "nemotron_h.attention.head_count_kv", 4 /* u32 */, 7, kv);
+    gb_array(b, "nemotron_h.feed_forward_length", 4 /* u32 */, 7, ff);
+    g = plan_of(b, "nemotron_h");
+    if (g) CHECK(pe_plan_num_layers(g) == 6);
+    static const int role[6] = {0, 2, 1, 0, 1, 0}; /* 0 Mamba, 1 attention, 2 MLP */
+    for (int64_t i = 0; g && i < 6; i++) {
+        pe_plan_layer L;
+        pe_plan_position pos;
+        CHECK_OK(pe_plan_layer_info(g, i, &L));
+        CHECK_OK(pe_plan_layer_position(g, i, &pos));
+        int ok = !L.rope;
+        if (role[i] == 1) ok = ok && L.attention && pos.kind == PE_POSITION_NOPE && L.head_dim == 128;
+        else
+            ok = ok && !L.attention && pos.kind == PE_POSITION_NONE &&
+                 strcmp(pos.why, role[i] == 0 ? "mamba2" : "mlp") == 0;
+        CHECK_MSG(ok, "nemotron_h layer %lld: %s kind %d", (long long)i, L.layer_type, (int)pos.kind);
+    }
+    pe_plan_free(g);
+
+    for (int finetuned = 0; finetuned < 2; finetuned++) {
+        b = swa_file("granitehybrid", 4);
+        gb_u32(b, "granitehybrid.attention.head_count", 4);
+        const uint32_t gkv[4] = {0, 0, 0, 4};
+        gb_array(b, "granitehybrid.attention.head_count_kv", 4 /* u32 */, 4, gkv);
+        gb_bool(b, "granitehybrid.rope.scaling.finetuned", finetuned);
+        g = plan_of(b, finetuned ? "granitehybrid_rope" : "granitehybrid_nope");
+        for (int64_t i = 0; g && i < 4; i++) {
+            pe_plan_layer L;
+            CHECK_OK(pe_plan_layer_info(g, i, &L));
+            CHECK_MSG(L.attention == (i == 3) && L.rope == (i == 3 && finetuned) &&
+                          (i != 3 || !finetuned || L.layout == PE_ROPE_INTERLEAVED),
+                      "granitehybrid finetuned %d layer %lld", finetuned, (long long)i);
+        }
+        pe_plan_free(g);
+    }
+
+    /* PLaMo 2 (plamo2.cpp:18-20): a 0 in head_count_kv marks Mamba. Its
+     * converter (conversion/plamo.py) also writes head_count per layer with
+     * 0 on the Mamba layers, layer 0 among them: llama-model.cpp:1212-1235
+     * then sets n_rot to 0 (n_head() is layer 0's), so the attention layers
+     * run unrotated; with a scalar head_count they rotate (NEOX). */
+    for (int scalar = 0; scalar < 2; scalar++) {
+        b = gb_new(3);
+        gb_str(b, "general.architecture", "plamo2");
+        gb_u32(b, "plamo2.block_count", 4);
+        gb_u32(b, "plamo2.embedding_length", 2048);
+        gb_u32(b, "plamo2.attention.key_length", 128);
+        gb_f32(b, "plamo2.rope.freq_base", 1e4f);
+        const uint32_t pkv[4] = {0, 4, 0, 4}, pheads[4] = {0, 32, 0, 32};
+        gb_array(b, "plamo2.attention.head_count_kv", 4 /* u32 */, 4, pkv);
+        if (scalar) gb_u32(b, "plamo2.attention.head_count", 32);
+        else gb_array(b, "plamo2.attention.head_count", 4 /* u32 */, 4, pheads);
+        g = plan_of(b, scalar ? "plamo2_scalar" : "plamo2_array");
+        for (int64_t i = 0; g && i < 4; i++) {
+            pe_plan_layer L;
+            pe_plan_position pos;
+            CHECK_OK(pe_plan_layer_info(g, i, &L));
+            CHECK_OK(pe_plan_layer_position(g, i, &pos));
+            int ok;
+            if (i % 2 == 0) ok = !L.attention && pos.kind == PE_POSITION_NONE && strcmp(pos.why, "mamba") == 0;
+            else if (scalar) ok = L.attention && L.rope && L.layout == PE_ROPE_HALF && L.rotary_dim == 128;
+            else ok = L.attention && !L.rope && pos.kind == PE_POSITION_NOPE && strcmp(pos.why, "n_rot_0") == 0;
+            CHECK_MSG(ok, "plamo2 (%s head_count) layer %lld", scalar ? "scalar" : "array", (long long)i);
+        }
+        if (g) CHECK(pe_plan_num_warnings(g) == (scalar ? 0 : 1));
+        pe_plan_free(g);
+    }
+
+    /* Nanbeige (nanbeige.cpp:6-32): num_loops 3 over 2 blocks runs 6 layers, all NORM RoPE */
+    b = swa_file("nanbeige", 2);
+    gb_u32(b, "nanbeige.num_loops", 3);
+    g = plan_of(b, "nanbeige");
+    if (g) CHECK(pe_plan_num_layers(g) == 6);
+    for (int64_t i = 0; g && i < 6; i++) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(g, i, &L));
+        CHECK(L.attention && L.rope && L.layout == PE_ROPE_INTERLEAVED && L.base == 1e6);
+    }
+    pe_plan_free(g);
+
+    /* LFM2 with a window (lfm2.cpp:24-29): every attention layer slides at
+     * the full base; it reads no pattern key, so one in the file is a
+     * warning and changes nothing */
+    b = swa_file("lfm2", 4);
+    gb_u32(b, "lfm2.attention.sliding_window", 512);
+    gb_u32(b, "lfm2.attention.sliding_window_pattern", 2);
+    const uint32_t lkv[4] = {0, 8, 0, 8};
+    gb_u32(b, "lfm2.attention.head_count", 8);
+    gb_array(b, "lfm2.attention.head_count_kv", 4 /* u32 */, 4, lkv);
+    g = plan_of(b, "lfm2_swa");
+    for (int64_t i = 0; g && i < 4; i++) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(g, i, &L));
+        if (i % 2 == 1)
+            CHECK_MSG(L.rope && L.base == 1e6 && L.sliding_window == 512 &&
+                          strcmp(L.layer_type, "sliding_attention") == 0,
+                      "lfm2 layer %lld: %s window %lld", (long long)i, L.layer_type,
+                      (long long)L.sliding_window);
+        else
+            CHECK(!L.attention);
+    }
+    if (g) CHECK(pe_plan_num_warnings(g) == 1 && strstr(pe_plan_warning(g, 0), "does not read it"));
+    pe_plan_free(g);
+
+    b = swa_file("falcon-h1", 3);
+    g = plan_of(b, "falcon_h1");
+    for (int64_t i = 0; g && i < 3; i++) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(g, i, &L));
+        CHECK(L.attention && L.rope && L.layout == PE_ROPE_HALF && L.base == 1e6);
+    }
+    pe_plan_free(g);
+}
+
+/* One layer as a sliding-window rule of llama.cpp should leave it. */
+typedef struct {
+    int sliding;         /* a sliding_attention layer */
+    int rope;
+    double base;         /* when rope */
+    int64_t head, rot;   /* when rope */
+    pe_scaling_type scaling;
+} layer_expect;
+
+static void check_layers(const pe_plan *g, int64_t n, int64_t window, const layer_expect *e,
+                         const char *what) {
+    CHECK_MSG(pe_plan_num_layers(g) == n, "%s: %lld layers", what, (long long)pe_plan_num_layers(g));
+    for (int64_t i = 0; i < n && i < pe_plan_num_layers(g); i++) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(g, i, &L));
+        int ok = strcmp(L.layer_type, e[i].sliding ? "sliding_attention" : "full_attention") == 0 &&
+                 L.sliding_window == (e[i].sliding ? window : 0) && L.rope == e[i].rope;
+        if (ok && e[i].rope)
+            ok = L.base == e[i].base && L.head_dim == e[i].head && L.rotary_dim == e[i].rot &&
+                 L.scaling == e[i].scaling;
+        CHECK_MSG(ok, "%s layer %lld: %s window %lld rope %d base %g head %lld rot %lld scaling %d",
+                  what, (long long)i, L.layer_type, (long long)L.sliding_window, L.rope, L.base,
+                  (long long)L.head_dim, (long long)L.rotary_dim, (int)L.scaling);
+    }
+}
+
+/* The per-layer sliding rules of llama.cpp 34af94cd9ab2's newer
+ * architectures, each restated from its load_arch_hparams and graph (the
+ * record cites the lines) on a probe file: swa_file gives head 64, base 1e6.
+ *   exaone-moe    period 4 (i % 4 < 3 slides), window 128 by default; only
+ *                 sliding layers rotate, at the full base
+ *   afmoe         window > 0: period 4, sliding base freq_base_swa; NoPE on
+ *                 (i + 1) % 4 == 0
+ *   smallthinker  window > 0: window 4096, period 4 dense first (i % 4 != 0
+ *                 slides), NoPE on i % 4 == 0; no window: all rotate
+ *   modern-bert   window > 0: period 3 dense first, sliding base 10000
+ *   cohere2moe    array pattern of block_count - nextn; rotate where sliding
+ *                 or i < leading_dense_block_count, at the full base
+ *   gemma4        array pattern; sliding head key_length_swa and rotary
+ *                 rope.dimension_count_swa, base freq_base_swa else 10000
+ *   step35        array pattern; full layers rotate half the dims
+ *   laguna        window > 0: period 4 dense first; sliding layers unscaled
+ *                 over rope.dimension_count_swa */
+TEST(plan_gguf_sliding_arrays_and_head_sizes) {
+    const double F = 1e6, B = 1e4; /* full base, llama_hparams' swa default */
+    gguf_build *b = swa_file("exaone-moe", 8);
+    pe_plan *g = plan_of(b, "exaone_moe");
+    if (g) {
+        layer_expect e[8];
+        for (int i = 0; i < 8; i++)
+            e[i] = (layer_expect){i % 4 < 3, i % 4 < 3, F, 64, 64, PE_SCALING_DEFAULT};
+        check_layers(g, 8, 128, e, "exaone-moe");
+    }
+    pe_plan_free(g);
+
+    b = swa_file("afmoe", 8);
+    gb_u32(b, "afmoe.attention.sliding_window", 512);
+    gb_f32(b, "afmoe.rope.freq_base_swa", 5e4f);
+    g = plan_of(b, "afmoe");
+    if (g) {
+        layer_expect e[8];
+        for (int i = 0; i < 8; i++)
+            e[i] = (layer_expect){i % 4 < 3, (i + 1) % 4 != 0, i % 4 < 3 ? 5e4 : F, 64, 64,
+                                  PE_SCALING_DEFAULT};
+        check_layers(g, 8, 512, e, "afmoe");
+    }
+    pe_plan_free(g);
+
+    for (int with_window = 0; with_window < 2; with_window++) {
+        b = swa_file("smallthinker", 8);
+        if (with_window) gb_u32(b, "smallthinker.attention.sliding_window", 1000);
+        g = plan_of(b, with_window ? "smallthinker_swa" : "smallthinker");
+        if (g) {
+            layer_expect e[8];
+            for (int i = 0; i < 8; i++) {
+                const int slides = with_window && i % 4 != 0;
+                e[i] = (layer_expect){slides, !with_window || i % 4 != 0, F, 64, 64,
+                                      PE_SCALING_DEFAULT};
+            }
+            check_layers(g, 8, 4096, e, with_window ? "smallthinker with a window" : "smallthinker");
+        }
+        pe_plan_free(g);
+    }
+
+    b = swa_file("modern-bert", 6);
+    gb_u32(b, "modern-bert.attention.sliding_window", 128);
+    g = plan_of(b, "modern_bert");
+    if (g) {
+        layer_expect e[6];
+        for (int i = 0; i < 6; i++)
+            e[i] = (layer_expect){i % 3 != 0, 1, i % 3 != 0 ? B : F, 64, 64, PE_SCALING_DEFAULT};
+        check_layers(g, 6, 128, e, "modern-bert");
+    }
+    pe_plan_free(g);
+
+    b = swa_file("cohere2moe", 7);
+    gb_u32(b, "cohere2moe.attention.sliding_window", 4096);
+    gb_u32(b, "cohere2moe.nextn_predict_layers", 1);
+    gb_u32(b, "cohere2moe.leading_dense_block_count", 2);
+    gb_f32(b, "cohere2moe.rope.freq_base_swa", 5e4f); /* read, but the graph uses the full base */
+    const uint8_t cpat[6] = {0, 1, 1, 0, 1, 0};
+    gb_array(b, "cohere2moe.attention.sliding_window_pattern", 7 /* bool */, 6, cpat);
+    g = plan_of(b, "cohere2moe");
+    if (g) {
+        layer_expect e[6];
+        for (int i = 0; i < 6; i++)
+            e[i] = (layer_expect){cpat[i], cpat[i] || i < 2, F, 64, 64, PE_SCALING_DEFAULT};
+        check_layers(g, 6, 4096, e, "cohere2moe");
+    }
+    pe_plan_free(g);
+
+    b = gb_new(3); /* swa_file's head size is the full layers' here: 512 */
+    gb_str(b, "general.architecture", "gemma4");
+    gb_u32(b, "gemma4.block_count", 6);
+    gb_u32(b, "gemma4.attention.key_length", 512);
+    gb_f32(b, "gemma4.rope.freq_base", 1e6f);
+    gb_u32(b, "gemma4.attention.sliding_window", 512);
+    gb_u32(b, "gemma4.rope.dimension_count", 512);
+    gb_u32(b, "gemma4.attention.key_length_swa", 256);
+    gb_u32(b, "gemma4.rope.dimension_count_swa", 256);
+    const uint8_t gpat[6] = {1, 1, 1, 1, 1, 0};
+    gb_array(b, "gemma4.attention.sliding_window_pattern", 7 /* bool */, 6, gpat);
+    g = plan_of(b, "gemma4");
+    if (g) {
+        layer_expect e[6];
+        for (int i = 0; i < 6; i++)
+            e[i] = (layer_expect){gpat[i], 1, gpat[i] ? B : F, gpat[i] ? 256 : 512,
+                                  gpat[i] ? 256 : 512, PE_SCALING_DEFAULT};
+        check_layers(g, 6, 512, e, "gemma4");
+        CHECK(pe_plan_num_warnings(g) == 0);
+    }
+    pe_plan_free(g);
+
+    b = swa_file("step35", 4);
+    gb_u32(b, "step35.attention.sliding_window", 512);
+    gb_u32(b, "step35.rope.dimension_count", 64);
+    const uint8_t spat[4] = {0, 1, 1, 1};
+    gb_array(b, "step35.attention.sliding_window_pattern", 7 /* bool */, 4, spat);
+    g = plan_of(b, "step35");
+    if (g) {
+        layer_expect e[4];
+        for (int i = 0; i < 4; i++)
+            e[i] = (layer_expect){spat[i], 1, spat[i] ? B : F, 64, spat[i] ? 64 : 32,
+                                  PE_SCALING_DEFAULT};
+        check_layers(g, 4, 512, e, "step35");
+    }
+    pe_plan_free(g);
+
+    b = swa_file("laguna", 8);
+    gb_u32(b, "laguna.attention.sliding_window", 512);
+    gb_u32(b, "laguna.rope.dimension_count", 32);
+    gb_u32(b, "laguna.rope.dimension_count_swa", 64);
+    gb_str(b, "laguna.rope.scaling.type", "yarn");
+    gb_f32(b, "laguna.rope.scaling.factor", 4.0f);
+    gb_u32(b, "laguna.rope.scaling.original_context_length", 4096);
+    g = plan_of(b, "laguna");
+    if (g) {
+        layer_expect e[8];
+        for (int i = 0; i < 8; i++) {
+            const int slides = i % 4 != 0;
+            e[i] = (layer_expect){slides, 1, F, 64, slides ? 64 : 32,
+                                  slides ? PE_SCALING_DEFAULT : PE_SCALING_YARN};
+        }
+        check_layers(g, 8, 512, e, "laguna");
+    }
+    pe_plan_free(g);
+}
+
+/* Converter-written files of the per-layer sliding rules (llama.cpp
+ * 34af94cd9ab2). ModernBERT-ja-310m (conversion/bert.py ModernBertModel
+ * writes local_attention 128 as the window and global_attn_every_n_layers
+ * 3 as an integer pattern): modern-bert.cpp:4-13 makes layer i sliding when
+ * i % 3 != 0, at rope.freq_base_swa 10000, the others at 160000; 768 / 12
+ * = 64 dims, NEOX. SmallThinker-4BA0.6B (its sliding_window_layout is all
+ * 0, so conversion/smallthinker.py writes no window): no sliding layers,
+ * the NoPE step is n_layer and every layer rotates (smallthinker.cpp:16-19,
+ * graph 108-109) at rope_theta 1.5e6 over head_dim 128. */
+TEST(plan_gguf_sliding_rule_fixtures) {
+    pe_plan *g = fixture("modernbert-ja-310m.gguf");
+    if (g) {
+        layer_expect e[25];
+        for (int i = 0; i < 25; i++)
+            e[i] = (layer_expect){i % 3 != 0, 1, i % 3 != 0 ? 1e4 : 160000.0, 64, 64,
+                                  PE_SCALING_DEFAULT};
+        check_layers(g, 25, 128, e, "modernbert-ja-310m");
+        pe_freqs f;
+        CHECK_OK(pe_plan_layer_freqs(g, 1, 0, &f, NULL));
+        for (int k = 0; k < 32; k++) {
+            const long double want = powl(1e4L, -2.0L * k / 64.0L);
+            const long double got = (long double)f.inv_freq[k] + f.inv_freq_lo[k];
+            CHECK_MSG(fabsl(got - want) <= (4 * 2.220446049250313e-16L +
+                                            64 * (long double)pe_test_ld_eps()) * want,
+                      "modernbert w[%d] = %.17Lg, want %.17Lg", k, got, want);
+        }
+    }
+    pe_plan_free(g);
+    g = fixture("smallthinker-4ba0.6b-instruct.gguf");
+    if (g) {
+        layer_expect e[32];
+        for (int i = 0; i < 32; i++) e[i] = (layer_expect){0, 1, 1.5e6, 128, 128, PE_SCALING_DEFAULT};
+        check_layers(g, 32, 0, e, "smallthinker-4ba0.6b-instruct");
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(g, 0, &L));
+        CHECK(L.layout == PE_ROPE_HALF);
+    }
+    pe_plan_free(g);
 }
 
 TEST(errors_plan_gguf) {
@@ -1064,9 +1506,9 @@ TEST(errors_plan_gguf) {
     EXPECT("ARCH-1", PE_ERR_UNSUPPORTED, "GGUF architecture 'olmo3' is not in posenc's llama.cpp registry (closest: 'olmo', ",
            pe_plan_from_gguf_as(bad_file(b), "olmo3", OUT));
     b = gb_new(3);
-    gb_str(b, "general.architecture", "jamba");
-    gb_u32(b, "jamba.block_count", 2);
-    EXPECT("ARCH-2", PE_ERR_UNSUPPORTED, "GGUF architecture 'jamba': hybrid: which layers are recurrent",
+    gb_str(b, "general.architecture", "wavtokenizer-dec");
+    gb_u32(b, "wavtokenizer-dec.block_count", 2);
+    EXPECT("ARCH-2", PE_ERR_UNSUPPORTED, "GGUF architecture 'wavtokenizer-dec': an audio decoder",
            pe_plan_from_gguf(bad_file(b), OUT));
     b = gb_new(3);
     gb_str(b, "general.architecture", "qwen3next");
@@ -1098,6 +1540,16 @@ TEST(errors_plan_gguf) {
     gb_array(b, "llama.attention.head_count", 4 /* u32 */, 2, heads);
     EXPECT("ARCH-6", PE_ERR_FORMAT, "'llama.attention.head_count' has 2 entries but block_count=3",
            pe_plan_from_gguf(bad_file(b), OUT));
+    /* a hybrid's per-layer KV heads, which mark its recurrent layers */
+    b = gb_new(3);
+    gb_str(b, "general.architecture", "jamba");
+    gb_u32(b, "jamba.block_count", 3);
+    gb_u32(b, "jamba.embedding_length", 256);
+    gb_u32(b, "jamba.attention.head_count", 4);
+    const uint32_t kv[2] = {0, 4};
+    gb_array(b, "jamba.attention.head_count_kv", 4 /* u32 */, 2, kv);
+    EXPECT("ARCH-6", PE_ERR_FORMAT, "'jamba.attention.head_count_kv' has 2 entries but block_count=3",
+           pe_plan_from_gguf(bad_file(b), OUT));
     b = gb_new(3);
     gb_str(b, "general.architecture", "mpt");
     gb_u32(b, "mpt.block_count", 2);
@@ -1117,6 +1569,26 @@ TEST(errors_plan_gguf) {
     gb_u32(b, "gemma2.attention.sliding_window", 64);
     gb_f32(b, "gemma2.rope.freq_base_swa", 1.0f);
     EXPECT("ARCH-9", PE_ERR_FORMAT, "'gemma2' describes a sliding-window RoPE posenc cannot run: ",
+           pe_plan_from_gguf(bad_file(b), OUT));
+    /* per-layer sliding patterns and the sliding layers' own dims */
+    b = swa_file("gemma4", 3);
+    gb_u32(b, "gemma4.attention.sliding_window", 64);
+    EXPECT("ARCH-10", PE_ERR_FORMAT, "'gemma4' needs 'gemma4.attention.sliding_window_pattern' (llama.cpp requires it)",
+           pe_plan_from_gguf(bad_file(b), OUT));
+    b = swa_file("mimo2", 3);
+    gb_u32(b, "mimo2.attention.sliding_window", 64);
+    const uint8_t pat2[2] = {1, 0};
+    gb_array(b, "mimo2.attention.sliding_window_pattern", 7 /* bool */, 2, pat2);
+    EXPECT("ARCH-10", PE_ERR_FORMAT, "'mimo2.attention.sliding_window_pattern' has 2 entries but 'mimo2' reads 3",
+           pe_plan_from_gguf(bad_file(b), OUT));
+    b = swa_file("laguna", 4);
+    gb_u32(b, "laguna.attention.sliding_window", 64);
+    gb_u32(b, "laguna.rope.dimension_count_swa", 65);
+    EXPECT("ARCH-10", PE_ERR_DIM, "'laguna.rope.dimension_count_swa'=65 must be even and in [2, sliding head size 64",
+           pe_plan_from_gguf(bad_file(b), OUT));
+    b = swa_file("nanbeige", 2);
+    gb_u32(b, "nanbeige.num_loops", 0);
+    EXPECT("ARCH-11", PE_ERR_FORMAT, "'nanbeige.num_loops'=0 must be in [1, ",
            pe_plan_from_gguf(bad_file(b), OUT));
     pe_gguf_arch_info info;
     EXPECT("ARCH-8", PE_ERR_RANGE, "architecture index -1 outside [0, ", pe_gguf_arch_get(-1, &info));

@@ -211,7 +211,7 @@ if "$POSENC" plan --families --format json >"$TMP/fam.json" 2>/dev/null &&
     /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); g={e["arch"]: e for e in d["gguf"]}
 assert len(g) == len(d["gguf"]) == 145, len(d["gguf"])
 assert g["llama"]["rope_type"] == "norm" and g["qwen35moe"]["rope_type"] == "imrope" and g["glm4"]["rope_type"] == "mrope|norm"
-assert g["bloom"]["kind"] == "alibi" and g["gpt2"]["kind"] == "learned" and g["jamba"]["refusal"]
+assert g["bloom"]["kind"] == "alibi" and g["gpt2"]["kind"] == "learned" and g["wavtokenizer-dec"]["refusal"] and g["jamba"]["refusal"] is None
 assert g["phi3"]["source"].startswith("src/llama-model.cpp:") and g["phi3"]["refusal"] is None' "$TMP/fam.json"; then
     ok plan_families_gguf; else bad plan_families_gguf "$(head -c 300 "$TMP/fam.json")"; fi
 if "$POSENC" plan --config "$FIX/gemma-3-1b-it.json" --gguf "$GG/gemma-3-1b-it.gguf" --format json >"$TMP/both.json" 2>/dev/null &&
