@@ -232,6 +232,11 @@ static inline void pe__stream_fence(void) {
  * the whole call. */
 const pe_kernel_table *pe__kernels(void);
 
+/* 1 if rows larger than the caches are prefetched in software on this CPU
+ * (pe__rope_rows.prefetch), 0 where the hardware prefetcher does better
+ * alone (dispatch.c says where and why); decided once. */
+int pe__kernels_prefetch_rows(void);
+
 /* A token's trigonometry at position p through set k: decides whether t
  * follows its previous position (and prepares the step once), calls
  * k->rope_tables, and takes the exact path (cos_sin, then rope_prepare_cs)
