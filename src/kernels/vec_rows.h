@@ -76,16 +76,13 @@ PE_VEC_INLINE void pe_vrows_block(const pe__rope_rows *r, const float *tab, int6
          * a huge unused stride would overflow the pointer */
         const char *const in = in0 + (size_t)h * is;
         char *const out = out0 + (size_t)h * os;
-        /* half-split: the block's a and b parts of this head at ia/oa and
-         * ib/ob, opaque to the optimiser so that every access is one of
+        /* the block's part of this head at ia/oa (half-split: a; b at
+         * ib/ob), opaque to the optimiser so that every access is one of
          * them plus a constant. Otherwise GCC kept an offset of its own
          * per vector (j and m are not constants), more than the 16 GPRs
          * hold, and reloaded them from the stack at almost every load and
          * store (AVX2: 0.87x the cache-resident time, 0.69x the
-         * instructions; docs/PERFORMANCE.md). The interleaved rows keep
-         * in + e: the same pointers there saved 25 % of the instructions
-         * and 15 % of the cache-resident time but made AVX2's DRAM-bound
-         * rows 1.17x slower, for a reason not found. */
+         * instructions; docs/PERFORMANCE.md). */
         const char *ia = in + (size_t)j * esz, *ib = in + (size_t)(m + j) * esz;
         char *oa = out + (size_t)j * esz, *ob = out + (size_t)(m + j) * esz;
         PE_VROWS_OPAQUE(ia);
@@ -160,23 +157,26 @@ PE_VEC_INLINE void pe_vrows_block(const pe__rope_rows *r, const float *tab, int6
         }
         /* interleaved: the partner of each element by a swap within pairs;
          * two vectors per store call (one conversion where the layer has a
-         * two-vector one), both loaded before either is stored */
+         * two-vector one), both loaded before either is stored; addressed
+         * from the opaque ia/oa as the half-split parts are (the block's
+         * addresses as in + e cost GCC its registers here too: offsets
+         * moved through xmm registers, 28 % more instructions) */
 #pragma GCC unroll 8
         for (int u = 0; u < q; u += 2) {
-            const int64_t e = j + PE_VF_L * u;
+            const int64_t e = PE_VF_L * u;
             if (prefetch && u % per_line == 0)
-                __builtin_prefetch(in + PE__PREFETCH_BYTES + (size_t)e * esz);
-            const pe_vf x0 = pe_vf_ld(in, e, dt);
+                __builtin_prefetch(ia + PE__PREFETCH_BYTES + (size_t)e * esz);
+            const pe_vf x0 = pe_vf_ld(ia, e, dt);
             const pe_vf y0 = pe_vf_fmadd(x0, C[u], pe_vf_mul(pe_vf_swap_pairs(x0), S[u]));
             if (u + 1 < q) {
                 if (prefetch && (u + 1) % per_line == 0)
-                    __builtin_prefetch(in + PE__PREFETCH_BYTES + (size_t)(e + PE_VF_L) * esz);
-                const pe_vf x1 = pe_vf_ld(in, e + PE_VF_L, dt);
-                pe_vf_st2(out, e, y0,
+                    __builtin_prefetch(ia + PE__PREFETCH_BYTES + (size_t)(e + PE_VF_L) * esz);
+                const pe_vf x1 = pe_vf_ld(ia, e + PE_VF_L, dt);
+                pe_vf_st2(oa, e, y0,
                           pe_vf_fmadd(x1, C[u + 1], pe_vf_mul(pe_vf_swap_pairs(x1), S[u + 1])), dt,
                           kind);
             } else {
-                pe_vf_st(out, e, y0, dt, kind);
+                pe_vf_st(oa, e, y0, dt, kind);
             }
         }
     }
@@ -187,9 +187,8 @@ PE_VEC_INLINE void pe_vrows_block(const pe__rope_rows *r, const float *tab, int6
  * AVX-512: one pass over each head's row, not two), then 4, then 1, then
  * a part. */
 PE_VEC_INLINE void pe_vrows(const pe__rope_rows *r, const float *tab, const int half,
-                            const pe_dtype dt, const int kind) {
+                            const pe_dtype dt, const int kind, const int pf) {
     const int64_t len = half ? r->d / 2 : r->d; /* elements per span part */
-    const int pf = r->prefetch;
     int64_t j = 0;
     for (; j + PE_ROWS_MAX_Q * PE_VF_L <= len; j += PE_ROWS_MAX_Q * PE_VF_L)
         pe_vrows_block(r, tab, j, PE_ROWS_MAX_Q, PE_VF_L, half, dt, kind, pf);
@@ -202,8 +201,15 @@ PE_VEC_INLINE void pe_vrows(const pe__rope_rows *r, const float *tab, const int 
                        kind == PE_ST_STREAM ? PE_ST_PLAIN : kind, pf);
 }
 
-#define PE_VROWS_FN(name, half, dt, kind) \
-    static void name(const pe__rope_rows *r, const float *t) { pe_vrows(r, t, half, dt, kind); }
+/* Prefetching or not is a constant of each copy of the loops: a test of
+ * r->prefetch per vector cost 10 % of the interleaved rows' instructions. */
+#define PE_VROWS_FN(name, half, dt, kind)                        \
+    static void name(const pe__rope_rows *r, const float *t) {   \
+        if (r->prefetch)                                         \
+            pe_vrows(r, t, half, dt, kind, 1);                   \
+        else                                                     \
+            pe_vrows(r, t, half, dt, kind, 0);                   \
+    }
 PE_VROWS_FN(pe_vrows_half_f32, 1, PE_F32, PE_ST_PLAIN)
 PE_VROWS_FN(pe_vrows_half_f16, 1, PE_F16, PE_ST_PLAIN)
 PE_VROWS_FN(pe_vrows_half_bf16, 1, PE_BF16, PE_ST_PLAIN)
