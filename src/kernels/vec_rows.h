@@ -30,6 +30,13 @@
 #include "kernels.h"
 
 #define PE_VF_L PE_VF_LANES
+/* A layer may hold more table vectors for an interleaved row than for a
+ * half-split part (PE_ROWS_MAX_Q_INTER, at most 16; default the same). */
+#ifndef PE_ROWS_MAX_Q_INTER
+#define PE_ROWS_MAX_Q_INTER PE_ROWS_MAX_Q
+#endif
+#define PE_ROWS_Q_ARRAY \
+    (PE_ROWS_MAX_Q_INTER > PE_ROWS_MAX_Q ? PE_ROWS_MAX_Q_INTER : PE_ROWS_MAX_Q)
 
 /* Hides a pointer's derivation from the optimiser (no instruction). */
 #define PE_VROWS_OPAQUE(p) __asm__("" : "+r"(p))
@@ -64,8 +71,8 @@ PE_VEC_INLINE void pe_vrows_block(const pe__rope_rows *r, const float *tab, int6
     char *const out0 = r->out;
     /* vectors per 64-byte line of the rows (16-bit vectors are narrower) */
     const int per_line = 64 / (int)(PE_VF_L * esz) > 0 ? 64 / (int)(PE_VF_L * esz) : 1;
-    pe_vf C[PE_ROWS_MAX_Q], S[PE_ROWS_MAX_Q];
-#pragma GCC unroll 8
+    pe_vf C[PE_ROWS_Q_ARRAY], S[PE_ROWS_Q_ARRAY];
+#pragma GCC unroll 16
     for (int u = 0; u < q; u++) {
         C[u] = full ? pe_vf_loadu(tab + j + PE_VF_L * u) : pe_vf_load_part(tab + j, k);
         S[u] = full ? pe_vf_loadu(tab + sh_at + j + PE_VF_L * u)
@@ -161,7 +168,7 @@ PE_VEC_INLINE void pe_vrows_block(const pe__rope_rows *r, const float *tab, int6
          * from the opaque ia/oa as the half-split parts are (the block's
          * addresses as in + e cost GCC its registers here too: offsets
          * moved through xmm registers, 28 % more instructions) */
-#pragma GCC unroll 8
+#pragma GCC unroll 16
         for (int u = 0; u < q; u += 2) {
             const int64_t e = PE_VF_L * u;
             if (prefetch && u % per_line == 0)
@@ -183,13 +190,16 @@ PE_VEC_INLINE void pe_vrows_block(const pe__rope_rows *r, const float *tab, int6
 }
 
 /* Every head of one token, one layout, storage type and store kind: blocks
- * of PE_ROWS_MAX_Q vectors (a 128-element interleaved row is one block on
- * AVX-512: one pass over each head's row, not two), then 4, then 1, then
- * a part. */
+ * of PE_ROWS_MAX_Q_INTER (interleaved) or PE_ROWS_MAX_Q vectors (a
+ * 128-element interleaved row is one block on AVX-512 and on AVX2: one
+ * pass over each head's row, not two), then 4, then 1, then a part. */
 PE_VEC_INLINE void pe_vrows(const pe__rope_rows *r, const float *tab, const int half,
                             const pe_dtype dt, const int kind, const int pf) {
     const int64_t len = half ? r->d / 2 : r->d; /* elements per span part */
     int64_t j = 0;
+    if (!half && PE_ROWS_MAX_Q_INTER > PE_ROWS_MAX_Q)
+        for (; j + PE_ROWS_MAX_Q_INTER * PE_VF_L <= len; j += PE_ROWS_MAX_Q_INTER * PE_VF_L)
+            pe_vrows_block(r, tab, j, PE_ROWS_MAX_Q_INTER, PE_VF_L, half, dt, kind, pf);
     for (; j + PE_ROWS_MAX_Q * PE_VF_L <= len; j += PE_ROWS_MAX_Q * PE_VF_L)
         pe_vrows_block(r, tab, j, PE_ROWS_MAX_Q, PE_VF_L, half, dt, kind, pf);
     if (PE_ROWS_MAX_Q > 4)
