@@ -151,7 +151,8 @@ static int detect_prefetch_rows(void) {
     unsigned a, b, c, d;
     if (__get_cpuid(0, &a, &b, &c, &d) && b == 0x68747541u && d == 0x69746e65u &&
         c == 0x444d4163u /* "AuthenticAMD" */ && __get_cpuid(1, &a, &b, &c, &d)) {
-        const unsigned base = (a >> 8) & 0xF, family = base == 0xF ? base + ((a >> 20) & 0xFF) : base;
+        const unsigned base = (a >> 8) & 0xF;
+        const unsigned family = base == 0xF ? base + ((a >> 20) & 0xFF) : base;
         if (family == 25) return 0;
     }
 #endif
