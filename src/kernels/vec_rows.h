@@ -167,7 +167,7 @@ PE_VEC_INLINE void pe_vrows_block(const pe__rope_rows *r, const float *tab, int6
          * two-vector one), both loaded before either is stored; addressed
          * from the opaque ia/oa as the half-split parts are (the block's
          * addresses as in + e cost GCC its registers here too: offsets
-         * moved through xmm registers, 28 % more instructions) */
+         * moved through xmm registers, a third more instructions) */
 #pragma GCC unroll 16
         for (int u = 0; u < q; u += 2) {
             const int64_t e = PE_VF_L * u;
@@ -211,8 +211,8 @@ PE_VEC_INLINE void pe_vrows(const pe__rope_rows *r, const float *tab, const int 
                        kind == PE_ST_STREAM ? PE_ST_PLAIN : kind, pf);
 }
 
-/* Prefetching or not is a constant of each copy of the loops: a test of
- * r->prefetch per vector cost 10 % of the interleaved rows' instructions. */
+/* Prefetching or not is a constant of each copy of the loops, not a test
+ * of r->prefetch beside every vector (GCC did not hoist it). */
 #define PE_VROWS_FN(name, half, dt, kind)                        \
     static void name(const pe__rope_rows *r, const float *t) {   \
         if (r->prefetch)                                         \
