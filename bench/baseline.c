@@ -3,11 +3,15 @@
  * them with the default instruction set) and the choice of the set that
  * matches the active kernels (base_avx2.c, base_avx512.c on x86-64,
  * base_neon.c on AArch64; the scalar set gets these), plus the threaded
- * split the baselines use.
+ * split the baselines use (on workers kept between calls, as a pe_pool
+ * keeps the library's).
  */
 #include "bench.h"
 
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <string.h>
 
 #if defined(__SSE2__)
@@ -101,36 +105,119 @@ typedef struct {
     size_t begin, end;
 } part;
 
-static void *run(void *p) {
-    part *a = p;
-    a->fn(a->ctx, a->begin, a->end);
-    return NULL;
+/*
+ * The baselines' workers persist between calls as the library's do when
+ * the _2t cases run on a pe_pool (src/pool.c): started on first use, they
+ * wait between calls the same way (spinning ~2000 pause rounds, a yield
+ * every 64th, then asleep on a condition variable), so a _2t ratio
+ * compares work with work, not a thread start per baseline call with a
+ * pool's wake-up (issue 31: 60 - 75 us per start in a 2-vCPU VM, the size
+ * of a 512-token call). Stopped by bench_parallel_stop. Only the bench
+ * thread posts jobs, one at a time.
+ */
+enum { MAX_PARTS = 64, SPIN = 2000 };
+
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t wake, done;
+    pthread_t tid[MAX_PARTS];
+    int workers; /* started: parts 1..workers */
+    int stop;
+    uint64_t gen;                  /* jobs posted (under lock) */
+    atomic_uint_fast64_t gen_seen; /* gen, for spinning without the lock */
+    part job[MAX_PARTS];
+    int parts;
+    atomic_int pending; /* parts 1..parts-1 still running */
+} wp = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
+
+static void relax(int round) {
+    if (round % 64 == 63) {
+        sched_yield();
+        return;
+    }
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+static void *worker(void *arg) {
+    const int me = (int)(intptr_t)arg;
+    uint64_t seen = 0;
+    for (;;) {
+        for (int i = 0; i < SPIN && atomic_load_explicit(&wp.gen_seen, memory_order_acquire) == seen;
+             i++)
+            relax(i);
+        pthread_mutex_lock(&wp.lock);
+        while (wp.gen == seen && !wp.stop) pthread_cond_wait(&wp.wake, &wp.lock);
+        if (wp.stop) {
+            pthread_mutex_unlock(&wp.lock);
+            return NULL;
+        }
+        seen = wp.gen;
+        const int mine = me < wp.parts;
+        const part job = mine ? wp.job[me] : (part){NULL, NULL, 0, 0};
+        pthread_mutex_unlock(&wp.lock);
+        if (!mine) continue;
+        job.fn(job.ctx, job.begin, job.end);
+        if (atomic_fetch_sub_explicit(&wp.pending, 1, memory_order_acq_rel) == 1) {
+            pthread_mutex_lock(&wp.lock);
+            pthread_cond_signal(&wp.done);
+            pthread_mutex_unlock(&wp.lock);
+        }
+    }
+}
+
+/* Workers for parts 1..parts-1; fewer when a thread cannot start. */
+static int workers_for(int parts) {
+    while (wp.workers < parts - 1 &&
+           pthread_create(&wp.tid[wp.workers + 1], NULL, worker,
+                          (void *)(intptr_t)(wp.workers + 1)) == 0)
+        wp.workers++;
+    return wp.workers + 1 < parts ? wp.workers + 1 : parts;
+}
+
+void bench_parallel_stop(void) {
+    pthread_mutex_lock(&wp.lock);
+    wp.stop = 1;
+    pthread_cond_broadcast(&wp.wake);
+    pthread_mutex_unlock(&wp.lock);
+    for (int i = 1; i <= wp.workers; i++) pthread_join(wp.tid[i], NULL);
+    wp.workers = 0;
+    wp.stop = 0;
 }
 
 void bench_parallel(int threads, size_t n, double traffic_bytes,
                     void (*fn)(void *ctx, size_t begin, size_t end), void *ctx) {
-    int parts = threads < 1 ? 1 : threads > 64 ? 64 : threads;
+    int parts = threads < 1 ? 1 : threads > MAX_PARTS ? MAX_PARTS : threads;
     if (traffic_bytes / MIN_BYTES_PER_PART < parts)
         parts = traffic_bytes < MIN_BYTES_PER_PART ? 1 : (int)(traffic_bytes / MIN_BYTES_PER_PART);
+    if (parts > 1) parts = workers_for(parts);
     if (parts <= 1) {
         fn(ctx, 0, n);
         return;
     }
-    pthread_t tid[64];
-    part args[64];
-    int ok[64] = {0};
+    pthread_mutex_lock(&wp.lock);
     for (int i = 0; i < parts; i++) {
         /* boundaries on 64-byte multiples of 4-byte elements, so streaming
          * stores stay aligned */
         size_t b = n * (size_t)i / (size_t)parts, e = n * (size_t)(i + 1) / (size_t)parts;
         b &= ~(size_t)15;
         if (i + 1 < parts) e &= ~(size_t)15;
-        args[i] = (part){fn, ctx, b, e};
+        wp.job[i] = (part){fn, ctx, b, e};
     }
-    for (int i = 1; i < parts; i++) ok[i] = pthread_create(&tid[i], NULL, run, &args[i]) == 0;
-    run(&args[0]);
-    for (int i = 1; i < parts; i++) {
-        if (ok[i]) pthread_join(tid[i], NULL);
-        else run(&args[i]);
-    }
+    wp.parts = parts;
+    atomic_store_explicit(&wp.pending, parts - 1, memory_order_relaxed);
+    wp.gen++;
+    atomic_store_explicit(&wp.gen_seen, wp.gen, memory_order_release);
+    pthread_cond_broadcast(&wp.wake);
+    pthread_mutex_unlock(&wp.lock);
+    fn(ctx, wp.job[0].begin, wp.job[0].end); /* read after unlock: only this thread writes it */
+    for (int i = 0; i < SPIN && atomic_load_explicit(&wp.pending, memory_order_acquire) > 0; i++)
+        relax(i);
+    pthread_mutex_lock(&wp.lock);
+    while (atomic_load_explicit(&wp.pending, memory_order_acquire) > 0)
+        pthread_cond_wait(&wp.done, &wp.lock);
+    pthread_mutex_unlock(&wp.lock);
 }

@@ -104,6 +104,7 @@ int bench_run(const bench_opts *opts, FILE *out) {
     n += bench_fused(opts->quick, bench_baselines_for(isa), res + n, MAX_RESULTS - n);
     n += bench_python(opts->quick, scale_sec, res + n, MAX_RESULTS - n);
     n += bench_train_step(opts->quick, res + n, MAX_RESULTS - n);
+    bench_parallel_stop();
     if (opts->json)
         print_json(out, isa, res, n);
     else

@@ -58,9 +58,12 @@ void bench_fill(float *x, size_t n, uint64_t seed, double amp);
 
 /* Split [0, n) into parts like the library does (no more threads than
  * `threads`, none below 2 MiB of traffic per part); run fn on each part,
- * part 0 on the calling thread (baseline.c). */
+ * part 0 on the calling thread, the others on workers started once and
+ * kept between calls (baseline.c). */
 void bench_parallel(int threads, size_t n, double traffic_bytes,
                     void (*fn)(void *ctx, size_t begin, size_t end), void *ctx);
+/* Stops and joins the workers bench_parallel keeps between calls. */
+void bench_parallel_stop(void);
 
 /* ---------------------------------------------------------- baselines */
 

@@ -317,7 +317,7 @@ int pe__rope_drive(const pe__angles *a, int64_t rotary_dim, pe_rope_layout layou
                                       out[x]->head_stride, rotary_dim,
                                       in[x]->head_dim,   layout,
                                       in[x]->dtype,      stream,
-                                      bytes >= PE__PREFETCH_MIN_BYTES};
+                                      bytes >= PE__PREFETCH_MIN_BYTES && pe__kernels_prefetch_rows()};
         traffic += 2.0 * (double)bytes;
         j.n++;
     }

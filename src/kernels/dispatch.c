@@ -12,7 +12,9 @@
  * the sysctl hw.optional.AdvSIMD (architectural on every Apple CPU, so a
  * missing key still means yes); other AArch64 systems take the baseline.
  * The choice is one atomic pointer: the only global mutable state of the
- * library, set once and changed afterwards only by pe_kernels_select.
+ * library, set once and changed afterwards only by pe_kernels_select
+ * (beside it, two facts about the CPU cached once: the widest set and
+ * whether rows are prefetched in software).
  */
 /* macOS hides sysctlbyname's types (u_int) under the Makefile's
  * _POSIX_C_SOURCE unless Darwin's extensions are asked for, before any
@@ -128,6 +130,44 @@ static int usable(int set) {
     if (set == SET_SCALAR) return 1;
     if (set == SET_NEON || b == SET_NEON) return set == b;
     return set <= b;
+}
+
+/*
+ * Whether rows larger than the caches should be prefetched in software
+ * (pe__rope_rows.prefetch). Measured per machine, in-place rotation of
+ * 64 MiB against an in-place scale of the same buffer (docs/PERFORMANCE.md):
+ * on an Intel Xeon (Cascade Lake) the hardware prefetcher alone lagged
+ * (1.3-1.5x without, ~1.0x with); on AMD Zen 4 (family 25) the software
+ * prefetches are what made it slow (half-split 1.63x with them, 1.06x
+ * without; interleaved 1.20x / 1.05x; every other DRAM-bound rotation
+ * case alike), so family 25 goes without. Other CPUs keep them, as
+ * measured on the Xeon and on Zen 5 (family 26: within targets with
+ * them). PE_PREFETCH=0 or 1 overrides, to measure a new machine both ways.
+ * A constant of the CPU: cached like the detected set. */
+static atomic_int prefetch_rows = -1;
+
+static int detect_prefetch_rows(void) {
+#if defined(__x86_64__)
+    unsigned a, b, c, d;
+    if (__get_cpuid(0, &a, &b, &c, &d) && b == 0x68747541u && d == 0x69746e65u &&
+        c == 0x444d4163u /* "AuthenticAMD" */ && __get_cpuid(1, &a, &b, &c, &d)) {
+        const unsigned base = (a >> 8) & 0xF;
+        const unsigned family = base == 0xF ? base + ((a >> 20) & 0xFF) : base;
+        if (family == 25) return 0;
+    }
+#endif
+    return 1;
+}
+
+int pe__kernels_prefetch_rows(void) {
+    int v = atomic_load_explicit(&prefetch_rows, memory_order_relaxed);
+    if (v < 0) {
+        const char *env = getenv("PE_PREFETCH");
+        v = env && (strcmp(env, "0") == 0 || strcmp(env, "1") == 0) ? env[0] - '0'
+                                                                       : detect_prefetch_rows();
+        atomic_store_explicit(&prefetch_rows, v, memory_order_relaxed);
+    }
+    return v;
 }
 
 static int set_by_name(const char *name) {

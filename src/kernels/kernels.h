@@ -57,8 +57,11 @@ typedef struct {
 
 /* How far ahead of the row being rotated the vector kernels prefetch: far
  * enough to cover DRAM latency at full bandwidth (8 rows of 128 floats),
- * near enough to stay in L1. Measured: in-place rotation of 64 MiB goes
- * from 1.3-1.5x the time of an in-place scale to ~1.0x. */
+ * near enough to stay in L1. Measured on a Xeon (Cascade Lake): in-place
+ * rotation of 64 MiB goes from 1.3-1.5x the time of an in-place scale to
+ * ~1.0x. On AMD Zen 4 the prefetches made it slower (1.5x against 1.05x
+ * without), so whether rows prefetch at all is the CPU's
+ * (pe__kernels_prefetch_rows). */
 #define PE__PREFETCH_BYTES 4096
 
 /*
@@ -231,6 +234,11 @@ static inline void pe__stream_fence(void) {
  * by pe_kernels_select. Callers load it once per call and use that set for
  * the whole call. */
 const pe_kernel_table *pe__kernels(void);
+
+/* 1 if rows larger than the caches are prefetched in software on this CPU
+ * (pe__rope_rows.prefetch), 0 where the hardware prefetcher does better
+ * alone (dispatch.c says where and why); decided once. */
+int pe__kernels_prefetch_rows(void);
 
 /* A token's trigonometry at position p through set k: decides whether t
  * follows its previous position (and prepares the step once), calls

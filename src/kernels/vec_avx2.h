@@ -52,6 +52,12 @@ typedef __m256 pe_vf;
  * half-split row measured faster than two (in place 0.97 instead of 1.05
  * of x *= c, out of place 1.22 instead of 1.32 of a streaming copy). */
 #define PE_ROWS_MAX_Q 8
+/* A 128-element interleaved row in one pass: 16 + 16 table vectors, more
+ * than the registers, so GCC keeps most of them on the stack and reloads
+ * them (L1 hits); still faster than walking every row twice in blocks of
+ * 64: Zen 4, PE_ISA=avx2, same-process A/B: 4096 tokens in place 0.62x
+ * the time, f16 0.61 - 0.89x, 512 tokens 0.96x (docs/PERFORMANCE.md). */
+#define PE_ROWS_MAX_Q_INTER 16
 #define PE_ROWS_GROUP 2
 #define PE_VF_CAN_STREAM 1
 #define PE_VF_HAS_BF16_HW 0

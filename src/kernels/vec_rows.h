@@ -30,6 +30,13 @@
 #include "kernels.h"
 
 #define PE_VF_L PE_VF_LANES
+/* A layer may hold more table vectors for an interleaved row than for a
+ * half-split part (PE_ROWS_MAX_Q_INTER, at most 16; default the same). */
+#ifndef PE_ROWS_MAX_Q_INTER
+#define PE_ROWS_MAX_Q_INTER PE_ROWS_MAX_Q
+#endif
+#define PE_ROWS_Q_ARRAY \
+    (PE_ROWS_MAX_Q_INTER > PE_ROWS_MAX_Q ? PE_ROWS_MAX_Q_INTER : PE_ROWS_MAX_Q)
 
 /* Hides a pointer's derivation from the optimiser (no instruction). */
 #define PE_VROWS_OPAQUE(p) __asm__("" : "+r"(p))
@@ -64,8 +71,8 @@ PE_VEC_INLINE void pe_vrows_block(const pe__rope_rows *r, const float *tab, int6
     char *const out0 = r->out;
     /* vectors per 64-byte line of the rows (16-bit vectors are narrower) */
     const int per_line = 64 / (int)(PE_VF_L * esz) > 0 ? 64 / (int)(PE_VF_L * esz) : 1;
-    pe_vf C[PE_ROWS_MAX_Q], S[PE_ROWS_MAX_Q];
-#pragma GCC unroll 8
+    pe_vf C[PE_ROWS_Q_ARRAY], S[PE_ROWS_Q_ARRAY];
+#pragma GCC unroll 16
     for (int u = 0; u < q; u++) {
         C[u] = full ? pe_vf_loadu(tab + j + PE_VF_L * u) : pe_vf_load_part(tab + j, k);
         S[u] = full ? pe_vf_loadu(tab + sh_at + j + PE_VF_L * u)
@@ -76,16 +83,13 @@ PE_VEC_INLINE void pe_vrows_block(const pe__rope_rows *r, const float *tab, int6
          * a huge unused stride would overflow the pointer */
         const char *const in = in0 + (size_t)h * is;
         char *const out = out0 + (size_t)h * os;
-        /* half-split: the block's a and b parts of this head at ia/oa and
-         * ib/ob, opaque to the optimiser so that every access is one of
+        /* the block's part of this head at ia/oa (half-split: a; b at
+         * ib/ob), opaque to the optimiser so that every access is one of
          * them plus a constant. Otherwise GCC kept an offset of its own
          * per vector (j and m are not constants), more than the 16 GPRs
          * hold, and reloaded them from the stack at almost every load and
          * store (AVX2: 0.87x the cache-resident time, 0.69x the
-         * instructions; docs/PERFORMANCE.md). The interleaved rows keep
-         * in + e: the same pointers there saved 25 % of the instructions
-         * and 15 % of the cache-resident time but made AVX2's DRAM-bound
-         * rows 1.17x slower, for a reason not found. */
+         * instructions; docs/PERFORMANCE.md). */
         const char *ia = in + (size_t)j * esz, *ib = in + (size_t)(m + j) * esz;
         char *oa = out + (size_t)j * esz, *ob = out + (size_t)(m + j) * esz;
         PE_VROWS_OPAQUE(ia);
@@ -160,37 +164,42 @@ PE_VEC_INLINE void pe_vrows_block(const pe__rope_rows *r, const float *tab, int6
         }
         /* interleaved: the partner of each element by a swap within pairs;
          * two vectors per store call (one conversion where the layer has a
-         * two-vector one), both loaded before either is stored */
-#pragma GCC unroll 8
+         * two-vector one), both loaded before either is stored; addressed
+         * from the opaque ia/oa as the half-split parts are (the block's
+         * addresses as in + e cost GCC its registers here too: offsets
+         * moved through xmm registers, a third more instructions) */
+#pragma GCC unroll 16
         for (int u = 0; u < q; u += 2) {
-            const int64_t e = j + PE_VF_L * u;
+            const int64_t e = PE_VF_L * u;
             if (prefetch && u % per_line == 0)
-                __builtin_prefetch(in + PE__PREFETCH_BYTES + (size_t)e * esz);
-            const pe_vf x0 = pe_vf_ld(in, e, dt);
+                __builtin_prefetch(ia + PE__PREFETCH_BYTES + (size_t)e * esz);
+            const pe_vf x0 = pe_vf_ld(ia, e, dt);
             const pe_vf y0 = pe_vf_fmadd(x0, C[u], pe_vf_mul(pe_vf_swap_pairs(x0), S[u]));
             if (u + 1 < q) {
                 if (prefetch && (u + 1) % per_line == 0)
-                    __builtin_prefetch(in + PE__PREFETCH_BYTES + (size_t)(e + PE_VF_L) * esz);
-                const pe_vf x1 = pe_vf_ld(in, e + PE_VF_L, dt);
-                pe_vf_st2(out, e, y0,
+                    __builtin_prefetch(ia + PE__PREFETCH_BYTES + (size_t)(e + PE_VF_L) * esz);
+                const pe_vf x1 = pe_vf_ld(ia, e + PE_VF_L, dt);
+                pe_vf_st2(oa, e, y0,
                           pe_vf_fmadd(x1, C[u + 1], pe_vf_mul(pe_vf_swap_pairs(x1), S[u + 1])), dt,
                           kind);
             } else {
-                pe_vf_st(out, e, y0, dt, kind);
+                pe_vf_st(oa, e, y0, dt, kind);
             }
         }
     }
 }
 
 /* Every head of one token, one layout, storage type and store kind: blocks
- * of PE_ROWS_MAX_Q vectors (a 128-element interleaved row is one block on
- * AVX-512: one pass over each head's row, not two), then 4, then 1, then
- * a part. */
+ * of PE_ROWS_MAX_Q_INTER (interleaved) or PE_ROWS_MAX_Q vectors (a
+ * 128-element interleaved row is one block on AVX-512 and on AVX2: one
+ * pass over each head's row, not two), then 4, then 1, then a part. */
 PE_VEC_INLINE void pe_vrows(const pe__rope_rows *r, const float *tab, const int half,
-                            const pe_dtype dt, const int kind) {
+                            const pe_dtype dt, const int kind, const int pf) {
     const int64_t len = half ? r->d / 2 : r->d; /* elements per span part */
-    const int pf = r->prefetch;
     int64_t j = 0;
+    if (!half && PE_ROWS_MAX_Q_INTER > PE_ROWS_MAX_Q)
+        for (; j + PE_ROWS_MAX_Q_INTER * PE_VF_L <= len; j += PE_ROWS_MAX_Q_INTER * PE_VF_L)
+            pe_vrows_block(r, tab, j, PE_ROWS_MAX_Q_INTER, PE_VF_L, half, dt, kind, pf);
     for (; j + PE_ROWS_MAX_Q * PE_VF_L <= len; j += PE_ROWS_MAX_Q * PE_VF_L)
         pe_vrows_block(r, tab, j, PE_ROWS_MAX_Q, PE_VF_L, half, dt, kind, pf);
     if (PE_ROWS_MAX_Q > 4)
@@ -202,8 +211,15 @@ PE_VEC_INLINE void pe_vrows(const pe__rope_rows *r, const float *tab, const int 
                        kind == PE_ST_STREAM ? PE_ST_PLAIN : kind, pf);
 }
 
-#define PE_VROWS_FN(name, half, dt, kind) \
-    static void name(const pe__rope_rows *r, const float *t) { pe_vrows(r, t, half, dt, kind); }
+/* Prefetching or not is a constant of each copy of the loops, not a test
+ * of r->prefetch beside every vector (GCC did not hoist it). */
+#define PE_VROWS_FN(name, half, dt, kind)                        \
+    static void name(const pe__rope_rows *r, const float *t) {   \
+        if (r->prefetch)                                         \
+            pe_vrows(r, t, half, dt, kind, 1);                   \
+        else                                                     \
+            pe_vrows(r, t, half, dt, kind, 0);                   \
+    }
 PE_VROWS_FN(pe_vrows_half_f32, 1, PE_F32, PE_ST_PLAIN)
 PE_VROWS_FN(pe_vrows_half_f16, 1, PE_F16, PE_ST_PLAIN)
 PE_VROWS_FN(pe_vrows_half_bf16, 1, PE_BF16, PE_ST_PLAIN)
@@ -284,7 +300,10 @@ static void pe_vnarrow_f32(const float *in, void *out, int64_t n, pe_dtype dt, i
 }
 
 /* The sums of squares of g = 1 or 4 heads (a constant after inlining:
- * accumulators in registers, independent chains in flight): partial sum l
+ * accumulators in registers, independent chains in flight; every loop over
+ * heads or accumulators unrolled, or GCC keeps acc[k][a] on the stack and
+ * each FMA of a chain waits for the previous one's store: 1.6x the norm's
+ * time on Zen 4): partial sum l
  * of the definition is lane l % PE_VD_LANES of accumulator l / PE_VD_LANES;
  * a partial block of 8 is zero-padded (zeros add +0 exactly). Each head's
  * ((s0+s1)+(s2+s3))+((s4+s5)+(s6+s7)) into sums[k]. */
@@ -294,11 +313,15 @@ PE_VEC_INLINE void pe_vnorm_sums(const float *x, int64_t xs, int64_t n, double *
     enum { NA = 8 / PE_VD_LANES };
     pe_vd acc[4][NA];
     const int own = pf_stride == 0; /* no side stream: prefetch ahead */
+#pragma GCC unroll 4
     for (int k = 0; k < g; k++)
+#pragma GCC unroll 4
         for (int a = 0; a < NA; a++) acc[k][a] = pe_vd_zero();
     for (int64_t i = 0; i < n; i += 8) {
         if (i % 16 == 0)
+#pragma GCC unroll 4
             for (int k = 0; k < g; k++) pe__side_step(pf, pf_end, pf_stride);
+#pragma GCC unroll 4
         for (int k = 0; k < g; k++) {
             const float *p = x + k * xs + i;
             if (own && i % 16 == 0) __builtin_prefetch((const char *)p + PE__PREFETCH_BYTES);
@@ -309,6 +332,7 @@ PE_VEC_INLINE void pe_vnorm_sums(const float *x, int64_t xs, int64_t n, double *
                     acc[k][a] = pe_vd_fmadd(v, v, acc[k][a]);
                 }
             } else {
+#pragma GCC unroll 4
                 for (int a = 0; a < NA; a++) {
                     const int64_t left = n - i - a * PE_VD_LANES;
                     if (left <= 0) break;
@@ -319,8 +343,10 @@ PE_VEC_INLINE void pe_vnorm_sums(const float *x, int64_t xs, int64_t n, double *
             }
         }
     }
+#pragma GCC unroll 4
     for (int k = 0; k < g; k++) {
         double s[8];
+#pragma GCC unroll 4
         for (int a = 0; a < NA; a++) pe_vd_storeu(s + a * PE_VD_LANES, acc[k][a]);
         sums[k] = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
     }
