@@ -622,7 +622,9 @@ static const pe__family nemotron_h = {
               "via _pattern_to_list {M: mamba, E: moe, *: attention}, default [mamba, moe, "
               "attention, moe], head_dim 128, max_position_embeddings 4096), "
               "modeling_nemotron_h.py (NemotronHAttention: no rotary_emb)",
-    .defaults = {.head_dim = 128},
+    /* no num_hidden_layers default: the count is the layer list's length
+     * (pe__plan_group_layer_count) */
+    .defaults = {.head_dim = 128, .hidden = 4096, .heads = 32},
     .layers = PE__LAYERS_HYBRID_PATTERN,
     .types_key = "layers_block_type",
     .cycle = (const char *const[]){"mamba", "moe", "attention", "moe", NULL},

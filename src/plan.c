@@ -111,6 +111,9 @@ static int read_layer_count(reader *r, int64_t *n) {
                             keys[k], (long long)*n, PE_PLAN_MAX_LAYERS);
         return PE_OK;
     }
+    bool found = false;
+    PE_TRY(pe__plan_group_layer_count(r->top, r->fam, n, &found)); /* Nemotron-H */
+    if (found) return PE_OK;
     if (r->fam->defaults.layers <= 0)
         return pe__fail(PE_ERR_FORMAT, "config has no '%snum_hidden_layers' (or n_layer / "
                         "num_layers), and posenc's record of '%s' states no class default for "

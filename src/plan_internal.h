@@ -383,6 +383,9 @@ int pe__plan_build_fixed(pe_plan *p, pe__scope top, const pe__family *fam,
  * decoder config `top` when it has no layer_types; *done false when the
  * record has none of them and plan.c's rules apply (plan_hybrid_layers.c). */
 int pe__plan_group_layer_types(pe__scope top, const pe__family *f, pe_plan *p, bool *done);
+/* The layer count a family derives from its layer list when the file states none
+ * (Nemotron-H); *found false for the others. */
+int pe__plan_group_layer_count(pe__scope top, const pe__family *f, int64_t *n, bool *found);
 /* Warnings for the record's ignored keys the config states otherwise. */
 int pe__plan_warn_ignored(pe_plan *p, pe__scope top, const pe__family *fam);
 /* Store a non-RoPE position, reusing an equal one (compared bytewise:

@@ -740,6 +740,11 @@ static const group_counts counts_groups[] = {
     {"bamba", "", 32, 0},
     /* ZambaConfig: 76 layers (attention without rotary) */
     {"zamba", "", 76, 0},
+    /* NemotronHConfig: num_hidden_layers is len(layers_block_type), else the
+     * hybrid_override_pattern's length, else the default list's 4 (no rotary) */
+    {"nemotron_h", "", 4, 0},
+    {"nemotron_h", ",\"hybrid_override_pattern\":\"M*M-E\"", 5, 0},
+    {"nemotron_h", ",\"layers_block_type\":[\"mamba\",\"attention\"]", 2, 0},
     /* OlmoHybridConfig: 32, 3840 / 30 */
     {"olmo_hybrid", "", 32, 128},
     /* Lfm2MoeConfig: 32, 2048 / 32 */
