@@ -183,12 +183,22 @@ static int read_head_dim(pe__scope top, const pe__family *fam, int64_t *head_dim
         if (!given[i]) val[i] = defaults[i];
     }
     *from = key[0];
-    if (val[0] % val[1] != 0)
-        return pe__fail(PE_ERR_DIM, "'%s%s'=%lld%s is not a positive multiple of '%s%s'=%lld%s",
-                        top.prefix, key[0], (long long)val[0],
-                        given[0] ? "" : " (class default)", top.prefix, key[1],
-                        (long long)val[1], given[1] ? "" : " (class default)");
-    *head_dim = val[0] / val[1];
+    /* the attention width: hidden_size, or a multiple of it (Zamba2Config:
+     * attention_head_dim = 2 * hidden_size // num_attention_heads) */
+    int64_t factor = fam != NULL && fam->head_width_factor > 0 ? fam->head_width_factor : 1;
+    int64_t width;
+    if (!pe__i64_mul(val[0], factor, &width))
+        return pe__fail(PE_ERR_DIM, "'%s%s'=%lld is too large", top.prefix, key[0],
+                        (long long)val[0]);
+    char times[32] = "";
+    if (factor > 1) snprintf(times, sizeof times, "%lld * ", (long long)factor);
+    if (width % val[1] != 0)
+        return pe__fail(PE_ERR_DIM, "%s'%s%s'=%lld%s is not a positive multiple of '%s%s'=%lld%s",
+                        times, top.prefix, key[0], (long long)val[0],
+                        given[0] ? "" : " (class default)",
+                        top.prefix, key[1], (long long)val[1],
+                        given[1] ? "" : " (class default)");
+    *head_dim = width / val[1];
     return PE_OK;
 }
 

@@ -612,6 +612,9 @@ static const pe__family zamba2 = {
     .pairs = HALF_PAIRS,
     .types_key = "layers_block_type",
     .head_dim_key = "attention_head_dim",
+    /* __post_init__: attention_head_dim = 2 * hidden_size // num_attention_heads (the
+     * attention runs on attention_hidden_size = 2 * hidden_size) */
+    .head_width_factor = 2,
 };
 /* NemotronHConfig: layers_block_type, else hybrid_override_pattern (M
  * mamba, * attention, E moe; "-" mlp in the earlier releases' map), else

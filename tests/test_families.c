@@ -826,16 +826,38 @@ TEST(families_group_layer_defaults) {
         pe_plan_free(p);
     }
     /* Zamba2Config: 54 layers, read with its layers_block_type (the class's default
-     * list is refused by name); a list of another length without num_hidden_layers
-     * disagrees with the class count and is refused, never resized. */
+     * list is refused by name); with use_mem_rope its hybrid layers rotate
+     * attention_head_dim = 2 * hidden_size // num_attention_heads = 2 * 2560 / 32 = 160
+     * (__post_init__). A list of another length without num_hidden_layers disagrees
+     * with the class count and is refused, never resized. */
     char json[1024];
-    int n = snprintf(json, sizeof json, "{\"model_type\":\"zamba2\",\"layers_block_type\":[");
-    for (int i = 0; i < 54; i++) n += snprintf(json + n, sizeof json - (size_t)n, "%s\"mamba\"",
-                                               i ? "," : "");
+    int n = snprintf(json, sizeof json,
+                     "{\"model_type\":\"zamba2\",\"use_mem_rope\":true,\"layers_block_type\":[");
+    for (int i = 0; i < 54; i++) n += snprintf(json + n, sizeof json - (size_t)n, "%s\"%s\"",
+                                               i ? "," : "", i == 5 ? "hybrid" : "mamba");
     snprintf(json + n, sizeof json - (size_t)n, "]}");
     pe_plan *p = NULL;
     CHECK_OK(pe_plan_from_config_json(json, strlen(json), &p));
-    if (p != NULL) CHECK(pe_plan_num_layers(p) == 54);
+    if (p != NULL) {
+        pe_plan_layer L;
+        CHECK(pe_plan_num_layers(p) == 54);
+        CHECK_OK(pe_plan_layer_info(p, 5, &L));
+        CHECK_MSG(L.rope && L.head_dim == 160 && L.rotary_dim == 160,
+                  "zamba2 hybrid layer: rope %d head_dim %lld rotary %lld, want 160", L.rope,
+                  (long long)L.head_dim, (long long)L.rotary_dim);
+    }
+    pe_plan_free(p);
+    /* the file's hidden_size with the class's heads: 2 * 2048 / 32 = 128 */
+    const char *z_hidden = "{\"model_type\":\"zamba2\",\"use_mem_rope\":true,"
+                           "\"num_hidden_layers\":1,\"hidden_size\":2048,"
+                           "\"layers_block_type\":[\"hybrid\"]}";
+    CHECK_OK(pe_plan_from_config_json(z_hidden, strlen(z_hidden), &p));
+    if (p != NULL) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(p, 0, &L));
+        CHECK_MSG(L.head_dim == 128, "zamba2 hidden 2048: head_dim %lld, want 128",
+                  (long long)L.head_dim);
+    }
     pe_plan_free(p);
     const char *short_list = "{\"model_type\":\"zamba2\",\"layers_block_type\":[\"mamba\"]}";
     CHECK_ERROR(pe_plan_from_config_json(short_list, strlen(short_list), &p), PE_ERR_FORMAT,
