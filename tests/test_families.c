@@ -800,6 +800,13 @@ static const group_counts counts_groups[] = {
      * table (position_biased_input false) every layer is NoPE, still the class's count */
     {"deberta", ",\"position_biased_input\":false", 12, 0},
     {"deberta-v2", ",\"position_biased_input\":false", 24, 0},
+    /* Encoder-decoders read their stacks' class counts (`stacks`), at a5a1a5746d82:
+     * BartConfig encoder_layers 12 + decoder_layers 12, BlenderbotConfig 2 + 24,
+     * PLBartConfig 6 + 6, SwitchTransformersConfig num_layers 12 + num_decoder_layers 12 */
+    {"bart", "", 24, 0},
+    {"blenderbot", "", 26, 0},
+    {"plbart", "", 12, 0},
+    {"switch_transformers", "", 24, 0},
 };
 
 TEST(families_group_layer_defaults) {
