@@ -866,6 +866,14 @@ TEST(families_group_layer_defaults) {
                   (long long)L.head_dim);
     }
     pe_plan_free(p);
+    /* __post_init__ overwrites a stated attention_head_dim: a file saying 80 with the
+     * class's 2560 / 32 (HF: 160) is refused, not planned at 80 */
+    const char *z_stated = "{\"model_type\":\"zamba2\",\"use_mem_rope\":true,"
+                           "\"num_hidden_layers\":1,\"attention_head_dim\":80,"
+                           "\"layers_block_type\":[\"hybrid\"]}";
+    CHECK_ERROR(pe_plan_from_config_json(z_stated, strlen(z_stated), &p), PE_ERR_FORMAT,
+                "'attention_head_dim'=80, but model_type 'zamba2' recomputes it as 2 * "
+                "hidden_size // num_attention_heads = 160");
     const char *short_list = "{\"model_type\":\"zamba2\",\"layers_block_type\":[\"mamba\"]}";
     CHECK_ERROR(pe_plan_from_config_json(short_list, strlen(short_list), &p), PE_ERR_FORMAT,
                 "layers_block_type");
