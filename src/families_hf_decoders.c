@@ -824,6 +824,9 @@ static const pe__family longcat_flash = {
                  .layers = 56, .hidden = 6144, .heads = 64},
     .pairs = INTERLEAVED_PAIRS,
     .softmax = PE__SOFTMAX_DEEPSEEK_MSCALE,
+    /* LongcatFlashModel: num_hidden_layers = 2 * num_layers (two MLA blocks in each
+     * decoder layer, cache layer_idx 2 * i + j); class default num_layers 28 */
+    .layers_key = "num_layers", .layers_factor = 2,
 };
 
 /* ------------------------------------------- families posenc refuses */

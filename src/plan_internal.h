@@ -239,6 +239,10 @@ typedef struct pe__family {
                                    global_attn_every_n_layers); NULL: sliding_window_pattern;
                                    FULL_EVERY_NTH: the key giving n (ModernBERT) */
     const char *head_dim_key;   /* a key the class maps onto head_dim (JetMoe: kv_channels) */
+    const char *layers_key;     /* a key counting blocks of layers_factor attention layers each,
+                                   read before num_hidden_layers (LongcatFlashModel sets
+                                   num_hidden_layers = 2 * num_layers); NULL: none */
+    int64_t layers_factor;
     int64_t head_width_factor;  /* head_dim derived as factor * hidden_size / num_attention_heads
                                    (Zamba2: attention_hidden_size = 2 * hidden_size); 0: 1 */
     const char *types_key;      /* the per-layer type list under another name than layer_types

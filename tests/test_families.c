@@ -778,6 +778,10 @@ static const group_counts counts_groups[] = {
     /* LongcatFlashConfig: num_hidden_layers 56 (two attention blocks in each of its
      * num_layers 28), qk_rope_head_dim 64 */
     {"longcat_flash", "", 56, 64},
+    /* LongcatFlashModel.__init__: num_hidden_layers = 2 * num_layers (modeling_longcat_flash.py:
+     * two LongcatFlashMLA per decoder layer, layer_idx * 2 + i) */
+    {"longcat_flash", ",\"num_layers\":3", 6, 64},
+    {"longcat_flash", ",\"num_layers\":28,\"num_hidden_layers\":56", 56, 64},
     /* Wrappers merging _default_text_config_kwargs into a text_config:
      * VoxtralConfig (llama): 30 layers, head_dim 128; GlmAsrConfig (llama): 28,
      * 2048 / 16; VoxtralRealtimeConfig: 26 layers, head_dim 128 */
@@ -874,6 +878,12 @@ TEST(families_group_layer_defaults) {
     CHECK_ERROR(pe_plan_from_config_json(z_stated, strlen(z_stated), &p), PE_ERR_FORMAT,
                 "'attention_head_dim'=80, but model_type 'zamba2' recomputes it as 2 * "
                 "hidden_size // num_attention_heads = 160");
+    /* a num_hidden_layers that is not twice num_layers: refused, naming both */
+    const char *lc = "{\"model_type\":\"longcat_flash\",\"num_layers\":28,"
+                     "\"num_hidden_layers\":28}";
+    CHECK_ERROR(pe_plan_from_config_json(lc, strlen(lc), &p), PE_ERR_FORMAT,
+                "'num_hidden_layers'=28, but model_type 'longcat_flash' has 2 attention layers "
+                "per 'num_layers' block: 28 x 2 = 56");
     const char *short_list = "{\"model_type\":\"zamba2\",\"layers_block_type\":[\"mamba\"]}";
     CHECK_ERROR(pe_plan_from_config_json(short_list, strlen(short_list), &p), PE_ERR_FORMAT,
                 "layers_block_type");
