@@ -127,33 +127,10 @@ static int read_type(pe__scope block, pe_scaling_type *type) {
     return PE_OK;
 }
 
-/* D of the rotated head: qk_rope_head_dim, head_dim, the class's head_dim,
- * else hidden size / head count (below). */
-static int read_head_dim(pe__scope top, const pe__family *fam, int64_t *head_dim,
-                         const char **from) {
-    int64_t v = 0;
-    bool has;
-    PE_TRY(pe__json_int(top, "qk_rope_head_dim", &v, &has));
-    *from = "qk_rope_head_dim";
-    if (!has) {
-        PE_TRY(pe__json_int(top, "head_dim", &v, &has));
-        *from = "head_dim";
-    }
-    if (!has && fam != NULL && fam->head_dim_key != NULL) {
-        PE_TRY(pe__json_int(top, fam->head_dim_key, &v, &has)); /* JetMoe: kv_channels */
-        *from = fam->head_dim_key;
-    }
-    if (!has && fam != NULL && fam->defaults.head_dim > 0) {
-        v = fam->defaults.head_dim; /* the class's head_dim default (Gemma: 256) */
-        has = true;
-    }
-    if (has) {
-        if (v <= 0)
-            return pe__fail(PE_ERR_DIM, "'%s%s'=%lld must be > 0", top.prefix, *from,
-                            (long long)v);
-        *head_dim = v;
-        return PE_OK;
-    }
+/* The head from hidden_size / num_attention_heads (times the family's width
+ * factor), each the file's value or else the class default. */
+static int derive_head_dim(pe__scope top, const pe__family *fam, int64_t *head_dim,
+                           const char **from) {
     /* hidden_size / num_attention_heads, each the file's value (under either
      * of its names: GPT-J's n_embd / n_head, Falcon's hidden_size with
      * n_head) or else that key's class default, independently: a
@@ -183,12 +160,61 @@ static int read_head_dim(pe__scope top, const pe__family *fam, int64_t *head_dim
         if (!given[i]) val[i] = defaults[i];
     }
     *from = key[0];
-    if (val[0] % val[1] != 0)
-        return pe__fail(PE_ERR_DIM, "'%s%s'=%lld%s is not a positive multiple of '%s%s'=%lld%s",
-                        top.prefix, key[0], (long long)val[0],
-                        given[0] ? "" : " (class default)", top.prefix, key[1],
-                        (long long)val[1], given[1] ? "" : " (class default)");
-    *head_dim = val[0] / val[1];
+    /* the attention width: hidden_size, or a multiple of it (Zamba2Config:
+     * attention_head_dim = 2 * hidden_size // num_attention_heads) */
+    int64_t factor = fam != NULL && fam->head_width_factor > 0 ? fam->head_width_factor : 1;
+    int64_t width;
+    if (!pe__i64_mul(val[0], factor, &width))
+        return pe__fail(PE_ERR_DIM, "'%s%s'=%lld is too large", top.prefix, key[0],
+                        (long long)val[0]);
+    char times[32] = "";
+    if (factor > 1) snprintf(times, sizeof times, "%lld * ", (long long)factor);
+    if (width % val[1] != 0)
+        return pe__fail(PE_ERR_DIM, "%s'%s%s'=%lld%s is not a positive multiple of '%s%s'=%lld%s",
+                        times, top.prefix, key[0], (long long)val[0],
+                        given[0] ? "" : " (class default)",
+                        top.prefix, key[1], (long long)val[1],
+                        given[1] ? "" : " (class default)");
+    *head_dim = width / val[1];
+    return PE_OK;
+}
+
+/* D of the rotated head: qk_rope_head_dim, head_dim, the class's head_dim,
+ * else hidden size / head count (derive_head_dim). */
+static int read_head_dim(pe__scope top, const pe__family *fam, int64_t *head_dim,
+                         const char **from) {
+    int64_t v = 0;
+    bool has;
+    PE_TRY(pe__json_int(top, "qk_rope_head_dim", &v, &has));
+    *from = "qk_rope_head_dim";
+    if (!has) {
+        PE_TRY(pe__json_int(top, "head_dim", &v, &has));
+        *from = "head_dim";
+    }
+    if (!has && fam != NULL && fam->head_dim_key != NULL) {
+        PE_TRY(pe__json_int(top, fam->head_dim_key, &v, &has)); /* JetMoe: kv_channels */
+        *from = fam->head_dim_key;
+    }
+    if (!has && fam != NULL && fam->defaults.head_dim > 0) {
+        v = fam->defaults.head_dim; /* the class's head_dim default (Gemma: 256) */
+        has = true;
+    }
+    if (has && v <= 0)
+        return pe__fail(PE_ERR_DIM, "'%s%s'=%lld must be > 0", top.prefix, *from, (long long)v);
+    if (has && (fam == NULL || fam->head_width_factor == 0)) {
+        *head_dim = v;
+        return PE_OK;
+    }
+    /* A class that recomputes its head from the counts whatever the file says
+     * (Zamba2Config.__post_init__): a file stating another value is refused,
+     * not planned with a head the model does not have. */
+    const char *stated = *from;
+    PE_TRY(derive_head_dim(top, fam, head_dim, from));
+    if (has && v != *head_dim)
+        return pe__fail(PE_ERR_FORMAT, "'%s%s'=%lld, but model_type '%s' recomputes it as "
+                        "%lld * hidden_size // num_attention_heads = %lld: the file disagrees "
+                        "with its own class", top.prefix, stated, (long long)v, fam->model_type,
+                        (long long)fam->head_width_factor, (long long)*head_dim);
     return PE_OK;
 }
 

@@ -173,7 +173,8 @@ static const pe__family aria_text = {
     .model_type = "aria_text", .position = PE_POSITION_ROPE,
     .source = "aria/configuration_aria.py (AriaTextConfig: max_position_embeddings: int = 2048, "
               "head_dim None, no default_theta), modeling_aria.py (rotate_half)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 2048},
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 
@@ -195,32 +196,36 @@ static const pe__family kimi_k25 = {
 /* Wrappers whose class merges its own defaults into text_config
  * ({**_default_text_config_kwargs, **text_config}). */
 static const pe__class_defaults voxtral_text_defaults = {
-    .rope_theta = 100000000.0, .max_position = 131072, .head_dim = 128};
+    .rope_theta = 100000000.0, .max_position = 131072, .head_dim = 128, .layers = 30,
+    .hidden = 3072};
 static const pe__family voxtral = {
     .model_type = "voxtral", .position = PE_POSITION_ROPE, .text_family = "llama",
     .text_defaults = &voxtral_text_defaults,
     .source = "voxtral/configuration_voxtral.py (text_config model_type default \"llama\", "
               "_default_text_config_kwargs: max_position_embeddings 131072, rope_theta "
-              "100000000.0, head_dim 128)",
+              "100000000.0, head_dim 128, num_hidden_layers 30, hidden_size 3072)",
 };
 static const pe__class_defaults glmasr_text_defaults = {
-    .rope_theta = 10000.0, .max_position = 8192};
+    .rope_theta = 10000.0, .max_position = 8192, .layers = 28, .hidden = 2048, .heads = 16};
 static const pe__family glmasr = {
     .model_type = "glmasr", .position = PE_POSITION_ROPE, .text_family = "llama",
     .text_defaults = &glmasr_text_defaults,
     .source = "glmasr/configuration_glmasr.py (text_config model_type default \"llama\", "
               "_default_text_config_kwargs: max_position_embeddings 8192, rope_parameters "
-              "{rope_theta 10000.0, default})",
+              "{rope_theta 10000.0, default}, num_hidden_layers 28, hidden_size 2048, "
+              "num_attention_heads 16)",
 };
 static const pe__class_defaults voxtral_realtime_text_defaults = {
-    .rope_theta = 1000000.0, .max_position = 131072, .head_dim = 128};
+    .rope_theta = 1000000.0, .max_position = 131072, .head_dim = 128, .layers = 26,
+    .hidden = 3072, .heads = 32};
 static const pe__family voxtral_realtime = {
     .model_type = "voxtral_realtime", .position = PE_POSITION_ROPE,
     .text_family = "voxtral_realtime_text", .text_defaults = &voxtral_realtime_text_defaults,
     .source = "voxtral_realtime/configuration_voxtral_realtime.py (text_config model_type "
               "default \"voxtral_realtime_text\", _default_text_config_kwargs: "
               "max_position_embeddings 131072, rope_theta 1000000.0, head_dim 128, "
-              "sliding_window 8192)",
+              "sliding_window 8192, num_hidden_layers 26, hidden_size 3072, "
+              "num_attention_heads 32)",
 };
 /* VoxtralRealtimeTextConfig(MistralConfig): Mistral's defaults. */
 static const pe__family voxtral_realtime_text = {
@@ -228,7 +233,8 @@ static const pe__family voxtral_realtime_text = {
     .source = "voxtral_realtime/configuration_voxtral_realtime.py (VoxtralRealtimeTextConfig("
               "MistralConfig)), mistral/configuration_mistral.py (max_position_embeddings 4096 * "
               "32, no default_theta), modeling_voxtral_realtime.py (rotate_half)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 131072},
+    .defaults = {.rope_theta = 10000.0, .max_position = 131072,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 
@@ -241,7 +247,8 @@ static const pe__family code_llama = {
     .model_type = "code_llama", .position = PE_POSITION_ROPE,
     .source = "auto/configuration_auto.py (\"code_llama\": LlamaConfig), "
               "llama/configuration_llama.py (max_position_embeddings 2048, no default_theta)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 2048},
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 /* ApertusConfig: default_theta 12e6, max_position_embeddings 65536, and a
@@ -252,7 +259,8 @@ static const pe__family apertus = {
               "max_position_embeddings: int = 65536, rope_parameters default {rope_type llama3, "
               "rope_theta 12000000.0, factor 8.0, original_max_position_embeddings 8192, "
               "low_freq_factor 1.0, high_freq_factor 4.0}), modeling_apertus.py (rotate_half)",
-    .defaults = {.rope_theta = 12000000.0, .max_position = 65536},
+    .defaults = {.rope_theta = 12000000.0, .max_position = 65536,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
     .default_block = "{\"rope_type\":\"llama3\",\"rope_theta\":12000000.0,\"factor\":8.0,"
                      "\"original_max_position_embeddings\":8192,\"low_freq_factor\":1.0,"
@@ -267,7 +275,8 @@ static const pe__family cwm = {
               "16.0, high_freq_factor 4.0, low_freq_factor 1.0, original_max_position_embeddings "
               "8192, rope_type llama3}, layer_types: full_attention if i % 4 == 0 else "
               "sliding_attention), modeling_cwm.py (rotate_half on every layer)",
-    .defaults = {.rope_theta = 1e6, .max_position = 131072, .head_dim = 128},
+    .defaults = {.rope_theta = 1e6, .max_position = 131072, .head_dim = 128,
+                 .layers = 64, .hidden = 6144, .heads = 48},
     .pairs = HALF_PAIRS,
     .default_block = "{\"rope_type\":\"llama3\",\"rope_theta\":1000000.0,\"factor\":16.0,"
                      "\"original_max_position_embeddings\":8192,\"low_freq_factor\":1.0,"
@@ -284,7 +293,8 @@ static const pe__family dots1 = {
               "default_theta, sliding_window 4096, max_window_layers 62, layer_types: "
               "sliding_attention if sliding_window is not None and i >= max_window_layers), "
               "modeling_dots1.py (rotate_half)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 2048, .offset = 62, .window = 4096},
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048, .offset = 62, .window = 4096,
+                 .layers = 62, .hidden = 4608, .heads = 32},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_MAX_WINDOW,
 };
@@ -296,7 +306,8 @@ static const pe__family vaultgemma = {
               "max_position_embeddings: int = 8192, no default_theta, layer_types: "
               "sliding_attention if (i + 1) % 2 else full_attention), modeling_vaultgemma.py "
               "(rotate_half)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 8192, .head_dim = 256},
+    .defaults = {.rope_theta = 10000.0, .max_position = 8192, .head_dim = 256,
+                 .layers = 26, .hidden = 2304, .heads = 8},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_ALTERNATE,
 };
@@ -304,7 +315,8 @@ static const pe__family flex_olmo = {
     .model_type = "flex_olmo", .position = PE_POSITION_ROPE,
     .source = "flex_olmo/configuration_flex_olmo.py (default_theta = 500000.0, "
               "max_position_embeddings: int = 4096), modeling_flex_olmo.py (rotate_half)",
-    .defaults = {.rope_theta = 500000.0, .max_position = 4096},
+    .defaults = {.rope_theta = 500000.0, .max_position = 4096,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 /* DiffLlama: differential attention over two halves of the value heads;
@@ -314,14 +326,16 @@ static const pe__family diffllama = {
     .source = "diffllama/configuration_diffllama.py (max_position_embeddings: int = 2048, "
               "head_dim None, no default_theta), modeling_diffllama.py (apply_rotary_pos_emb "
               "on q, k; rotate_half)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 2048},
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048,
+                 .layers = 16, .hidden = 2048, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 static const pe__family jais2 = {
     .model_type = "jais2", .position = PE_POSITION_ROPE,
     .source = "jais2/configuration_jais2.py (max_position_embeddings: int = 8192, head_dim None, "
               "no default_theta), modeling_jais2.py (rotate_half)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 8192},
+    .defaults = {.rope_theta = 10000.0, .max_position = 8192,
+                 .layers = 32, .hidden = 3328, .heads = 26},
     .pairs = HALF_PAIRS,
 };
 /* JetMoeConfig: attribute_map head_dim -> kv_channels (default 128). */
@@ -330,7 +344,8 @@ static const pe__family jetmoe = {
     .source = "jetmoe/configuration_jetmoe.py (attribute_map {\"head_dim\": \"kv_channels\"}, "
               "kv_channels: int = 128, max_position_embeddings: int = 4096, no default_theta), "
               "modeling_jetmoe.py (rotate_half)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 4096, .head_dim = 128},
+    .defaults = {.rope_theta = 10000.0, .max_position = 4096, .head_dim = 128,
+                 .layers = 12, .hidden = 2048},
     .pairs = HALF_PAIRS,
     .head_dim_key = "kv_channels",
 };
@@ -343,7 +358,8 @@ static const pe__family afmoe = {
               "no default_theta, global_attn_every_n_layers 4, layer_types: sliding_attention if "
               "(i + 1) % global_attn_every_n_layers else full_attention), modeling_afmoe.py "
               "(apply_rotary_pos_emb only if self.is_local_attention)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 16384, .head_dim = 128, .pattern = 4},
+    .defaults = {.rope_theta = 10000.0, .max_position = 16384, .head_dim = 128, .pattern = 4,
+                 .layers = 32, .hidden = 2048, .heads = 16},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_PATTERN,
     .pattern_key = "global_attn_every_n_layers",
@@ -396,7 +412,8 @@ static const pe__family glm4v_text = {
               "32768, no default_theta), modeling_glm4v.py (partial_rotary_factor default 1.0, "
               "mrope_section default [8, 12, 12], apply_rotary_pos_emb: repeat_interleave(2) + "
               "rotate_half_llm)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 32768},
+    .defaults = {.rope_theta = 10000.0, .max_position = 32768,
+                 .layers = 40, .hidden = 4096, .heads = 32},
     .pairs = INTERLEAVED_PAIRS,
 };
 static const pe__family glm4v = {
@@ -414,7 +431,8 @@ static const pe__family glm4v_moe_text = {
     .source = "glm4v_moe/configuration_glm4v_moe.py (Glm4vMoeTextConfig: max_position_embeddings: "
               "int = 65536, kwargs.setdefault(\"partial_rotary_factor\", 0.5), no default_theta), "
               "modeling_glm4v_moe.py (apply_rotary_pos_emb: rotate_half(q_rot))",
-    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.5, .max_position = 65536},
+    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.5, .max_position = 65536,
+                 .layers = 46, .hidden = 4096, .heads = 96},
     .pairs = HALF_PAIRS,
 };
 static const pe__family glm4v_moe = {
@@ -426,7 +444,8 @@ static const pe__family glm_ocr_text = {
     .source = "glm_ocr/configuration_glm_ocr.py (GlmOcrTextConfig: max_position_embeddings: int = "
               "131072, no default_theta), modeling_glm_ocr.py (repeat_interleave(2) + "
               "rotate_half_llm: interleaved pairs)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 131072},
+    .defaults = {.rope_theta = 10000.0, .max_position = 131072,
+                 .layers = 16, .hidden = 1024, .heads = 16},
     .pairs = INTERLEAVED_PAIRS,
 };
 static const pe__family glm_ocr = {
@@ -437,7 +456,8 @@ static const pe__family glm_image_text = {
     .model_type = "glm_image_text", .position = PE_POSITION_ROPE,
     .source = "glm_image/configuration_glm_image.py (GlmImageTextConfig: max_position_embeddings: "
               "int = 131072, no default_theta), modeling_glm_image.py (rotate_half(q_rot))",
-    .defaults = {.rope_theta = 10000.0, .max_position = 131072},
+    .defaults = {.rope_theta = 10000.0, .max_position = 131072,
+                 .layers = 40, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 static const pe__family glm_image = {
@@ -451,7 +471,8 @@ static const pe__family paddleocr_vl_text = {
     .source = "paddleocr_vl/configuration_paddleocr_vl.py (PaddleOCRTextConfig: default_theta = "
               "500000.0, max_position_embeddings: int = 131072, head_dim: int | None = 128), "
               "modeling_paddleocr_vl.py (apply_multimodal_rotary_pos_emb: rotate_half)",
-    .defaults = {.rope_theta = 500000.0, .max_position = 131072, .head_dim = 128},
+    .defaults = {.rope_theta = 500000.0, .max_position = 131072, .head_dim = 128,
+                 .layers = 18, .hidden = 1024, .heads = 16},
     .pairs = HALF_PAIRS,
 };
 static const pe__family paddleocr_vl = {
@@ -466,7 +487,8 @@ static const pe__family ernie4_5_vl_moe_text = {
     .source = "ernie4_5_vl_moe/configuration_ernie4_5_vl_moe.py (Ernie4_5_VLMoeTextConfig: "
               "default_theta = 500000.0, max_position_embeddings: int = 131072), "
               "modeling_ernie4_5_vl_moe.py (rotate_half_text: x[..., 0::2], x[..., 1::2])",
-    .defaults = {.rope_theta = 500000.0, .max_position = 131072},
+    .defaults = {.rope_theta = 500000.0, .max_position = 131072,
+                 .layers = 28, .hidden = 2560, .heads = 20},
     .pairs = INTERLEAVED_PAIRS,
 };
 static const pe__family ernie4_5_vl_moe = {
@@ -482,7 +504,8 @@ static const pe__family qwen2_5_omni_text = {
     .source = "qwen2_5_omni/configuration_qwen2_5_omni.py (Qwen2_5OmniTextConfig: default_theta = "
               "1000000.0, max_position_embeddings: int = 32768, use_sliding_window False), "
               "modeling_qwen2_5_omni.py (apply_multimodal_rotary_pos_emb: rotate_half)",
-    .defaults = {.rope_theta = 1e6, .max_position = 32768},
+    .defaults = {.rope_theta = 1e6, .max_position = 32768,
+                 .layers = 28, .hidden = 3584, .heads = 28},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_QWEN_WINDOW,
 };
@@ -496,7 +519,8 @@ static const pe__family qwen3_omni_moe_text = {
     .source = "qwen3_omni_moe/configuration_qwen3_omni_moe.py (Qwen3OmniMoeTextConfig: "
               "default_theta = 1000000.0, max_position_embeddings: int = 32768), "
               "modeling_qwen3_omni_moe.py (apply_interleaved_mrope; rotate_half)",
-    .defaults = {.rope_theta = 1e6, .max_position = 32768},
+    .defaults = {.rope_theta = 1e6, .max_position = 32768,
+                 .layers = 28, .hidden = 2048, .heads = 28},
     .pairs = HALF_PAIRS,
 };
 static const pe__family qwen3_omni_moe = {
@@ -524,7 +548,8 @@ static const pe__family emu3_text_model = {
     .model_type = "emu3_text_model", .position = PE_POSITION_ROPE,
     .source = "emu3/configuration_emu3.py (Emu3TextConfig: default_theta = 1000000.0, "
               "max_position_embeddings: int = 9216), modeling_emu3.py (rotate_half)",
-    .defaults = {.rope_theta = 1e6, .max_position = 9216},
+    .defaults = {.rope_theta = 1e6, .max_position = 9216,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 static const pe__family emu3 = {
@@ -535,7 +560,8 @@ static const pe__family chameleon = {
     .model_type = "chameleon", .position = PE_POSITION_ROPE,
     .source = "chameleon/configuration_chameleon.py (max_position_embeddings: int = 4096, no "
               "default_theta), modeling_chameleon.py (rotate_half)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 4096},
+    .defaults = {.rope_theta = 10000.0, .max_position = 4096,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 
@@ -551,7 +577,8 @@ static const pe__family bamba = {
     .source = "bamba/configuration_bamba.py (max_position_embeddings: int = 262144, no "
               "default_theta, kwargs[\"partial_rotary_factor\"] = 0.5, layers_block_type: "
               "attention if i in attn_layer_indices else mamba), modeling_bamba.py (rotate_half)",
-    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.5, .max_position = 262144},
+    .defaults = {.rope_theta = 10000.0, .partial_rotary = 0.5, .max_position = 262144,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_ATTN_LIST,
     .index_key = "attn_layer_indices",
@@ -567,7 +594,7 @@ static const pe__family zamba = {
     .source = "zamba/configuration_zamba.py (attn_layer_period: int = 6, attn_layer_offset: int = 4, "
               "num_hidden_layers: int = 76, _layers_block_type), modeling_zamba.py "
               "(ZambaAttention: no rotary)",
-    .defaults = {.period = 6, .offset = 4},
+    .defaults = {.period = 6, .offset = 4, .layers = 76, .hidden = 3712, .heads = 16},
     .layers = PE__LAYERS_ZAMBA,
 };
 /* Zamba2Config: layers_block_type lists "mamba" / "hybrid"; the hybrid
@@ -580,10 +607,14 @@ static const pe__family zamba2 = {
               "layers_block_type), modeling_zamba2.py (apply_rotary_pos_emb only if "
               "config.use_mem_rope)",
     .kind_switch = {.key = "use_mem_rope", .default_value = false, .when_true = PE_POSITION_ROPE},
-    .defaults = {.rope_theta = 10000.0, .max_position = 4096},
+    .defaults = {.rope_theta = 10000.0, .max_position = 4096,
+                 .layers = 54, .hidden = 2560, .heads = 32},
     .pairs = HALF_PAIRS,
     .types_key = "layers_block_type",
     .head_dim_key = "attention_head_dim",
+    /* __post_init__: attention_head_dim = 2 * hidden_size // num_attention_heads (the
+     * attention runs on attention_hidden_size = 2 * hidden_size) */
+    .head_width_factor = 2,
 };
 /* NemotronHConfig: layers_block_type, else hybrid_override_pattern (M
  * mamba, * attention, E moe; "-" mlp in the earlier releases' map), else
@@ -594,7 +625,9 @@ static const pe__family nemotron_h = {
               "via _pattern_to_list {M: mamba, E: moe, *: attention}, default [mamba, moe, "
               "attention, moe], head_dim 128, max_position_embeddings 4096), "
               "modeling_nemotron_h.py (NemotronHAttention: no rotary_emb)",
-    .defaults = {.head_dim = 128},
+    /* no num_hidden_layers default: the count is the layer list's length
+     * (pe__plan_group_layer_count) */
+    .defaults = {.head_dim = 128, .hidden = 4096, .heads = 32},
     .layers = PE__LAYERS_HYBRID_PATTERN,
     .types_key = "layers_block_type",
     .cycle = (const char *const[]){"mamba", "moe", "attention", "moe", NULL},
@@ -608,7 +641,8 @@ static const pe__family olmo_hybrid = {
               "no default_theta, layer_types: full_attention if i % 4 == 3 else "
               "linear_attention), modeling_olmo_hybrid.py (rotate_half; rotary_emb only when "
               "rope_parameters has a rope_theta)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 65536, .pattern = 4},
+    .defaults = {.rope_theta = 10000.0, .max_position = 65536, .pattern = 4,
+                 .layers = 32, .hidden = 3840, .heads = 30},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_LINEAR_INTERVAL,
 };
@@ -619,7 +653,8 @@ static const pe__family lfm2_moe = {
     .source = "lfm2_moe/configuration_lfm2_moe.py (default_theta = 1000000.0, "
               "max_position_embeddings: int = 128_000, layer_types), modeling_lfm2_moe.py "
               "(conv layers: no positions; rotate_half)",
-    .defaults = {.rope_theta = 1e6, .max_position = 128000},
+    .defaults = {.rope_theta = 1e6, .max_position = 128000,
+                 .layers = 32, .hidden = 2048, .heads = 32},
     .pairs = HALF_PAIRS,
     .none_types = (const char *const[]){"conv", NULL},
 };
@@ -630,7 +665,8 @@ static const pe__family exaone_moe = {
     .source = "exaone_moe/configuration_exaone_moe.py (max_position_embeddings: int = 2048, "
               "sliding_window: int = 4096, sliding_window_pattern 4), modeling_exaone_moe.py "
               "(apply_rotary_pos_emb only if sliding_window is None or is_sliding)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 2048, .pattern = 4, .window = 4096},
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048, .pattern = 4, .window = 4096,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
     .layers = PE__LAYERS_PATTERN,
     .full = PE__FULL_NOPE_IF_WINDOW,
@@ -651,7 +687,8 @@ static const pe__family doge = {
     .model_type = "doge", .position = PE_POSITION_ROPE,
     .source = "doge/configuration_doge.py (max_position_embeddings: int = 2048, no "
               "default_theta), modeling_doge.py (rotate_half)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 2048},
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048,
+                 .layers = 32, .hidden = 1024, .heads = 8},
     .pairs = HALF_PAIRS,
 };
 static const pe__family minimax_m2 = {
@@ -659,7 +696,8 @@ static const pe__family minimax_m2 = {
     .source = "minimax_m2/configuration_minimax_m2.py (default_theta = 5000000.0, head_dim: int = "
               "128, max_position_embeddings: int = 196608), modeling_minimax_m2.py "
               "(partial_rotary_factor default 1.0; rotate_half on q[..., :rotary_dim])",
-    .defaults = {.rope_theta = 5e6, .max_position = 196608, .head_dim = 128},
+    .defaults = {.rope_theta = 5e6, .max_position = 196608, .head_dim = 128,
+                 .layers = 62, .hidden = 3072, .heads = 48},
     .pairs = HALF_PAIRS,
 };
 /* SolarOpenConfig: kwargs.setdefault("partial_rotary_factor", 1.0) comes
@@ -669,7 +707,8 @@ static const pe__family solar_open = {
     .source = "solar_open/configuration_solar_open.py (default_theta = 1_000_000.0, head_dim: int "
               "= 128, max_position_embeddings: int = 131072, partial_rotary_factor setdefault "
               "1.0 first), modeling_solar_open.py (rotate_half)",
-    .defaults = {.rope_theta = 1e6, .max_position = 131072, .head_dim = 128},
+    .defaults = {.rope_theta = 1e6, .max_position = 131072, .head_dim = 128,
+                 .layers = 48, .hidden = 4096, .heads = 64},
     .pairs = HALF_PAIRS,
 };
 static const pe__family higgs_audio_v2 = {
@@ -677,7 +716,8 @@ static const pe__family higgs_audio_v2 = {
     .source = "higgs_audio_v2/configuration_higgs_audio_v2.py (max_position_embeddings: int = 2048, "
               "head_dim: int | None = 128, no default_theta), modeling_higgs_audio_v2.py "
               "(rotate_half)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 2048, .head_dim = 128},
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048, .head_dim = 128,
+                 .layers = 28, .hidden = 3072, .heads = 24},
     .pairs = HALF_PAIRS,
 };
 /* Phi4MultimodalConfig: Phi-3's text model (LongRoPE from the file),
@@ -687,14 +727,16 @@ static const pe__family phi4_multimodal = {
     .source = "phi4_multimodal/configuration_phi4_multimodal.py (max_position_embeddings: int = "
               "131072, original_max_position_embeddings 4096, default_theta 10_000.0, "
               "partial_rotary_factor default 1.0), modeling_phi4_multimodal.py (rotate_half)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 131072},
+    .defaults = {.rope_theta = 10000.0, .max_position = 131072,
+                 .layers = 32, .hidden = 3072, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 static const pe__family evolla = {
     .model_type = "evolla", .position = PE_POSITION_ROPE,
     .source = "evolla/configuration_evolla.py (EvollaConfig: default_theta = 500000.0, "
               "max_position_embeddings: int = 8192), modeling_evolla.py (Llama's rotate_half)",
-    .defaults = {.rope_theta = 500000.0, .max_position = 8192},
+    .defaults = {.rope_theta = 500000.0, .max_position = 8192,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 /* EvollaConfig.model_type is "EvollaModel" (the registry key is "evolla"):
@@ -703,7 +745,8 @@ static const pe__family evolla_model = {
     .model_type = "EvollaModel", .position = PE_POSITION_ROPE,
     .source = "evolla/configuration_evolla.py (model_type = \"EvollaModel\", default_theta = "
               "500000.0, max_position_embeddings: int = 8192)",
-    .defaults = {.rope_theta = 500000.0, .max_position = 8192},
+    .defaults = {.rope_theta = 500000.0, .max_position = 8192,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 /* CsmConfig (the backbone over audio frames): default_theta 500000, 2048. */
@@ -711,7 +754,8 @@ static const pe__family csm = {
     .model_type = "csm", .position = PE_POSITION_ROPE,
     .source = "csm/configuration_csm.py (CsmConfig: default_theta = 500000.0, "
               "max_position_embeddings: int = 2048), modeling_csm.py (rotate_half)",
-    .defaults = {.rope_theta = 500000.0, .max_position = 2048},
+    .defaults = {.rope_theta = 500000.0, .max_position = 2048,
+                 .layers = 16, .hidden = 2048, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 /* CsmDepthDecoderConfig: default_theta 500000, max_position_embeddings 33
@@ -721,7 +765,8 @@ static const pe__family csm_depth_decoder_model = {
     .source = "csm/configuration_csm.py (CsmDepthDecoderConfig: default_theta = 500000.0, "
               "max_position_embeddings: int = 33), modeling_csm.py (CsmDepthDecoderModel: "
               "CsmRotaryEmbedding, rotate_half)",
-    .defaults = {.rope_theta = 500000.0, .max_position = 33},
+    .defaults = {.rope_theta = 500000.0, .max_position = 33,
+                 .layers = 4, .hidden = 1024, .heads = 8},
     .pairs = HALF_PAIRS,
 };
 /* Moshi's temporal transformer / Kyutai STT: Llama's RoPE over frames. */
@@ -729,7 +774,8 @@ static const pe__family moshi = {
     .model_type = "moshi", .position = PE_POSITION_ROPE,
     .source = "moshi/configuration_moshi.py (MoshiConfig: max_position_embeddings: int = 3000, no "
               "default_theta), modeling_moshi.py (rotate_half; the depth decoder has no rotary)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 3000},
+    .defaults = {.rope_theta = 10000.0, .max_position = 3000,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 static const pe__family kyutai_speech_to_text = {
@@ -737,7 +783,8 @@ static const pe__family kyutai_speech_to_text = {
     .source = "kyutai_speech_to_text/configuration_kyutai_speech_to_text.py "
               "(max_position_embeddings: int = 750, no default_theta), "
               "modeling_kyutai_speech_to_text.py (rotate_half)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 750},
+    .defaults = {.rope_theta = 10000.0, .max_position = 750,
+                 .layers = 48, .hidden = 2048, .heads = 32},
     .pairs = HALF_PAIRS,
 };
 /* IdeficsEmbedding(head_dim) is built with its own defaults (base 10000,
@@ -747,7 +794,8 @@ static const pe__family idefics = {
     .source = "idefics/modeling_idefics.py (IdeficsEmbedding(dim, max_position_embeddings=2048, "
               "base=10000), self.rotary_emb = IdeficsEmbedding(self.head_dim); rotate_half; the "
               "gated cross-attention blocks are added beside the self-attention layers)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 2048},
+    .defaults = {.rope_theta = 10000.0, .max_position = 2048,
+                 .layers = 32, .hidden = 4096, .heads = 32},
     .pairs = HALF_PAIRS,
     .ignored = {{.key = "rope_theta", .used = 10000.0,
                  .why = "IdeficsEmbedding is built with base 10000 whatever the config says"}},
@@ -759,7 +807,8 @@ static const pe__family youtu = {
     .source = "youtu/configuration_youtu.py (qk_rope_head_dim 64, max_position_embeddings: int = "
               "131072, rope_interleave: bool | None = True, no default_theta), modeling_youtu.py "
               "(mscale_all_dim softmax scaling)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 131072, .head_dim = 64},
+    .defaults = {.rope_theta = 10000.0, .max_position = 131072, .head_dim = 64,
+                 .layers = 32, .hidden = 2048, .heads = 16},
     .pairs = {.layout = PE_ROPE_HALF, .switch_key = "rope_interleave", .switch_default = true},
     .softmax = PE__SOFTMAX_DEEPSEEK_MSCALE,
 };
@@ -771,9 +820,13 @@ static const pe__family longcat_flash = {
               "qk_rope_head_dim: int = 64, max_position_embeddings: int = 131072), "
               "modeling_longcat_flash.py (apply_rotary_pos_emb_interleave; self.scaling * mscale "
               "* mscale)",
-    .defaults = {.rope_theta = 1e7, .max_position = 131072, .head_dim = 64},
+    .defaults = {.rope_theta = 1e7, .max_position = 131072, .head_dim = 64,
+                 .layers = 56, .hidden = 6144, .heads = 64},
     .pairs = INTERLEAVED_PAIRS,
     .softmax = PE__SOFTMAX_DEEPSEEK_MSCALE,
+    /* LongcatFlashModel: num_hidden_layers = 2 * num_layers (two MLA blocks in each
+     * decoder layer, cache layer_idx 2 * i + j); class default num_layers 28 */
+    .layers_key = "num_layers", .layers_factor = 2,
 };
 
 /* ------------------------------------------- families posenc refuses */

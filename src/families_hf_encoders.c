@@ -374,7 +374,8 @@ static const pe__family roformer = {
               "modeling_roformer.py:51-70,315-337,516 (sin/cos of pos / 10000^(2 (j // 2) / d) "
               "over d = hidden_size // num_attention_heads; stack([-x[1::2], x[::2]]): "
               "interleaved pairs)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 1536},
+    .defaults = {.rope_theta = 10000.0, .max_position = 1536,
+                 .layers = 12, .hidden = 768, .heads = 12},
     .pairs = {.layout = PE_ROPE_INTERLEAVED},
     .refuse_if = {{.key = "rotary_value",
                    .why = "rotates the values as well as queries and keys, which a RoPE plan "
@@ -415,7 +416,7 @@ static const pe__family modernbert = {
               "modeling_modernbert.py at a5a1a5746d82:281-311,464-480 (rotate_half; local layers "
               "local_rope_theta, window local_attention // 2 each side)",
     .defaults = {.rope_theta = 160000.0, .max_position = 8192, .local_base = 10000.0,
-                 .pattern = 3},
+                 .pattern = 3, .layers = 22, .hidden = 768, .heads = 12},
     .pairs = {.layout = PE_ROPE_HALF},
     .layers = PE__LAYERS_FULL_EVERY_NTH,
     .pattern_key = "global_attn_every_n_layers",
@@ -439,7 +440,8 @@ static const pe__family eurobert = {
               "int = 8192, head_dim = hidden_size // num_attention_heads, no default_theta: 10000; "
               "v4's modular at 1d24d635ac64 defaulted rope_theta to 250000), modular_eurobert.py at "
               "1d24d635ac64 (EuroBertAttention(LlamaAttention), Llama's apply_rotary_pos_emb)",
-    .defaults = {.rope_theta = 10000.0, .max_position = 8192},
+    .defaults = {.rope_theta = 10000.0, .max_position = 8192,
+                 .layers = 12, .hidden = 768, .heads = 12},
     .pairs = {.layout = PE_ROPE_HALF},
 };
 /* JinaEmbeddingsV3Config: rope_parameters default {"rope_theta": 20000.0},
@@ -452,7 +454,8 @@ static const pe__family jina_embeddings_v3 = {
               "hidden_size=1024, num_attention_heads=16), modular_jina_embeddings_v3.py at "
               "00b93db91a59 (no position table; LlamaRotaryEmbedding, Llama's "
               "apply_rotary_pos_emb)",
-    .defaults = {.rope_theta = 20000.0, .max_position = 8194},
+    .defaults = {.rope_theta = 20000.0, .max_position = 8194,
+                 .layers = 24, .hidden = 1024, .heads = 16},
     .pairs = {.layout = PE_ROPE_HALF},
 };
 

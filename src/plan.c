@@ -103,6 +103,27 @@ typedef struct {
 static int read_layer_count(reader *r, int64_t *n) {
     static const char *const keys[] = {"num_hidden_layers", "n_layer", "num_layers"};
     bool has;
+    if (r->fam->layers_key != NULL) {
+        /* LongCat-Flash: each of num_layers blocks holds two attention layers */
+        int64_t blocks, stated;
+        PE_TRY(pe__json_int(r->top, r->fam->layers_key, &blocks, &has));
+        if (has) {
+            if (blocks < 1 || blocks > PE_PLAN_MAX_LAYERS / r->fam->layers_factor)
+                return pe__fail(PE_ERR_FORMAT, "'%s%s'=%lld must be in [1, %lld]",
+                                r->top.prefix, r->fam->layers_key, (long long)blocks,
+                                (long long)(PE_PLAN_MAX_LAYERS / r->fam->layers_factor));
+            *n = blocks * r->fam->layers_factor;
+            PE_TRY(pe__json_int(r->top, "num_hidden_layers", &stated, &has));
+            if (has && stated != *n)
+                return pe__fail(PE_ERR_FORMAT, "'%snum_hidden_layers'=%lld, but model_type '%s' "
+                                "has %lld attention layers per '%s' block: %lld x %lld = %lld",
+                                r->top.prefix, (long long)stated, r->fam->model_type,
+                                (long long)r->fam->layers_factor, r->fam->layers_key,
+                                (long long)blocks, (long long)r->fam->layers_factor,
+                                (long long)*n);
+            return PE_OK;
+        }
+    }
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
         PE_TRY(pe__json_int(r->top, keys[k], n, &has));
         if (!has) continue;
@@ -111,6 +132,9 @@ static int read_layer_count(reader *r, int64_t *n) {
                             keys[k], (long long)*n, PE_PLAN_MAX_LAYERS);
         return PE_OK;
     }
+    bool found = false;
+    PE_TRY(pe__plan_group_layer_count(r->top, r->fam, n, &found)); /* Nemotron-H */
+    if (found) return PE_OK;
     if (r->fam->defaults.layers <= 0)
         return pe__fail(PE_ERR_FORMAT, "config has no '%snum_hidden_layers' (or n_layer / "
                         "num_layers), and posenc's record of '%s' states no class default for "

@@ -13,6 +13,41 @@
 #include <math.h>
 #include <string.h>
 
+/* NemotronHConfig has no num_hidden_layers of its own: the property is
+ * len(layers_block_type), that list being the file's, else
+ * _pattern_to_list(hybrid_override_pattern), else the class's four-entry
+ * default (configuration_nemotron_h.py __post_init__ and num_hidden_layers).
+ * A file without num_hidden_layers gets that length; one with it must agree
+ * (checked where the types are assigned). */
+int pe__plan_group_layer_count(pe__scope top, const pe__family *f, int64_t *n, bool *found) {
+    *found = false;
+    if (f->layers != PE__LAYERS_HYBRID_PATTERN) return PE_OK;
+    const cJSON *list;
+    const char *pat = NULL, *from = f->types_key;
+    PE_TRY(pe__json_find(top, f->types_key, &list));
+    if (list != NULL && !cJSON_IsNull(list)) {
+        if (!cJSON_IsArray(list))
+            return pe__fail(PE_ERR_FORMAT, "'%s%s' must be an array of strings, not %s",
+                            top.prefix, f->types_key, pe__json_type_name(list));
+        *n = cJSON_GetArraySize(list);
+    } else {
+        PE_TRY(pe__json_string(top, "hybrid_override_pattern", &pat));
+        from = "hybrid_override_pattern";
+        if (pat != NULL) {
+            *n = (int64_t)strlen(pat);
+        } else {
+            for (*n = 0; f->cycle != NULL && f->cycle[*n] != NULL; (*n)++) {}
+            from = NULL;
+        }
+    }
+    if (*n < 1 || *n > PE_PLAN_MAX_LAYERS)
+        return pe__fail(PE_ERR_FORMAT, "'%s%s' gives %lld layers: must be in [1, %d]", top.prefix,
+                        from != NULL ? from : "layers_block_type", (long long)*n,
+                        PE_PLAN_MAX_LAYERS);
+    *found = true;
+    return PE_OK;
+}
+
 int pe__plan_group_layer_types(pe__scope top, const pe__family *f, pe_plan *p, bool *done) {
     *done = false;
     const cJSON *lt;

@@ -239,6 +239,12 @@ typedef struct pe__family {
                                    global_attn_every_n_layers); NULL: sliding_window_pattern;
                                    FULL_EVERY_NTH: the key giving n (ModernBERT) */
     const char *head_dim_key;   /* a key the class maps onto head_dim (JetMoe: kv_channels) */
+    const char *layers_key;     /* a key counting blocks of layers_factor attention layers each,
+                                   read before num_hidden_layers (LongcatFlashModel sets
+                                   num_hidden_layers = 2 * num_layers); NULL: none */
+    int64_t layers_factor;
+    int64_t head_width_factor;  /* head_dim derived as factor * hidden_size / num_attention_heads
+                                   (Zamba2: attention_hidden_size = 2 * hidden_size); 0: 1 */
     const char *types_key;      /* the per-layer type list under another name than layer_types
                                    (Nemotron-H, Zamba2: layers_block_type) */
     const char *index_key;      /* ATTN_LIST: the key listing the attention layers */
@@ -383,6 +389,9 @@ int pe__plan_build_fixed(pe_plan *p, pe__scope top, const pe__family *fam,
  * decoder config `top` when it has no layer_types; *done false when the
  * record has none of them and plan.c's rules apply (plan_hybrid_layers.c). */
 int pe__plan_group_layer_types(pe__scope top, const pe__family *f, pe_plan *p, bool *done);
+/* The layer count a family derives from its layer list when the file states none
+ * (Nemotron-H); *found false for the others. */
+int pe__plan_group_layer_count(pe__scope top, const pe__family *f, int64_t *n, bool *found);
 /* Warnings for the record's ignored keys the config states otherwise. */
 int pe__plan_warn_ignored(pe_plan *p, pe__scope top, const pe__family *fam);
 /* Store a non-RoPE position, reusing an equal one (compared bytewise:

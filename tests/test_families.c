@@ -675,3 +675,216 @@ TEST(families_refusals_and_overrides) {
     CHECK_ERROR(pe_position_kind_from_name("absolute", &k), PE_ERR_PARAM, "'absolute'");
     CHECK(strcmp(pe_position_kind_name((pe_position_kind)99), "?") == 0);
 }
+
+/* The layer count and head of a config that leaves them to the class, per
+ * record of the decoder and encoder groups that states its class defaults
+ * (src/families_hf_decoders.c, src/families_hf_encoders.c). Each row is
+ * restated from the class's own defaults (num_hidden_layers, hidden_size,
+ * num_attention_heads, head_dim) in configuration_<m>.py at transformers
+ * 28af8184fb00 (read as Krishnachaitanyakc/transformers 88020a578f96) unless
+ * another commit is named; `extra` is only what the family needs besides
+ * model_type. head_dim 0: the plan has no rotating layer to check. */
+typedef struct {
+    const char *model_type, *extra;
+    int64_t layers, head_dim;
+} group_counts;
+
+static const group_counts counts_groups[] = {
+    /* AriaTextConfig (aria): 32 layers, 4096 / 32 */
+    {"aria_text", "", 32, 128},
+    /* VoxtralRealtimeTextConfig(MistralConfig) (voxtral_realtime, mistral): 32, 4096 / 32 */
+    {"voxtral_realtime_text", "", 32, 128},
+    /* LlamaConfig (llama; auto maps code_llama to it): 32, 4096 / 32 */
+    {"code_llama", "", 32, 128},
+    /* ApertusConfig: 32, 4096 / 32 */
+    {"apertus", "", 32, 128},
+    /* CwmConfig: 64 layers, head_dim 128 */
+    {"cwm", "", 64, 128},
+    /* Dots1Config: 62, 4608 / 32 */
+    {"dots1", "", 62, 144},
+    /* VaultGemmaConfig: 26 layers, head_dim 256 */
+    {"vaultgemma", "", 26, 256},
+    /* FlexOlmoConfig: 32, 4096 / 32 */
+    {"flex_olmo", "", 32, 128},
+    /* DiffLlamaConfig: 16, 2048 / 32 */
+    {"diffllama", "", 16, 64},
+    /* Jais2Config: 32, 3328 / 26 */
+    {"jais2", "", 32, 128},
+    /* JetMoeConfig: 12 layers, kv_channels (head_dim) 128; num_attention_heads is
+     * derived (num_key_value_heads * num_experts_per_tok), no default of its own */
+    {"jetmoe", "", 12, 128},
+    /* AfmoeConfig: 32 layers, head_dim 128 */
+    {"afmoe", "", 32, 128},
+    /* Glm4vTextConfig (glm4v): 40, 4096 / 32 */
+    {"glm4v_text", "", 40, 128},
+    /* Glm4vMoeTextConfig (glm4v_moe): 46 layers; 4096 / 96 is no whole head and the
+     * class has no head_dim, so the file's head_dim is given */
+    {"glm4v_moe_text", ",\"head_dim\":128", 46, 128},
+    /* GlmOcrTextConfig (glm_ocr): 16, 1024 / 16 */
+    {"glm_ocr_text", "", 16, 64},
+    /* GlmImageTextConfig (glm_image): 40, 4096 / 32 */
+    {"glm_image_text", "", 40, 128},
+    /* PaddleOCRTextConfig (paddleocr_vl): 18 layers, head_dim 128 */
+    {"paddleocr_vl_text", "", 18, 128},
+    /* Ernie4_5_VLMoeTextConfig (ernie4_5_vl_moe): 28, 2560 / 20 */
+    {"ernie4_5_vl_moe_text", "", 28, 128},
+    /* Qwen2_5OmniTextConfig (qwen2_5_omni): 28, 3584 / 28 */
+    {"qwen2_5_omni_text", "", 28, 128},
+    /* Qwen3OmniMoeTextConfig (qwen3_omni_moe): 28 layers; 2048 / 28 is no whole head */
+    {"qwen3_omni_moe_text", ",\"head_dim\":128", 28, 128},
+    /* Emu3TextConfig (emu3): 32, 4096 / 32 */
+    {"emu3_text_model", "", 32, 128},
+    /* ChameleonConfig: 32, 4096 / 32 */
+    {"chameleon", "", 32, 128},
+    /* BambaConfig: 32 layers; attn_layer_indices None: no attention layer */
+    {"bamba", "", 32, 0},
+    /* ZambaConfig: 76 layers (attention without rotary) */
+    {"zamba", "", 76, 0},
+    /* NemotronHConfig: num_hidden_layers is len(layers_block_type), else the
+     * hybrid_override_pattern's length, else the default list's 4 (no rotary) */
+    {"nemotron_h", "", 4, 0},
+    {"nemotron_h", ",\"hybrid_override_pattern\":\"M*M-E\"", 5, 0},
+    {"nemotron_h", ",\"layers_block_type\":[\"mamba\",\"attention\"]", 2, 0},
+    /* OlmoHybridConfig: 32, 3840 / 30 */
+    {"olmo_hybrid", "", 32, 128},
+    /* Lfm2MoeConfig: 32, 2048 / 32 */
+    {"lfm2_moe", "", 32, 64},
+    /* ExaoneMoeConfig: 32, 4096 / 32 */
+    {"exaone_moe", "", 32, 128},
+    /* DogeConfig: 32, 1024 / 8 */
+    {"doge", "", 32, 128},
+    /* MiniMaxM2Config: 62 layers, head_dim 128 */
+    {"minimax_m2", "", 62, 128},
+    /* SolarOpenConfig: 48 layers, head_dim 128 */
+    {"solar_open", "", 48, 128},
+    /* HiggsAudioV2Config: 28 layers, head_dim 128 */
+    {"higgs_audio_v2", "", 28, 128},
+    /* Phi4MultimodalConfig: 32, 3072 / 32 */
+    {"phi4_multimodal", "", 32, 96},
+    /* EvollaConfig (model_type "EvollaModel"): 32, 4096 / 32 */
+    {"evolla", "", 32, 128},
+    {"EvollaModel", "", 32, 128},
+    /* CsmConfig: 16, 2048 / 32; CsmDepthDecoderConfig: 4, 1024 / 8 */
+    {"csm", "", 16, 64},
+    {"csm_depth_decoder_model", "", 4, 128},
+    /* MoshiConfig: 32, 4096 / 32 */
+    {"moshi", "", 32, 128},
+    /* KyutaiSpeechToTextConfig: 48, 2048 / 32 */
+    {"kyutai_speech_to_text", "", 48, 64},
+    /* IdeficsConfig: 32, 4096 / 32 */
+    {"idefics", "", 32, 128},
+    /* YoutuConfig: 32 layers, head_dim = qk_rope_head_dim 64 */
+    {"youtu", "", 32, 64},
+    /* LongcatFlashConfig: num_hidden_layers 56 (two attention blocks in each of its
+     * num_layers 28), qk_rope_head_dim 64 */
+    {"longcat_flash", "", 56, 64},
+    /* LongcatFlashModel.__init__: num_hidden_layers = 2 * num_layers (modeling_longcat_flash.py:
+     * two LongcatFlashMLA per decoder layer, layer_idx * 2 + i) */
+    {"longcat_flash", ",\"num_layers\":3", 6, 64},
+    {"longcat_flash", ",\"num_layers\":28,\"num_hidden_layers\":56", 56, 64},
+    /* Wrappers merging _default_text_config_kwargs into a text_config:
+     * VoxtralConfig (llama): 30 layers, head_dim 128; GlmAsrConfig (llama): 28,
+     * 2048 / 16; VoxtralRealtimeConfig: 26 layers, head_dim 128 */
+    {"voxtral", ",\"text_config\":{}", 30, 128},
+    {"glmasr", ",\"text_config\":{}", 28, 128},
+    {"voxtral_realtime", ",\"text_config\":{}", 26, 128},
+    /* a wrapper whose text family now has its class counts: Glm4vConfig -> Glm4vTextConfig */
+    {"glm4v", ",\"text_config\":{}", 40, 128},
+    /* Encoders, transformers history as the fork AbdulShabazz/huggingface-
+     * transformers-2025-fork- carries it (a5a1a5746d82) or the named commit:
+     * RoFormerConfig at a5a1a5746d82: 12, 768 / 12 */
+    {"roformer", "", 12, 64},
+    /* ModernBertConfig at 001f85b38fb4: 22, 768 / 12 */
+    {"modernbert", "", 22, 64},
+    /* EuroBertConfig at 008e57439125: 12, 768 / 12 */
+    {"eurobert", "", 12, 64},
+    /* JinaEmbeddingsV3Config at 0bb18c9777ce: 24, 1024 / 16 */
+    {"jina_embeddings_v3", "", 24, 64},
+    /* DebertaConfig / DebertaV2Config at a5a1a5746d82 (12 and 24 layers): without the
+     * table (position_biased_input false) every layer is NoPE, still the class's count */
+    {"deberta", ",\"position_biased_input\":false", 12, 0},
+    {"deberta-v2", ",\"position_biased_input\":false", 24, 0},
+    /* Encoder-decoders read their stacks' class counts (`stacks`), at a5a1a5746d82:
+     * BartConfig encoder_layers 12 + decoder_layers 12, BlenderbotConfig 2 + 24,
+     * PLBartConfig 6 + 6, SwitchTransformersConfig num_layers 12 + num_decoder_layers 12 */
+    {"bart", "", 24, 0},
+    {"blenderbot", "", 26, 0},
+    {"plbart", "", 12, 0},
+    {"switch_transformers", "", 24, 0},
+};
+
+TEST(families_group_layer_defaults) {
+    for (size_t i = 0; i < sizeof counts_groups / sizeof *counts_groups; i++) {
+        const group_counts *c = &counts_groups[i];
+        char json[160];
+        snprintf(json, sizeof json, "{\"model_type\":\"%s\"%s}", c->model_type, c->extra);
+        pe_plan *p = NULL;
+        int st = pe_plan_from_config_json(json, strlen(json), &p);
+        CHECK_MSG(st == PE_OK, "%s: %s", json, pe_last_error());
+        if (st != PE_OK) continue;
+        CHECK_MSG(pe_plan_num_layers(p) == c->layers, "%s: %lld layers, want %lld", json,
+                  (long long)pe_plan_num_layers(p), (long long)c->layers);
+        int64_t seen = 0;
+        for (int64_t l = 0; l < pe_plan_num_layers(p); l++) {
+            pe_plan_layer L;
+            CHECK_OK(pe_plan_layer_info(p, l, &L));
+            if (!L.rope) continue;
+            seen = L.head_dim;
+            break;
+        }
+        CHECK_MSG(seen == c->head_dim, "%s: head_dim %lld on its first rotating layer, want %lld",
+                  json, (long long)seen, (long long)c->head_dim);
+        pe_plan_free(p);
+    }
+    /* Zamba2Config: 54 layers, read with its layers_block_type (the class's default
+     * list is refused by name); with use_mem_rope its hybrid layers rotate
+     * attention_head_dim = 2 * hidden_size // num_attention_heads = 2 * 2560 / 32 = 160
+     * (__post_init__). A list of another length without num_hidden_layers disagrees
+     * with the class count and is refused, never resized. */
+    char json[1024];
+    int n = snprintf(json, sizeof json,
+                     "{\"model_type\":\"zamba2\",\"use_mem_rope\":true,\"layers_block_type\":[");
+    for (int i = 0; i < 54; i++) n += snprintf(json + n, sizeof json - (size_t)n, "%s\"%s\"",
+                                               i ? "," : "", i == 5 ? "hybrid" : "mamba");
+    snprintf(json + n, sizeof json - (size_t)n, "]}");
+    pe_plan *p = NULL;
+    CHECK_OK(pe_plan_from_config_json(json, strlen(json), &p));
+    if (p != NULL) {
+        pe_plan_layer L;
+        CHECK(pe_plan_num_layers(p) == 54);
+        CHECK_OK(pe_plan_layer_info(p, 5, &L));
+        CHECK_MSG(L.rope && L.head_dim == 160 && L.rotary_dim == 160,
+                  "zamba2 hybrid layer: rope %d head_dim %lld rotary %lld, want 160", L.rope,
+                  (long long)L.head_dim, (long long)L.rotary_dim);
+    }
+    pe_plan_free(p);
+    /* the file's hidden_size with the class's heads: 2 * 2048 / 32 = 128 */
+    const char *z_hidden = "{\"model_type\":\"zamba2\",\"use_mem_rope\":true,"
+                           "\"num_hidden_layers\":1,\"hidden_size\":2048,"
+                           "\"layers_block_type\":[\"hybrid\"]}";
+    CHECK_OK(pe_plan_from_config_json(z_hidden, strlen(z_hidden), &p));
+    if (p != NULL) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(p, 0, &L));
+        CHECK_MSG(L.head_dim == 128, "zamba2 hidden 2048: head_dim %lld, want 128",
+                  (long long)L.head_dim);
+    }
+    pe_plan_free(p);
+    /* __post_init__ overwrites a stated attention_head_dim: a file saying 80 with the
+     * class's 2560 / 32 (HF: 160) is refused, not planned at 80 */
+    const char *z_stated = "{\"model_type\":\"zamba2\",\"use_mem_rope\":true,"
+                           "\"num_hidden_layers\":1,\"attention_head_dim\":80,"
+                           "\"layers_block_type\":[\"hybrid\"]}";
+    CHECK_ERROR(pe_plan_from_config_json(z_stated, strlen(z_stated), &p), PE_ERR_FORMAT,
+                "'attention_head_dim'=80, but model_type 'zamba2' recomputes it as 2 * "
+                "hidden_size // num_attention_heads = 160");
+    /* a num_hidden_layers that is not twice num_layers: refused, naming both */
+    const char *lc = "{\"model_type\":\"longcat_flash\",\"num_layers\":28,"
+                     "\"num_hidden_layers\":28}";
+    CHECK_ERROR(pe_plan_from_config_json(lc, strlen(lc), &p), PE_ERR_FORMAT,
+                "'num_hidden_layers'=28, but model_type 'longcat_flash' has 2 attention layers "
+                "per 'num_layers' block: 28 x 2 = 56");
+    const char *short_list = "{\"model_type\":\"zamba2\",\"layers_block_type\":[\"mamba\"]}";
+    CHECK_ERROR(pe_plan_from_config_json(short_list, strlen(short_list), &p), PE_ERR_FORMAT,
+                "layers_block_type");
+}

@@ -40,6 +40,7 @@ static const char *const pending_in_other_groups[] = {
     "qwen3_omni_moe_talker_text", "rwkv7", "step3p5", "step3p7", "zaya", "colmodernvbert",
     "esmc", "esmfold2", "modernvbert", "nomic_bert", "openai_privacy_filter", "t5_gemma_module",
     "t5gemma2_decoder", "t5gemma2_encoder", "t5gemma2_text",
+    NULL, /* listed() stops here */
 };
 
 /* NOT YET READ IN THIS GROUP — model_types this group owns whose modeling
