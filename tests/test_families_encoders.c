@@ -98,6 +98,16 @@ const row family_rows_encoders[] = {
     {"m2m_100", "", 23, PE_POSITION_SINUSOIDAL, 0, 0, 64, 0, H},
     {"nllb-moe", "", 23, PE_POSITION_SINUSOIDAL, 0, 0, 64, 0, H},
     {"fsmt", "", 23, PE_POSITION_SINUSOIDAL, 0, 0, 64, 0, H},
+    /* ---- h25rest: read at decba1d2ea4e (zucchini-nlp fork of transformers) ---- */
+    /* NomicBertConfig: default_theta 1000, 2048, 12 layers; Llama's rotary (half split) */
+    {"nomic_bert", BASE, 0, PE_POSITION_ROPE, 1000, 2048, 128, 128, H},
+    {"nomic_bert", "", 11, PE_POSITION_ROPE, 1000, 2048, 64, 64, H},
+    /* ModernVBertConfig: text_config always ModernBertConfig (160000 global every 3rd layer
+     * from layer 0, local 10000, 8192) */
+    {"modernvbert", "\"text_config\":{" BASE ",\"num_hidden_layers\":3}", 0, PE_POSITION_ROPE,
+     160000, 8192, 128, 128, H},
+    {"modernvbert", "\"text_config\":{" BASE ",\"num_hidden_layers\":3}", 1, PE_POSITION_ROPE,
+     10000, 8192, 128, 128, H},
     {NULL, NULL, 0, 0, 0, 0, 0, 0, 0},
 };
 
