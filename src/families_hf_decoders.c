@@ -1185,27 +1185,53 @@ static const pe__family *const records[] = {
     &(const pe__family) {                                                                     \
         .model_type = (type), .position = (kind), .source = (src), .refusal = (why)           \
     }
-#define WHY_H25_PER_TYPE_DEFAULTS                                                             \
-    "the class-default rope_parameters is a block per layer type (full_attention and "        \
-    "sliding_attention, each with its own rope_theta and partial_rotary_factor); posenc's "   \
-    "records state one class-default RoPE block, so a file without rope_parameters is not "   \
-    "planned (this family is read, not modelled yet)"
-    H25_REFUSED("laguna", PE_POSITION_ROPE,
-                "laguna/modular_laguna.py at decba1d2ea4e (LagunaConfig: rope_parameters default "
-                "{full_attention: theta 500000, partial_rotary_factor 0.5; sliding_attention: "
-                "theta 10000, partial 1.0}, sliding_window 512, head_dim 128)",
-                WHY_H25_PER_TYPE_DEFAULTS),
-    H25_REFUSED("mellum", PE_POSITION_ROPE,
-                "mellum/modular_mellum.py at decba1d2ea4e (MellumConfig(Qwen3MoeConfig): "
-                "rope_parameters default {full_attention: theta 500000; sliding_attention: theta "
-                "10000}, sliding_window 1024; MellumRotaryEmbedding(LagunaRotaryEmbedding))",
-                WHY_H25_PER_TYPE_DEFAULTS),
+    /* LagunaConfig: without layer_types every layer is full_attention (use_sliding_window is
+     * not a key of the class, so QWEN_WINDOW's default false); the class-default
+     * rope_parameters is a block per layer type, full_attention rotating half of head_dim 128
+     * (LagunaRotaryEmbedding: dim = int(head_dim * partial_rotary_factor)) at 500000. */
+    &(const pe__family){
+        .model_type = "laguna", .position = PE_POSITION_ROPE,
+        .source = "laguna/modular_laguna.py at decba1d2ea4e (LagunaConfig(Qwen2MoeConfig): "
+                  "num_hidden_layers 40, num_attention_heads 48, head_dim 128, "
+                  "max_position_embeddings 131072, layer_types default [\"full_attention\"] * "
+                  "num_hidden_layers, use_sliding_window = AttributeError(), rope_parameters "
+                  "default {full_attention: default, theta 500000, partial_rotary_factor 0.5; "
+                  "sliding_attention: theta 10000, partial 1.0}; LagunaRotaryEmbedding: dim = "
+                  "int(head_dim * partial_rotary_factor); apply_rotary_pos_emb of qwen3_5_moe), "
+                  "qwen2_moe/configuration_qwen2_moe.py (hidden_size 2048)",
+        .defaults = {.rope_theta = 10000.0, .max_position = 131072, .head_dim = 128,
+                     .layers = 40, .hidden = 2048, .heads = 48},
+        .pairs = HALF_PAIRS,
+        .layers = PE__LAYERS_QWEN_WINDOW,
+        .default_block = "{\"full_attention\":{\"rope_type\":\"default\",\"rope_theta\":500000.0,"
+                         "\"partial_rotary_factor\":0.5},\"sliding_attention\":{\"rope_type\":"
+                         "\"default\",\"rope_theta\":10000.0,\"partial_rotary_factor\":1.0}}",
+    },
+    /* MellumConfig(Qwen3MoeConfig): Laguna's rotary and layer default, whole heads. */
+    &(const pe__family){
+        .model_type = "mellum", .position = PE_POSITION_ROPE,
+        .source = "mellum/modular_mellum.py at decba1d2ea4e (MellumConfig(Qwen3MoeConfig): "
+                  "hidden_size 2304, num_hidden_layers 28, head_dim 128, max_position_embeddings "
+                  "131072, layer_types default [\"full_attention\"] * num_hidden_layers, "
+                  "use_sliding_window = AttributeError(), rope_parameters default "
+                  "{full_attention: default, theta 500000; sliding_attention: theta 10000}; "
+                  "MellumRotaryEmbedding(LagunaRotaryEmbedding)), qwen3_moe/"
+                  "configuration_qwen3_moe.py (num_attention_heads 32)",
+        .defaults = {.rope_theta = 10000.0, .max_position = 131072, .head_dim = 128,
+                     .layers = 28, .hidden = 2304, .heads = 32},
+        .pairs = HALF_PAIRS,
+        .layers = PE__LAYERS_QWEN_WINDOW,
+        .default_block = "{\"full_attention\":{\"rope_type\":\"default\",\"rope_theta\":500000.0},"
+                         "\"sliding_attention\":{\"rope_type\":\"default\",\"rope_theta\":10000.0}}",
+    },
     H25_REFUSED("mimo_v2_flash", PE_POSITION_ROPE,
                 "mimo_v2_flash/modular_mimo_v2_flash.py at decba1d2ea4e (MiMoV2FlashConfig: "
                 "layer_types full_attention where i == 0 or (i + 1) % 6 == 0, else sliding; "
                 "rope_parameters default {full_attention: theta 5e6, sliding_attention: theta "
                 "10000}, partial_rotary_factor 0.334 each, head_dim 192)",
-                WHY_H25_PER_TYPE_DEFAULTS),
+                "its class-default layer_types make layer 0 and every layer with (i + 1) % 6 == 0 "
+                "full_attention and the others sliding_attention, a pattern posenc's layer rules "
+                "do not express (read, not modelled yet)"),
     H25_REFUSED("zaya", PE_POSITION_ROPE,
                 "zaya/modular_zaya.py at decba1d2ea4e (ZayaConfig(LagunaConfig): layer_types "
                 "\"hybrid\" / \"hybrid_sliding\", rope_parameters default {hybrid: theta 5e6, "
@@ -1252,17 +1278,19 @@ static const pe__family *const records[] = {
                 "optional NoPE types and interleaved M-RoPE, which posenc does not plan"),
     H25_REFUSED("cosmos3_edge_text", PE_POSITION_ROPE,
                 "cosmos3_edge/modular_cosmos3_edge.py at decba1d2ea4e (Cosmos3EdgeTextConfig("
-                "LlamaConfig): head_dim 128, max_position_embeddings 131072, rope_parameters "
+                "LlamaConfig): default_theta 1e8, head_dim 128, max_position_embeddings 131072, "
+                "rope_parameters "
                 "default {default, mrope_section [24, 20, 20]}, rope_type must be 'default'; an "
                 "axis-aware interleaved inverse-frequency matrix for t/h/w)",
-                "its RoPE is a class-default interleaved M-RoPE block (mrope_section [24, 20, 20] "
-                "inside a default rope_parameters) that posenc's records do not state yet (read, "
-                "not modelled)"),
+                "its code always interleaves the M-RoPE sections (no mrope_interleaved key; class "
+                "default mrope_section [24, 20, 20] at default_theta 1e8), while posenc takes the "
+                "interleaving from a block's mrope_interleaved key only and would report blocked "
+                "sections; read, not modelled yet"),
     H25_REFUSED("cosmos3_edge", PE_POSITION_ROPE,
                 "cosmos3_edge/modular_cosmos3_edge.py at decba1d2ea4e (Cosmos3EdgeConfig: "
                 "text_config Cosmos3EdgeTextConfig; Siglip2 vision)",
-                "its text model (cosmos3_edge_text) uses a class-default interleaved M-RoPE block "
-                "posenc does not state yet"),
+                "its text model (cosmos3_edge_text) always interleaves its M-RoPE sections, which "
+                "posenc would report as blocked (see that record)"),
     H25_REFUSED("diffusion_gemma_text", PE_POSITION_ROPE,
                 "diffusion_gemma/modular_diffusion_gemma.py at decba1d2ea4e ("
                 "DiffusionGemmaTextConfig(Gemma4TextConfig), DiffusionGemmaEncoderTextAttention, "
@@ -1340,15 +1368,17 @@ static const pe__family *const records[] = {
                 "plan"),
     H25_REFUSED("muse_glimmer_text", PE_POSITION_ROPE,
                 "muse_glimmer/modular_muse_glimmer.py at decba1d2ea4e (MuseGlimmerTextConfig("
-                "Gemma2Config), MuseGlimmerTextRotaryEmbedding(Gemma2RotaryEmbedding))",
-                "a Gemma 2-derived text model whose class defaults posenc has not restated (read, "
-                "not modelled)"),
+                "Gemma2Config): layer_types full_attention where (num_hidden_layers - 1 - i) % 4 "
+                "== 0, layer_rope_theta per layer, \"0 => NoPE\", default 0 on those layers)",
+                "each layer takes its own RoPE base from layer_rope_theta (0 making it NoPE; by "
+                "default the full-attention layers, every 4th counted back from the last), which "
+                "posenc does not read"),
     H25_REFUSED("muse_glimmer", PE_POSITION_ROPE,
                 "muse_glimmer/modular_muse_glimmer.py at decba1d2ea4e (MuseGlimmerConfig: "
                 "text_config MuseGlimmerTextConfig; MuseGlimmerVisionRotaryEmbedding("
                 "Gemma4VisionRotaryEmbedding): 2-D vision RoPE)",
-                "its text model (muse_glimmer_text) is not modelled yet and its vision tower uses "
-                "2-D RoPE"),
+                "its text model (muse_glimmer_text) takes a RoPE base per layer from "
+                "layer_rope_theta, which posenc does not read, and its vision tower uses 2-D RoPE"),
     H25_REFUSED("qwen2_5_omni_talker", PE_POSITION_ROPE,
                 "qwen2_5_omni/configuration_qwen2_5_omni.py at decba1d2ea4e "
                 "(Qwen2_5OmniTalkerConfig: default_theta 1e6, mrope_section, "
@@ -1369,7 +1399,6 @@ static const pe__family *const records[] = {
                 "the talker's code predictor, a small decoder over the codebook groups of one "
                 "audio frame (num_code_groups), not over text token positions"),
 #undef H25_REFUSED
-#undef WHY_H25_PER_TYPE_DEFAULTS
     NULL,
 };
 

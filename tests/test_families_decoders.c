@@ -291,6 +291,17 @@ const row family_rows_decoders[] = {
     {"granite4_vision", TEXT, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
     /* Rwkv7Config: attention-free, 12 layers */
     {"rwkv7", "", 11, PE_POSITION_NONE, 0, 0, 0, 0, H},
+    /* LagunaConfig: all full_attention without layer_types (a sliding_window alone changes
+     * nothing); class-default blocks per type: full 500000 rotating int(128 * 0.5) = 64,
+     * sliding 10000 rotating 128 */
+    {"laguna", BASE ",\"num_hidden_layers\":2,\"sliding_window\":512", 1, PE_POSITION_ROPE,
+     500000, 131072, 128, 64, H},
+    {"laguna", BASE ",\"layer_types\":[\"full_attention\",\"sliding_attention\"],"
+     "\"num_hidden_layers\":2", 1, PE_POSITION_ROPE, 10000, 131072, 128, 128, H},
+    /* MellumConfig: the same rule, whole heads: full 500000, sliding 10000 */
+    {"mellum", BASE ",\"num_hidden_layers\":2", 1, PE_POSITION_ROPE, 500000, 131072, 128, 128, H},
+    {"mellum", BASE ",\"layer_types\":[\"sliding_attention\",\"full_attention\"],"
+     "\"num_hidden_layers\":2", 0, PE_POSITION_ROPE, 10000, 131072, 128, 128, H},
     {NULL, NULL, 0, 0, 0, 0, 0, 0, 0},
 };
 
@@ -373,6 +384,8 @@ TEST(families_decoders_newer_class_counts) {
         {"deepseek_ocr2_text", 32, 128}, /* DeepseekV2Config: 4096 / 32 */
         {"granite4_vision_text", 32, 128},
         {"rwkv7", 12, 0},                /* attention-free */
+        {"laguna", 40, 128},             /* head_dim 128 */
+        {"mellum", 28, 128},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char json[96];
@@ -397,7 +410,7 @@ TEST(families_decoders_newer_class_counts) {
         const char *model_type, *why;
     } refused[] = {
         {"axk2", "DeepSeek Sparse Attention indexer"},
-        {"laguna", "a block per layer type"},
+        {"mimo_v2_flash", "(i + 1) % 6 == 0"},
         {"hrm_text", "several times per token"},
         {"inkling_text", "relative position bias"},
         {"gemma4_assistant", "target's positions"},
