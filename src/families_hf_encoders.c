@@ -869,14 +869,28 @@ static const pe__family *const records[] = {
                 "ColModernVBert keeps its model inside vlm_config (a ModernVBert config), which "
                 "posenc does not descend into; plan vlm_config's contents as their own config "
                 "(model_type modernvbert)"),
-    H25_REFUSED("openai_privacy_filter", PE_POSITION_ROPE,
-                "openai_privacy_filter/modular_openai_privacy_filter.py at decba1d2ea4e ("
-                "OpenAIPrivacyFilterConfig(GptOssConfig): layer_types = AttributeError() (\"SWA "
-                "only\"), rope_parameters default YaRN factor 32, original 4096, truncate False; "
-                "is_causal False, a bidirectional window of sliding_window + 1)",
-                "a bidirectional token classifier on GPT-OSS layers whose class defaults (a YaRN "
-                "block, every layer a two-sided window, no layer_types) posenc's gpt_oss record "
-                "does not state; read, not modelled yet"),
+    /* OpenAIPrivacyFilterConfig(GptOssConfig): no layer_types ("SWA only": every layer a
+     * window, two-sided, is_causal False), GptOss's class-default YaRN block (factor 32,
+     * beta 32 / 1, truncate False, original 4096) at default_theta 150000, head_dim 64; its
+     * _apply_rotary_emb pairs interleaved (x[..., ::2], x[..., 1::2]), unlike GPT-OSS. */
+    &(const pe__family){
+        .model_type = "openai_privacy_filter", .position = PE_POSITION_ROPE,
+        .source = "openai_privacy_filter/modular_openai_privacy_filter.py at decba1d2ea4e ("
+                  "OpenAIPrivacyFilterConfig(GptOssConfig): hidden_size 640, num_hidden_layers 8, "
+                  "num_attention_heads 14, sliding_window 128, layer_types = AttributeError() "
+                  "(\"SWA only\"), rope_parameters default {yarn, factor 32.0, beta_fast 32.0, "
+                  "beta_slow 1.0, truncate False, original_max_position_embeddings 4096}; "
+                  "_apply_rotary_emb: \"Interleaving layout instead of concatenated\"; is_causal "
+                  "False, window sliding_window + 1), gpt_oss/configuration_gpt_oss.py "
+                  "(default_theta 150000.0, head_dim 64, max_position_embeddings 131072)",
+        .defaults = {.rope_theta = 150000.0, .head_dim = 64, .max_position = 131072,
+                     .layers = 8, .hidden = 640, .heads = 14, .window = 128},
+        .pairs = {.layout = PE_ROPE_INTERLEAVED},
+        .layers = PE__LAYERS_MAX_WINDOW,
+        .default_block = "{\"rope_type\":\"yarn\",\"factor\":32.0,\"beta_fast\":32.0,"
+                         "\"beta_slow\":1.0,\"truncate\":false,"
+                         "\"original_max_position_embeddings\":4096}",
+    },
     H25_REFUSED("esmc", PE_POSITION_ROPE,
                 "esmc/configuration_esmc.py at 1772d2680d41 (ESMCConfig: default_theta 10000, "
                 "rope_parameters, max_position_embeddings 2048 \"only sizes the rotary cache\"); "
