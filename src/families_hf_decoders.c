@@ -1070,6 +1070,388 @@ static const pe__family *const records[] = {
     &musicgen, &musicgen_melody, &cpmant, &moshi_depth, &musicgen_decoder,
     &musicgen_melody_decoder, &kosmos_2_text_model, &kosmos_2_5_text_model, &blt_patcher,
     &blt_local_encoder, &blt_global_transformer, &blt_local_decoder,
+    /* ---- h25rest: model_types newer than 28af8184fb00, read in the zucchini-nlp fork of
+     * transformers at decba1d2ea4e (2026-08-19; upstream main's history), under
+     * src/transformers/models/ (rwkv7 in huggingface/transformers at 4e654125f73a). ---- */
+    /* AXK1Config(DeepseekV3Config): MLA with DeepseekV3Attention and its rotary (rope_interleave
+     * default True, softmax x mscale^2); the class's own counts. */
+    &(const pe__family){
+        .model_type = "axk1", .position = PE_POSITION_ROPE,
+        .source = "axk1/modular_axk1.py at decba1d2ea4e (AXK1Config(DeepseekV3Config): "
+                  "hidden_size 7168, num_hidden_layers 61, num_attention_heads 64, "
+                  "qk_rope_head_dim 64, max_position_embeddings 32768; AXK1Attention("
+                  "DeepseekV3Attention), AXK1RotaryEmbedding(DeepseekV3RotaryEmbedding))",
+        .defaults = {.rope_theta = 10000.0, .head_dim = 64, .max_position = 32768,
+                     .layers = 61, .hidden = 7168, .heads = 64},
+        .pairs = {.layout = PE_ROPE_HALF, .switch_key = "rope_interleave", .switch_default = true},
+        .softmax = PE__SOFTMAX_DEEPSEEK_MSCALE,
+    },
+    &(const pe__family){
+        .model_type = "axk2", .position = PE_POSITION_ROPE,
+        .source = "axk2/modular_axk2.py at decba1d2ea4e (AXK2Config(DeepseekV32Config): "
+                  "index_head_dim, index_n_heads, index_topk; AXK2Indexer(DeepseekV32Indexer) "
+                  "beside AXK2Attention(DeepseekV32Attention); layer_types default "
+                  "\"deepseek_sparse_attention\")",
+        .refusal = "every layer carries two rotated attentions, the MLA attention and the DeepSeek "
+                   "Sparse Attention indexer that picks its keys (as DeepSeek V3.2); posenc plans "
+                   "one positional kind per layer",
+    },
+    /* HyperCLOVAXConfig(GraniteConfig): Granite's class defaults and GraniteRotaryEmbedding;
+     * head_dim defaults to hidden_size // num_attention_heads. */
+    &(const pe__family){
+        .model_type = "hyperclovax", .position = PE_POSITION_ROPE,
+        .source = "hyperclovax/modular_hyperclovax.py at decba1d2ea4e (HyperCLOVAXConfig("
+                  "GraniteConfig): head_dim None -> hidden_size // num_attention_heads; "
+                  "HyperCLOVAXRotaryEmbedding(GraniteRotaryEmbedding)), "
+                  "granite/configuration_granite.py (4096, 32 layers, 32 heads, 2048)",
+        .defaults = {.rope_theta = 10000.0, .max_position = 2048,
+                     .layers = 32, .hidden = 4096, .heads = 32},
+        .pairs = HALF_PAIRS,
+    },
+    /* HYV3Config: default_theta 11158840, Llama's rotary, ApertusAttention. */
+    &(const pe__family){
+        .model_type = "hy_v3", .position = PE_POSITION_ROPE,
+        .source = "hy_v3/modular_hy_v3.py at decba1d2ea4e (HYV3Config: default_theta = "
+                  "11_158_840.0, hidden_size 4096, num_hidden_layers 80, num_attention_heads 64, "
+                  "head_dim 128, max_position_embeddings 131072; HYV3RotaryEmbedding("
+                  "LlamaRotaryEmbedding), HYV3Attention(ApertusAttention))",
+        .defaults = {.rope_theta = 11158840.0, .max_position = 131072, .head_dim = 128,
+                     .layers = 80, .hidden = 4096, .heads = 64},
+        .pairs = HALF_PAIRS,
+    },
+    /* MiniCPM3Config(LlamaConfig): MLA whose rotated part is qk_rope_head_dim 32 (head_dim =
+     * qk_rope_head_dim), rotated with Llama's apply_rotary_pos_emb (half split, not DeepSeek's
+     * interleaved), softmax scale from DeepseekV2Attention (x mscale^2 under YaRN). */
+    &(const pe__family){
+        .model_type = "minicpm3", .position = PE_POSITION_ROPE,
+        .source = "minicpm3/modular_minicpm3.py at decba1d2ea4e (MiniCPM3Config(LlamaConfig): "
+                  "hidden_size 2560, num_hidden_layers 62, num_attention_heads 40, "
+                  "max_position_embeddings 32768, qk_rope_head_dim 32, head_dim = "
+                  "qk_rope_head_dim; MiniCPM3Attention(DeepseekV2Attention): \"standard "
+                  "(non-interleaved) cos/sin rotary (apply_rotary_pos_emb)\")",
+        .defaults = {.rope_theta = 10000.0, .head_dim = 32, .max_position = 32768,
+                     .layers = 62, .hidden = 2560, .heads = 40},
+        .pairs = HALF_PAIRS,
+        .softmax = PE__SOFTMAX_DEEPSEEK_MSCALE,
+    },
+    /* DeepseekOcr2TextConfig(DeepseekV2Config) without MLA: head_dim = hidden_size //
+     * num_attention_heads, LlamaAttention with LlamaRotaryEmbedding (half split); DeepseekV2's
+     * counts. */
+    &(const pe__family){
+        .model_type = "deepseek_ocr2_text", .position = PE_POSITION_ROPE,
+        .source = "deepseek_ocr2/modular_deepseek_ocr2.py at decba1d2ea4e "
+                  "(DeepseekOcr2TextConfig(DeepseekV2Config): qk_rope_head_dim = AttributeError(), "
+                  "head_dim = hidden_size // num_attention_heads; DeepseekOcr2TextAttention("
+                  "LlamaAttention), DeepseekOcr2TextRotaryEmbedding(LlamaRotaryEmbedding)), "
+                  "deepseek_v2/configuration_deepseek_v2.py (4096, 32 layers, 32 heads, 2048)",
+        .defaults = {.rope_theta = 10000.0, .max_position = 2048,
+                     .layers = 32, .hidden = 4096, .heads = 32},
+        .pairs = HALF_PAIRS,
+    },
+    &(const pe__family){
+        .model_type = "deepseek_ocr2", .position = PE_POSITION_ROPE,
+        .text_family = "deepseek_ocr2_text",
+        .source = "deepseek_ocr2/modular_deepseek_ocr2.py at decba1d2ea4e (DeepseekOcr2Config: "
+                  "text_config = DeepseekOcr2TextConfig(**text_config))",
+    },
+    /* Wrappers whose text_config names its family, with the class's default. */
+    &(const pe__family){
+        .model_type = "cosmos3_omni", .position = PE_POSITION_ROPE, .text_family = "qwen3_vl_text",
+        .source = "cosmos3_omni/modular_cosmos3_omni.py at decba1d2ea4e (Cosmos3OmniConfig("
+                  "Qwen3VLConfig): text_config.get(\"model_type\", \"qwen3_vl_text\"))",
+    },
+    &(const pe__family){
+        .model_type = "exaone4_5", .position = PE_POSITION_ROPE, .text_family = "exaone4",
+        .source = "exaone4_5/modular_exaone4_5.py at decba1d2ea4e (Exaone4_5_Config: "
+                  "text_config.get(\"model_type\", \"exaone4\"), \"exaone4_5_text\" read as "
+                  "\"exaone4\"; Exaone4_5_Model: 1-D position_ids = arange)",
+    },
+    &(const pe__family){
+        .model_type = "qianfan_ocr", .position = PE_POSITION_ROPE, .text_family = "qwen3",
+        .source = "qianfan_ocr/modular_qianfan_ocr.py at decba1d2ea4e (QianfanOCRConfig("
+                  "InternVLConfig): text_config.get(\"model_type\", \"qwen3\"))",
+    },
+    /* Qwen3ASRConfig: a text_config dict without model_type is Qwen3Config(**dict) (the class
+     * defaults); only an absent text_config gets the 28-layer kwargs. */
+    &(const pe__family){
+        .model_type = "qwen3_asr", .position = PE_POSITION_ROPE, .text_family = "qwen3",
+        .source = "qwen3_asr/modular_qwen3_asr.py at decba1d2ea4e (Qwen3ASRConfig: "
+                  "text_config.get(\"model_type\", \"qwen3\"); text_config None -> Qwen3 with "
+                  "hidden_size 2048, 28 layers, 16 heads, head_dim 128, 65536)",
+    },
+    &(const pe__family){
+        .model_type = "musicflamingo", .position = PE_POSITION_ROPE, .text_family = "qwen2",
+        .source = "musicflamingo/modular_musicflamingo.py at decba1d2ea4e (MusicFlamingoConfig("
+                  "AudioFlamingo3Config): text_config.get(\"model_type\", \"qwen2\"); its rotary "
+                  "time embedding rotates the audio encoder's output, not the language model)",
+    },
+    &(const pe__family){
+        .model_type = "minicpmv4_6", .position = PE_POSITION_ROPE, .text_family = "qwen3_5_text",
+        .source = "minicpmv4_6/modular_minicpmv4_6.py at decba1d2ea4e (MiniCPMV4_6Config: "
+                  "CONFIG_MAPPING[text_config[\"model_type\"]], default \"qwen3_5_text\")",
+    },
+    &(const pe__family){
+        .model_type = "granite_speech_plus", .position = PE_POSITION_ROPE, .text_family = "granite",
+        .source = "granite_speech_plus/modular_granite_speech_plus.py at decba1d2ea4e ("
+                  "GraniteSpeechPlusConfig(GraniteSpeechConfig)), granite_speech/"
+                  "configuration_granite_speech.py (text_config.get(\"model_type\", \"granite\"))",
+    },
+    &(const pe__family){
+        .model_type = "pp_chart2table", .position = PE_POSITION_ROPE, .text_family = "qwen2",
+        .source = "pp_chart2table/modular_pp_chart2table.py at decba1d2ea4e (PPChart2TableConfig("
+                  "GotOcr2Config)), got_ocr2/configuration_got_ocr2.py (text_config.get("
+                  "\"model_type\", \"qwen2\"))",
+    },
+    &(const pe__family){
+        .model_type = "glmga", .position = PE_POSITION_ROPE, .text_family = "glm4v_text",
+        .source = "glmga/modular_glmga.py at decba1d2ea4e (GlmgaConfig(Glm46VConfig): text_config "
+                  "model_type default \"glm4v_text\")",
+    },
+    /* Granite4VisionTextConfig(GraniteConfig) adds nothing positional: Granite's defaults and
+     * rotary; deepstack features are added to hidden states, not to positions. */
+    &(const pe__family){
+        .model_type = "granite4_vision_text", .position = PE_POSITION_ROPE,
+        .source = "granite4_vision/modular_granite4_vision.py at decba1d2ea4e ("
+                  "Granite4VisionTextConfig(GraniteConfig), Granite4VisionTextRotaryEmbedding("
+                  "GraniteRotaryEmbedding), Granite4VisionTextAttention(GraniteAttention))",
+        .defaults = {.rope_theta = 10000.0, .max_position = 2048,
+                     .layers = 32, .hidden = 4096, .heads = 32},
+        .pairs = HALF_PAIRS,
+    },
+    &(const pe__family){
+        .model_type = "granite4_vision", .position = PE_POSITION_ROPE,
+        .text_family = "granite4_vision_text",
+        .source = "granite4_vision/modular_granite4_vision.py at decba1d2ea4e ("
+                  "Granite4VisionConfig: text_config.get(\"model_type\", \"granite4_vision_text\"))",
+    },
+    /* Rwkv7Config: "an all-recurrent (attention-free)" model, num_hidden_layers 12, hidden 768. */
+    &(const pe__family){
+        .model_type = "rwkv7", .position = PE_POSITION_NONE,
+        .source = "rwkv7/configuration_rwkv7.py at 4e654125f73a (Rwkv7Config: \"all-recurrent "
+                  "(attention-free)\", num_hidden_layers 12, hidden_size 768; "
+                  "max_position_embeddings \"only sizes generation defaults\")",
+        .defaults = {.layers = 12, .hidden = 768},
+        .none_types = (const char *const[]){"recurrent", NULL},
+    },
+    /* ---- h25rest refusals (same sources) ---- */
+#define H25_REFUSED(type, kind, src, why)                                                     \
+    &(const pe__family) {                                                                     \
+        .model_type = (type), .position = (kind), .source = (src), .refusal = (why)           \
+    }
+    /* LagunaConfig: without layer_types every layer is full_attention (use_sliding_window is
+     * not a key of the class, so QWEN_WINDOW's default false); the class-default
+     * rope_parameters is a block per layer type, full_attention rotating half of head_dim 128
+     * (LagunaRotaryEmbedding: dim = int(head_dim * partial_rotary_factor)) at 500000. */
+    &(const pe__family){
+        .model_type = "laguna", .position = PE_POSITION_ROPE,
+        .source = "laguna/modular_laguna.py at decba1d2ea4e (LagunaConfig(Qwen2MoeConfig): "
+                  "num_hidden_layers 40, num_attention_heads 48, head_dim 128, "
+                  "max_position_embeddings 131072, layer_types default [\"full_attention\"] * "
+                  "num_hidden_layers, use_sliding_window = AttributeError(), rope_parameters "
+                  "default {full_attention: default, theta 500000, partial_rotary_factor 0.5; "
+                  "sliding_attention: theta 10000, partial 1.0}; LagunaRotaryEmbedding: dim = "
+                  "int(head_dim * partial_rotary_factor); apply_rotary_pos_emb of qwen3_5_moe), "
+                  "qwen2_moe/configuration_qwen2_moe.py (hidden_size 2048)",
+        .defaults = {.rope_theta = 10000.0, .max_position = 131072, .head_dim = 128,
+                     .layers = 40, .hidden = 2048, .heads = 48},
+        .pairs = HALF_PAIRS,
+        .layers = PE__LAYERS_QWEN_WINDOW,
+        .default_block = "{\"full_attention\":{\"rope_type\":\"default\",\"rope_theta\":500000.0,"
+                         "\"partial_rotary_factor\":0.5},\"sliding_attention\":{\"rope_type\":"
+                         "\"default\",\"rope_theta\":10000.0,\"partial_rotary_factor\":1.0}}",
+    },
+    /* MellumConfig(Qwen3MoeConfig): Laguna's rotary and layer default, whole heads. */
+    &(const pe__family){
+        .model_type = "mellum", .position = PE_POSITION_ROPE,
+        .source = "mellum/modular_mellum.py at decba1d2ea4e (MellumConfig(Qwen3MoeConfig): "
+                  "hidden_size 2304, num_hidden_layers 28, head_dim 128, max_position_embeddings "
+                  "131072, layer_types default [\"full_attention\"] * num_hidden_layers, "
+                  "use_sliding_window = AttributeError(), rope_parameters default "
+                  "{full_attention: default, theta 500000; sliding_attention: theta 10000}; "
+                  "MellumRotaryEmbedding(LagunaRotaryEmbedding)), qwen3_moe/"
+                  "configuration_qwen3_moe.py (num_attention_heads 32)",
+        .defaults = {.rope_theta = 10000.0, .max_position = 131072, .head_dim = 128,
+                     .layers = 28, .hidden = 2304, .heads = 32},
+        .pairs = HALF_PAIRS,
+        .layers = PE__LAYERS_QWEN_WINDOW,
+        .default_block = "{\"full_attention\":{\"rope_type\":\"default\",\"rope_theta\":500000.0},"
+                         "\"sliding_attention\":{\"rope_type\":\"default\",\"rope_theta\":10000.0}}",
+    },
+    H25_REFUSED("mimo_v2_flash", PE_POSITION_ROPE,
+                "mimo_v2_flash/modular_mimo_v2_flash.py at decba1d2ea4e (MiMoV2FlashConfig: "
+                "layer_types full_attention where i == 0 or (i + 1) % 6 == 0, else sliding; "
+                "rope_parameters default {full_attention: theta 5e6, sliding_attention: theta "
+                "10000}, partial_rotary_factor 0.334 each, head_dim 192)",
+                "its class-default layer_types make layer 0 and every layer with (i + 1) % 6 == 0 "
+                "full_attention and the others sliding_attention, a pattern posenc's layer rules "
+                "do not express (read, not modelled yet)"),
+    H25_REFUSED("zaya", PE_POSITION_ROPE,
+                "zaya/modular_zaya.py at decba1d2ea4e (ZayaConfig(LagunaConfig): layer_types "
+                "\"hybrid\" / \"hybrid_sliding\", rope_parameters default {hybrid: theta 5e6, "
+                "hybrid_sliding: theta 10000}, partial_rotary_factor 0.5; cca_time0/1 "
+                "convolutions, create_recurrent_attention_mask)",
+                "its layers are 'hybrid' attention with a recurrent mask and convolutions beside "
+                "RoPE, with class-default RoPE blocks per layer type; posenc has no layer kind "
+                "for this hybrid"),
+    H25_REFUSED("step3p7", PE_POSITION_ROPE,
+                "step3p7/modular_step3p7.py at decba1d2ea4e (Step3p7Config: text_config "
+                "Step3p7TextConfig (model_type \"step3p5\") with rope_theta and "
+                "partial_rotary_factors given per layer; Step3p7VisionRotaryEmbedding("
+                "Gemma4VisionRotaryEmbedding))",
+                "its text model gives every layer its own rope_theta and partial_rotary_factor "
+                "(lists over the layers, turned into per-layer rope_parameters), which posenc "
+                "does not read; the vision tower uses 2-D RoPE"),
+    H25_REFUSED("step3p5", PE_POSITION_ROPE,
+                "step3p7/modular_step3p7.py at decba1d2ea4e (Step3p7TextConfig(MiniMaxM3VLTextConfig): "
+                "model_type \"step3p5\"; rope_theta and partial_rotary_factors per layer; "
+                "Step3p7RotaryEmbedding(LagunaRotaryEmbedding))",
+                "it gives every layer its own rope_theta and partial_rotary_factor (lists over the "
+                "layers, turned into per-layer rope_parameters), which posenc does not read"),
+    H25_REFUSED("deepseek_v4", PE_POSITION_ROPE,
+                "deepseek_v4/modular_deepseek_v4.py at decba1d2ea4e (layer_types "
+                "sliding_attention / compressed_sparse_attention / heavily_compressed_attention; "
+                "rope_parameters keyed \"main\" / \"compress\" with their own rope_theta; "
+                "interleaved RoPE on the trailing rope slice of each head)",
+                "its layers are sliding, compressed-sparse and heavily-compressed attentions whose "
+                "RoPE bases come from rope_parameters sub-blocks named 'main' and 'compress', not "
+                "from the layer types, and the rotated slice is the trailing part of each head; "
+                "posenc has no rule mapping these"),
+    H25_REFUSED("cohere_compass_text", PE_POSITION_ROPE,
+                "cohere_compass/modular_cohere_compass.py at decba1d2ea4e (CohereCompassTextConfig("
+                "Cohere2Config): rope_parameters per layer type, \"allow per layer rope with "
+                "optional NoPE layers\"; CohereCompassRotaryEmbedding: Qwen3-VL interleaved "
+                "M-RoPE per layer type, mrope_section default [24, 20, 20])",
+                "its rope_parameters are a block per layer type where a missing block makes that "
+                "type NoPE, each applying interleaved M-RoPE sections; posenc has no rule for "
+                "per-type M-RoPE with NoPE types"),
+    H25_REFUSED("cohere_compass", PE_POSITION_ROPE,
+                "cohere_compass/modular_cohere_compass.py at decba1d2ea4e (CohereCompassConfig("
+                "Qwen3VLConfig): sub_configs text_config CohereCompassTextConfig)",
+                "its text model (cohere_compass_text) has per-layer-type rope_parameters with "
+                "optional NoPE types and interleaved M-RoPE, which posenc does not plan"),
+    H25_REFUSED("cosmos3_edge_text", PE_POSITION_ROPE,
+                "cosmos3_edge/modular_cosmos3_edge.py at decba1d2ea4e (Cosmos3EdgeTextConfig("
+                "LlamaConfig): default_theta 1e8, head_dim 128, max_position_embeddings 131072, "
+                "rope_parameters "
+                "default {default, mrope_section [24, 20, 20]}, rope_type must be 'default'; an "
+                "axis-aware interleaved inverse-frequency matrix for t/h/w)",
+                "its code always interleaves the M-RoPE sections (no mrope_interleaved key; class "
+                "default mrope_section [24, 20, 20] at default_theta 1e8), while posenc takes the "
+                "interleaving from a block's mrope_interleaved key only and would report blocked "
+                "sections; read, not modelled yet"),
+    H25_REFUSED("cosmos3_edge", PE_POSITION_ROPE,
+                "cosmos3_edge/modular_cosmos3_edge.py at decba1d2ea4e (Cosmos3EdgeConfig: "
+                "text_config Cosmos3EdgeTextConfig; Siglip2 vision)",
+                "its text model (cosmos3_edge_text) always interleaves its M-RoPE sections, which "
+                "posenc would report as blocked (see that record)"),
+    H25_REFUSED("diffusion_gemma_text", PE_POSITION_ROPE,
+                "diffusion_gemma/modular_diffusion_gemma.py at decba1d2ea4e ("
+                "DiffusionGemmaTextConfig(Gemma4TextConfig), DiffusionGemmaEncoderTextAttention, "
+                "T5Gemma2Model; use_bidirectional_attention \"vision\" / \"all\")",
+                "a block-diffusion Gemma 4: an encoder over the prompt and a decoder denoising a "
+                "canvas (canvas_length 256) with bidirectional attention; posenc plans one causal "
+                "stack's token positions"),
+    H25_REFUSED("diffusion_gemma", PE_POSITION_ROPE,
+                "diffusion_gemma/modular_diffusion_gemma.py at decba1d2ea4e (DiffusionGemmaConfig("
+                "Gemma4Config): text_config DiffusionGemmaTextConfig, canvas_length 256)",
+                "a block-diffusion Gemma 4 (prompt encoder, canvas decoder); posenc plans one "
+                "causal stack's token positions"),
+    H25_REFUSED("gemma4_assistant", PE_POSITION_ROPE,
+                "gemma4_assistant/configuration_gemma4_assistant.py at decba1d2ea4e ("
+                "Gemma4AssistantConfig: text_config Gemma4TextConfig with num_kv_shared_layers "
+                "= num_hidden_layers)",
+                "a drafting assistant whose every layer reads the key/value cache of the target "
+                "Gemma 4 model (num_kv_shared_layers = num_hidden_layers): its keys carry the "
+                "target's positions; plan the target model's config"),
+    H25_REFUSED("gemma4_unified_assistant", PE_POSITION_ROPE,
+                "gemma4_unified_assistant/configuration_gemma4_unified_assistant.py at "
+                "decba1d2ea4e (Gemma4UnifiedAssistantConfig: text_config Gemma4UnifiedTextConfig, "
+                "num_kv_shared_layers required)",
+                "a drafting assistant whose layers read the key/value cache of the target Gemma 4 "
+                "Unified model: its keys carry the target's positions; plan the target model's "
+                "config"),
+    H25_REFUSED("muse_glimmer_assistant", PE_POSITION_ROPE,
+                "muse_glimmer_assistant/modular_muse_glimmer_assistant.py at decba1d2ea4e "
+                "(its apply_rotary_pos_emb: \"keys have concatenated context\")",
+                "a drafting assistant whose keys are concatenated with the target model's context "
+                "before rotation; posenc plans a model's own token positions: plan the target's "
+                "config"),
+    H25_REFUSED("gemma4_unified_text", PE_POSITION_ROPE,
+                "gemma4_unified/modular_gemma4_unified.py at decba1d2ea4e ("
+                "Gemma4UnifiedTextConfig(Gemma4TextConfig): sliding_window 1024, "
+                "use_bidirectional_attention default \"vision\", attention_k_eq_v, "
+                "num_kv_shared_layers; Gemma4UnifiedTextRotaryEmbedding(Gemma4TextRotaryEmbedding))",
+                "Gemma 4 Unified's text model changes Gemma 4's class defaults (sliding_window "
+                "1024, bidirectional vision tokens, shared key/value layers) and posenc's "
+                "gemma4_text record does not state them yet (read, not modelled)"),
+    H25_REFUSED("gemma4_unified", PE_POSITION_ROPE,
+                "gemma4_unified/modular_gemma4_unified.py at decba1d2ea4e (Gemma4UnifiedConfig("
+                "Gemma4Config): text_config Gemma4UnifiedTextConfig, audio and vision configs)",
+                "its text model (gemma4_unified_text) is not modelled yet (see that record)"),
+    H25_REFUSED("hrm_text", PE_POSITION_ROPE,
+                "hrm_text/modular_hrm_text.py at decba1d2ea4e (HrmTextConfig(LlamaConfig): "
+                "H_cycles 2, L_cycles 3; HrmTextModel runs its stacks H_cycles x (L_cycles + 1) "
+                "times, cache slot layer_idx + cycle_offset)",
+                "a hierarchical recurrent model that runs its layer stacks several times per "
+                "token (H_cycles x (L_cycles + 1) passes, each its own cache slot); posenc plans "
+                "one pass per layer"),
+    H25_REFUSED("inkling_text", PE_POSITION_RELATIVE,
+                "inkling/modular_inkling.py at decba1d2ea4e (InklingTextConfig: d_rel 16, "
+                "rel_extent 1024; InklingRelativeLogits: \"hidden states conditioned relative "
+                "position bias\" over backward distances; hybrid_sliding layers, conv_kernel_size)",
+                "its attention takes a relative position bias computed from the hidden states "
+                "(a trained bank of bias-vs-distance profiles over rel_extent backward "
+                "distances), not RoPE; posenc does not plan this relative scheme"),
+    H25_REFUSED("inkling_mm_model", PE_POSITION_RELATIVE,
+                "inkling/modular_inkling.py at decba1d2ea4e (InklingConfig: text_config "
+                "InklingTextConfig, audio and vision configs)",
+                "its text model (inkling_text) uses a hidden-state-conditioned relative position "
+                "bias that posenc does not plan"),
+    H25_REFUSED("minimax_m3_vl_text", PE_POSITION_ROPE,
+                "minimax_m3_vl/modular_minimax_m3_vl.py at decba1d2ea4e ("
+                "MiniMaxM3VLTextConfig(MiniMaxM2Config), MiniMaxM3VLRotaryEmbedding("
+                "MiniMaxM2RotaryEmbedding), MiniMaxM3VL3DRotaryEmbedding for the model's 3-D "
+                "positions)",
+                "its text model rotates with a 3-D rotary embedding (MiniMaxM3VL3DRotaryEmbedding) "
+                "over multimodal positions; posenc has no rule for it"),
+    H25_REFUSED("minimax_m3_vl", PE_POSITION_ROPE,
+                "minimax_m3_vl/modular_minimax_m3_vl.py at decba1d2ea4e (MiniMaxM3VLConfig: "
+                "text_config always MiniMaxM3VLTextConfig, its model_type popped)",
+                "its text model (minimax_m3_vl_text) uses a 3-D rotary embedding posenc does not "
+                "plan"),
+    H25_REFUSED("muse_glimmer_text", PE_POSITION_ROPE,
+                "muse_glimmer/modular_muse_glimmer.py at decba1d2ea4e (MuseGlimmerTextConfig("
+                "Gemma2Config): layer_types full_attention where (num_hidden_layers - 1 - i) % 4 "
+                "== 0, layer_rope_theta per layer, \"0 => NoPE\", default 0 on those layers)",
+                "each layer takes its own RoPE base from layer_rope_theta (0 making it NoPE; by "
+                "default the full-attention layers, every 4th counted back from the last), which "
+                "posenc does not read"),
+    H25_REFUSED("muse_glimmer", PE_POSITION_ROPE,
+                "muse_glimmer/modular_muse_glimmer.py at decba1d2ea4e (MuseGlimmerConfig: "
+                "text_config MuseGlimmerTextConfig; MuseGlimmerVisionRotaryEmbedding("
+                "Gemma4VisionRotaryEmbedding): 2-D vision RoPE)",
+                "its text model (muse_glimmer_text) takes a RoPE base per layer from "
+                "layer_rope_theta, which posenc does not read, and its vision tower uses 2-D RoPE"),
+    H25_REFUSED("qwen2_5_omni_talker", PE_POSITION_ROPE,
+                "qwen2_5_omni/configuration_qwen2_5_omni.py at decba1d2ea4e "
+                "(Qwen2_5OmniTalkerConfig: default_theta 1e6, mrope_section, "
+                "position_id_per_seconds 25)",
+                "a speech-token talker conditioned on the thinker, rotated with M-RoPE over the "
+                "thinker's multimodal positions; posenc plans the thinker (the checkpoint's "
+                "config.json)"),
+    H25_REFUSED("qwen3_omni_moe_talker_text", PE_POSITION_ROPE,
+                "qwen3_omni_moe/configuration_qwen3_omni_moe.py at decba1d2ea4e "
+                "(Qwen3OmniMoeTalkerTextConfig: 20 layers, 16 heads, 32768, rope_parameters)",
+                "the text model of Qwen3-Omni's talker, a speech-token decoder conditioned on the "
+                "thinker's multimodal positions; posenc plans the thinker (the checkpoint's "
+                "config.json)"),
+    H25_REFUSED("qwen3_omni_moe_talker_code_predictor", PE_POSITION_ROPE,
+                "qwen3_omni_moe/configuration_qwen3_omni_moe.py at decba1d2ea4e "
+                "(Qwen3OmniMoeTalkerCodePredictorConfig: 5 layers, head_dim 128, "
+                "num_code_groups 32)",
+                "the talker's code predictor, a small decoder over the codebook groups of one "
+                "audio frame (num_code_groups), not over text token positions"),
+#undef H25_REFUSED
     NULL,
 };
 

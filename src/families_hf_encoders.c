@@ -839,6 +839,92 @@ static const pe__family *const records[] = {
     &mpnet, &nystromformer, &xlnet, &funnel, &reformer, &fnet, &canine, &tapas, &bros, &lilt,
     &layoutlmv2, &layoutlmv3, &layoutxlm, &udop, &prophetnet, &t5gemma, &t5gemma2,
     &encoder_decoder, &rag, &modernbert_decoder,
+    /* ---- h25rest: model_types newer than the commits above, read in the zucchini-nlp fork
+     * of transformers at decba1d2ea4e (2026-08-19; upstream main's history), under
+     * src/transformers/models/ (esmc in huggingface/transformers at 1772d2680d41). ---- */
+    /* NomicBertConfig(BertConfig): default_theta 1000, max_position_embeddings 2048, 12 layers
+     * of 768 / 12 heads; no position table (JinaEmbeddingsV3Embeddings), Llama's rotary in
+     * JinaEmbeddingsV3Attention (half split). */
+    &(const pe__family){
+        .model_type = "nomic_bert", .position = PE_POSITION_ROPE,
+        .source = "nomic_bert/modular_nomic_bert.py at decba1d2ea4e (NomicBertConfig: "
+                  "default_theta = 1000.0, max_position_embeddings 2048, hidden_size 768, "
+                  "num_hidden_layers 12, num_attention_heads 12, head_dim None -> hidden // heads; "
+                  "NomicBertEmbeddings(JinaEmbeddingsV3Embeddings), NomicBertRotaryEmbedding("
+                  "LlamaRotaryEmbedding), NomicBertAttention(JinaEmbeddingsV3Attention))",
+        .defaults = {.rope_theta = 1000.0, .max_position = 2048,
+                     .layers = 12, .hidden = 768, .heads = 12},
+        .pairs = {.layout = PE_ROPE_HALF},
+    },
+    /* ModernVBertConfig: text_config is always ModernBertConfig (CONFIG_MAPPING["modernbert"]). */
+    &(const pe__family){
+        .model_type = "modernvbert", .position = PE_POSITION_ROPE, .text_family = "modernbert",
+        .source = "modernvbert/modular_modernvbert.py at decba1d2ea4e (ModernVBertConfig: "
+                  "text_config = CONFIG_MAPPING[\"modernbert\"](**text_config))",
+    },
+#define H25_REFUSED(type, kind, src, why)                                                     \
+    &(const pe__family) {                                                                     \
+        .model_type = (type), .position = (kind), .source = (src), .refusal = (why)           \
+    }
+    H25_REFUSED("colmodernvbert", PE_POSITION_ROPE,
+                "colmodernvbert/modular_colmodernvbert.py at decba1d2ea4e (ColModernVBertConfig("
+                "ColQwen2Config): vlm_config = CONFIG_MAPPING[vlm_config[\"model_type\"]])",
+                "ColModernVBert keeps its model inside vlm_config (a ModernVBert config), which "
+                "posenc does not descend into; plan vlm_config's contents as their own config "
+                "(model_type modernvbert)"),
+    /* OpenAIPrivacyFilterConfig(GptOssConfig): no layer_types ("SWA only": every layer a
+     * window, two-sided, is_causal False), GptOss's class-default YaRN block (factor 32,
+     * beta 32 / 1, truncate False, original 4096) at default_theta 150000, head_dim 64; its
+     * _apply_rotary_emb pairs interleaved (x[..., ::2], x[..., 1::2]), unlike GPT-OSS. */
+    &(const pe__family){
+        .model_type = "openai_privacy_filter", .position = PE_POSITION_ROPE,
+        .source = "openai_privacy_filter/modular_openai_privacy_filter.py at decba1d2ea4e ("
+                  "OpenAIPrivacyFilterConfig(GptOssConfig): hidden_size 640, num_hidden_layers 8, "
+                  "num_attention_heads 14, sliding_window 128, layer_types = AttributeError() "
+                  "(\"SWA only\"), rope_parameters default {yarn, factor 32.0, beta_fast 32.0, "
+                  "beta_slow 1.0, truncate False, original_max_position_embeddings 4096}; "
+                  "_apply_rotary_emb: \"Interleaving layout instead of concatenated\"; is_causal "
+                  "False, window sliding_window + 1), gpt_oss/configuration_gpt_oss.py "
+                  "(default_theta 150000.0, head_dim 64, max_position_embeddings 131072)",
+        .defaults = {.rope_theta = 150000.0, .head_dim = 64, .max_position = 131072,
+                     .layers = 8, .hidden = 640, .heads = 14, .window = 128},
+        .pairs = {.layout = PE_ROPE_INTERLEAVED},
+        .layers = PE__LAYERS_MAX_WINDOW,
+        .default_block = "{\"rope_type\":\"yarn\",\"factor\":32.0,\"beta_fast\":32.0,"
+                         "\"beta_slow\":1.0,\"truncate\":false,"
+                         "\"original_max_position_embeddings\":4096}",
+    },
+    H25_REFUSED("esmc", PE_POSITION_ROPE,
+                "esmc/configuration_esmc.py at 1772d2680d41 (ESMCConfig: default_theta 10000, "
+                "rope_parameters, max_position_embeddings 2048 \"only sizes the rotary cache\"); "
+                "modeling_esmc.py not read",
+                "a protein language model over residues whose config states RoPE; posenc read "
+                "its configuration only, not modeling_esmc.py, so the rotation's layout is not "
+                "known to it"),
+    H25_REFUSED("t5_gemma_module", PE_POSITION_ROPE,
+                "t5gemma/configuration_t5gemma.py at decba1d2ea4e (T5GemmaModuleConfig: Gemma 2's "
+                "keys, the encoder and decoder sub-config of T5GemmaConfig)",
+                "one stack of a T5Gemma encoder-decoder (Gemma 2 keys; the encoder bidirectional, "
+                "the decoder with cross-attention); posenc plans no T5Gemma stack by itself: read "
+                "the block as gemma2 on purpose"),
+    H25_REFUSED("t5gemma2_text", PE_POSITION_ROPE,
+                "t5gemma2/configuration_t5gemma2.py at decba1d2ea4e (T5Gemma2TextConfig: Gemma 3 "
+                "text keys of one stack)",
+                "the text block of one T5Gemma 2 stack (Gemma 3 RoPE with local and global bases); "
+                "posenc plans no T5Gemma 2 stack by itself: read the block as gemma3_text on "
+                "purpose"),
+    H25_REFUSED("t5gemma2_encoder", PE_POSITION_ROPE,
+                "t5gemma2/configuration_t5gemma2.py at decba1d2ea4e (T5Gemma2EncoderConfig: "
+                "text_config T5Gemma2TextConfig and a vision_config)",
+                "the bidirectional encoder of T5Gemma 2 (a Gemma 3 text stack with a vision "
+                "tower); posenc plans no T5Gemma 2 stack by itself: read its text_config as "
+                "gemma3_text on purpose"),
+    H25_REFUSED("t5gemma2_decoder", PE_POSITION_ROPE,
+                "t5gemma2/configuration_t5gemma2.py at decba1d2ea4e (T5Gemma2DecoderConfig), "
+                "modular_t5gemma2.py (T5Gemma2MergedAttention)",
+                "the decoder of T5Gemma 2 (a Gemma 3 stack with merged self- and cross-attention); "
+                "posenc plans no T5Gemma 2 stack by itself: read it as gemma3_text on purpose"),
+#undef H25_REFUSED
     NULL,
 };
 

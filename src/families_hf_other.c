@@ -1459,6 +1459,55 @@ static const pe__family *const records[] = {
             "decoder with a learned table",
             "an image-to-text encoder-decoder (a Swin encoder with a relative bias, an mBART "
             "decoder with a learned table); posenc plans decoder-only and T5 models"),
+    /* h25rest: model_types newer than the commits above, read in the zucchini-nlp fork of
+     * transformers at decba1d2ea4e (2026-08-19), esmfold2 in huggingface/transformers at
+     * 0609faf81122. */
+    REFUSED("pp_formulanet", PE_POSITION_LEARNED,
+            "models/pp_formulanet/modular_pp_formulanet.py at decba1d2ea4e (PPFormulaNetConfig: "
+            "vision_config PPFormulaNetVisionConfig(SLANeXtVisionConfig), text_config "
+            "PPFormulaNetTextConfig(MBartConfig), MBartDecoder)",
+            "an image-to-formula encoder-decoder (an image encoder and an mBART decoder with a "
+            "learned table); posenc plans decoder-only and T5 models"),
+    REFUSED("pp_lcnet_v4", PE_POSITION_NONE,
+            "models/pp_lcnet_v4/modular_pp_lcnet_v4.py at decba1d2ea4e (PPLCNetV4Config("
+            "PPLCNetConfig), HGNetV2ConvLayer)",
+            WHY_CONVNET),
+    REFUSED("pp_ocrv6_medium_det", PE_POSITION_NONE,
+            "models/pp_ocrv6_medium_det/modular_pp_ocrv6_medium_det.py at decba1d2ea4e ("
+            "PPOCRV6MediumDetConfig(PPOCRV5ServerDetConfig))",
+            "no attention over token positions: a convolutional text detector"),
+    REFUSED("pp_ocrv6_small_det", PE_POSITION_NONE,
+            "models/pp_ocrv6_small_det/modular_pp_ocrv6_small_det.py at decba1d2ea4e ("
+            "PPOCRV6SmallDetConfig(PPOCRV5MobileDetConfig), PPLCNetDepthwiseSeparableConvLayer)",
+            "no attention over token positions: a convolutional text detector"),
+    REFUSED("pp_ocrv6_tiny_rec", PE_POSITION_NOPE,
+            "models/pp_ocrv6_tiny_rec/modular_pp_ocrv6_tiny_rec.py at decba1d2ea4e ("
+            "PPOCRV6TinyRecConfig(PPOCRV6SmallRecConfig): the small recognizer's SVTR attention "
+            "over conv features, no position table)",
+            "a text-line recognizer: attention over convolutional features with no position "
+            "encoding of its own; no token positions for posenc to plan"),
+    REFUSED("sapiens2_head", PE_POSITION_NONE,
+            "models/sapiens2/configuration_sapiens2.py at decba1d2ea4e (Sapiens2HeadConfig: "
+            "upsample_out_channels, upsample_kernel_sizes, use_pixel_shuffle)",
+            "a dense-prediction head of upsampling convolutions over Sapiens2's features, with "
+            "no attention over positions of its own: read the backbone's config"),
+    REFUSED("tipsv2_dpt", PE_POSITION_NONE,
+            "models/tipsv2_dpt/modular_tipsv2_dpt.py at decba1d2ea4e (Tipsv2DptConfig: a "
+            "backbone loaded with load_backbone, DPT reassemble and DepthAnything neck)",
+            WHY_HEAD),
+    REFUSED("videoprism_text_model", PE_POSITION_SINUSOIDAL,
+            "models/videoprism/modular_videoprism.py at decba1d2ea4e (VideoPrismTextEmbeddings: "
+            "create_sinusoidal_positions(max_position_embeddings 64, hidden_size) added to the "
+            "token embeddings)",
+            "the text tower of a video-text dual encoder: a fixed sinusoidal table over at most "
+            "64 tokens; posenc plans the token positions of text LLMs"),
+    REFUSED("esmfold2", PE_POSITION_RELATIVE,
+            "models/esmfold2/configuration_esmfold2.py at 0609faf81122 (EsmFold2Config: "
+            "n_relative_residx_bins 32, n_relative_chain_bins 2, atom encoder spatial RoPE "
+            "(atom_encoder_spatial_rope_base_frequency 20) and uid RoPE, esmc_config)",
+            "a protein structure predictor: pair representations with binned relative residue "
+            "and chain positions and 3-D spatial RoPE over atoms; no token positions for posenc "
+            "to plan"),
     NULL,
 };
 

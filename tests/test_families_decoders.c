@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 /* a text_config of BASE keys only, for wrappers */
@@ -246,6 +247,61 @@ const row family_rows_decoders[] = {
     /* LongcatFlashConfig: default_theta 1e7, qk_rope_head_dim 64, 131072, interleaved */
     {"longcat_flash", "\"num_hidden_layers\":4,\"hidden_size\":2048,\"num_attention_heads\":16", 0, PE_POSITION_ROPE, 1e7,
      131072, 64, 64, I},
+    /* ---- h25rest: model_types read at decba1d2ea4e (zucchini-nlp fork of transformers,
+     * upstream main's history, 2026-08-19), rwkv7 at 4e654125f73a ---- */
+    /* AXK1Config(DeepseekV3Config): qk_rope_head_dim 64, max_position_embeddings 32768,
+     * rope_interleave default True (DeepseekV3Config), default_theta 10000 */
+    {"axk1", BASE, 0, PE_POSITION_ROPE, 10000, 32768, 64, 64, I},
+    {"axk1", BASE ",\"rope_interleave\":false", 0, PE_POSITION_ROPE, 10000, 32768, 64, 64, H},
+    /* HyperCLOVAXConfig(GraniteConfig): 2048, theta 10000; head_dim = hidden // heads */
+    {"hyperclovax", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    /* HYV3Config: default_theta 11_158_840.0, 131072, head_dim 128 */
+    {"hy_v3", BASE, 0, PE_POSITION_ROPE, 11158840.0, 131072, 128, 128, H},
+    /* MiniCPM3Config(LlamaConfig): 32768, head_dim = qk_rope_head_dim 32, Llama's
+     * apply_rotary_pos_emb (half split) */
+    {"minicpm3", BASE, 0, PE_POSITION_ROPE, 10000, 32768, 32, 32, H},
+    /* DeepseekOcr2TextConfig(DeepseekV2Config): 2048, head_dim = hidden // heads,
+     * LlamaRotaryEmbedding; DeepseekOcr2Config: text_config DeepseekOcr2TextConfig */
+    {"deepseek_ocr2_text", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"deepseek_ocr2", TEXT, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    /* Cosmos3OmniConfig: "qwen3_vl_text" (128000; default_theta 500000) */
+    {"cosmos3_omni", TEXT, 0, PE_POSITION_ROPE, 500000, 128000, 128, 128, H},
+    /* Exaone4_5_Config: "exaone4" (2048, theta 10000) */
+    {"exaone4_5", "\"text_config\":{" BASE ",\"num_hidden_layers\":4}", 0, PE_POSITION_ROPE,
+     10000, 2048, 128, 128, H},
+    /* QianfanOCRConfig, Qwen3ASRConfig: "qwen3" (32768, head_dim 128) */
+    {"qianfan_ocr", TEXT, 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, H},
+    {"qwen3_asr", TEXT, 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, H},
+    /* MusicFlamingoConfig, PPChart2TableConfig (GotOcr2Config): "qwen2" (32768) */
+    {"musicflamingo", TEXT, 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, H},
+    {"pp_chart2table", TEXT, 0, PE_POSITION_ROPE, 10000, 32768, 128, 128, H},
+    /* MiniCPMV4_6Config: "qwen3_5_text" (linear attention but every 4th layer; partial 0.25
+     * of head_dim 256; 32768) */
+    {"minicpmv4_6", "\"text_config\":{" BASE ",\"num_hidden_layers\":4}", 0, PE_POSITION_NONE,
+     0, 0, 0, 0, H},
+    {"minicpmv4_6", "\"text_config\":{" BASE ",\"num_hidden_layers\":4}", 3, PE_POSITION_ROPE,
+     10000, 32768, 256, 64, H},
+    /* GraniteSpeechPlusConfig(GraniteSpeechConfig): "granite" (2048) */
+    {"granite_speech_plus", TEXT, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    /* GlmgaConfig(Glm46VConfig): "glm4v_text" (32768, interleaved pairs) */
+    {"glmga", "\"text_config\":{" BASE ",\"num_hidden_layers\":4}", 0, PE_POSITION_ROPE, 10000,
+     32768, 128, 128, I},
+    /* Granite4VisionTextConfig(GraniteConfig): 2048; Granite4VisionConfig: its text family */
+    {"granite4_vision_text", BASE, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    {"granite4_vision", TEXT, 0, PE_POSITION_ROPE, 10000, 2048, 128, 128, H},
+    /* Rwkv7Config: attention-free, 12 layers */
+    {"rwkv7", "", 11, PE_POSITION_NONE, 0, 0, 0, 0, H},
+    /* LagunaConfig: all full_attention without layer_types (a sliding_window alone changes
+     * nothing); class-default blocks per type: full 500000 rotating int(128 * 0.5) = 64,
+     * sliding 10000 rotating 128 */
+    {"laguna", BASE ",\"num_hidden_layers\":2,\"sliding_window\":512", 1, PE_POSITION_ROPE,
+     500000, 131072, 128, 64, H},
+    {"laguna", BASE ",\"layer_types\":[\"full_attention\",\"sliding_attention\"],"
+     "\"num_hidden_layers\":2", 1, PE_POSITION_ROPE, 10000, 131072, 128, 128, H},
+    /* MellumConfig: the same rule, whole heads: full 500000, sliding 10000 */
+    {"mellum", BASE ",\"num_hidden_layers\":2", 1, PE_POSITION_ROPE, 500000, 131072, 128, 128, H},
+    {"mellum", BASE ",\"layer_types\":[\"sliding_attention\",\"full_attention\"],"
+     "\"num_hidden_layers\":2", 0, PE_POSITION_ROPE, 10000, 131072, 128, 128, H},
     {NULL, NULL, 0, 0, 0, 0, 0, 0, 0},
 };
 
@@ -310,5 +366,60 @@ TEST(families_decoders_refusals_and_edges) {
             if (strstr(pe_plan_warning(p, w), "partial_rotary_factor") != NULL) warned = true;
         CHECK(warned);
         pe_plan_free(p);
+    }
+}
+
+/* The layer count and head of a config that gives only its model_type, for the
+ * records h25rest added: each class's own defaults, restated from the files named
+ * in their rows (decba1d2ea4e; rwkv7 at 4e654125f73a). Refusals name their reason. */
+TEST(families_decoders_newer_class_counts) {
+    static const struct {
+        const char *model_type;
+        int64_t layers, head_dim; /* head_dim 0: no RoPE layer */
+    } cases[] = {
+        {"axk1", 61, 64},                /* num_hidden_layers 61, qk_rope_head_dim 64 */
+        {"hyperclovax", 32, 128},        /* GraniteConfig: 4096 / 32 */
+        {"hy_v3", 80, 128},              /* head_dim 128 */
+        {"minicpm3", 62, 32},            /* qk_rope_head_dim 32 */
+        {"deepseek_ocr2_text", 32, 128}, /* DeepseekV2Config: 4096 / 32 */
+        {"granite4_vision_text", 32, 128},
+        {"rwkv7", 12, 0},                /* attention-free */
+        {"laguna", 40, 128},             /* head_dim 128 */
+        {"mellum", 28, 128},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char json[96];
+        snprintf(json, sizeof json, "{\"model_type\":\"%s\"}", cases[i].model_type);
+        pe_plan *p = NULL;
+        int st = plan_text(json, &p);
+        CHECK_MSG(st == PE_OK, "%s: %s", json, pe_last_error());
+        if (st != PE_OK) continue;
+        CHECK_MSG(pe_plan_num_layers(p) == cases[i].layers, "%s: %lld layers, want %lld",
+                  cases[i].model_type, (long long)pe_plan_num_layers(p),
+                  (long long)cases[i].layers);
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(p, 0, &L));
+        CHECK_MSG(L.rope == (cases[i].head_dim > 0), "%s: layer 0 rope %d", cases[i].model_type,
+                  (int)L.rope);
+        if (cases[i].head_dim > 0)
+            CHECK_MSG(L.head_dim == cases[i].head_dim, "%s: head_dim %lld, want %lld",
+                      cases[i].model_type, (long long)L.head_dim, (long long)cases[i].head_dim);
+        pe_plan_free(p);
+    }
+    static const struct {
+        const char *model_type, *why;
+    } refused[] = {
+        {"axk2", "DeepSeek Sparse Attention indexer"},
+        {"mimo_v2_flash", "(i + 1) % 6 == 0"},
+        {"hrm_text", "several times per token"},
+        {"inkling_text", "relative position bias"},
+        {"gemma4_assistant", "target's positions"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        char json[96];
+        snprintf(json, sizeof json, "{\"model_type\":\"%s\"}", refused[i].model_type);
+        pe_plan *p = NULL;
+        CHECK_ERROR(plan_text(json, &p), PE_ERR_UNSUPPORTED, refused[i].why);
+        CHECK(p == NULL);
     }
 }

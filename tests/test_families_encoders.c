@@ -11,6 +11,7 @@
 #include "family_rows.h"
 #include "runner.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -98,6 +99,19 @@ const row family_rows_encoders[] = {
     {"m2m_100", "", 23, PE_POSITION_SINUSOIDAL, 0, 0, 64, 0, H},
     {"nllb-moe", "", 23, PE_POSITION_SINUSOIDAL, 0, 0, 64, 0, H},
     {"fsmt", "", 23, PE_POSITION_SINUSOIDAL, 0, 0, 64, 0, H},
+    /* ---- h25rest: read at decba1d2ea4e (zucchini-nlp fork of transformers) ---- */
+    /* NomicBertConfig: default_theta 1000, 2048, 12 layers; Llama's rotary (half split) */
+    {"nomic_bert", BASE, 0, PE_POSITION_ROPE, 1000, 2048, 128, 128, H},
+    {"nomic_bert", "", 11, PE_POSITION_ROPE, 1000, 2048, 64, 64, H},
+    /* ModernVBertConfig: text_config always ModernBertConfig (160000 global every 3rd layer
+     * from layer 0, local 10000, 8192) */
+    {"modernvbert", "\"text_config\":{" BASE ",\"num_hidden_layers\":3}", 0, PE_POSITION_ROPE,
+     160000, 8192, 128, 128, H},
+    {"modernvbert", "\"text_config\":{" BASE ",\"num_hidden_layers\":3}", 1, PE_POSITION_ROPE,
+     10000, 8192, 128, 128, H},
+    /* OpenAIPrivacyFilterConfig: GptOss's default_theta 150000 under its class-default YaRN
+     * block, head_dim 64, 131072, interleaved pairs; every layer sliding */
+    {"openai_privacy_filter", BASE, 7, PE_POSITION_ROPE, 150000, 131072, 64, 64, I},
     {NULL, NULL, 0, 0, 0, 0, 0, 0, 0},
 };
 
@@ -329,4 +343,32 @@ TEST(families_encoders_refusals) {
     const char *esm = "{\"model_type\":\"esm\"}";
     CHECK_ERROR(pe_plan_from_config_json(esm, strlen(esm), &p), PE_ERR_FORMAT,
                 "config has no 'pad_token_id'");
+}
+
+/* OpenAIPrivacyFilterConfig without keys: GptOssConfig's class-default YaRN block
+ * (factor 32, beta_fast 32, beta_slow 1, truncate False, original 4096; attention
+ * factor 0.1 ln 32 + 1 by YaRN's default get_mscale) on every layer, all of them
+ * sliding_attention ("SWA only": the class has no layer_types); restated from
+ * openai_privacy_filter/modular_openai_privacy_filter.py and gpt_oss/configuration_gpt_oss.py
+ * at decba1d2ea4e. */
+TEST(families_encoders_privacy_filter_class_default_yarn) {
+    const char *json = "{\"model_type\":\"openai_privacy_filter\"}";
+    pe_plan *p = NULL;
+    CHECK_OK(pe_plan_from_config_json(json, strlen(json), &p));
+    if (p == NULL) return;
+    CHECK(pe_plan_num_layers(p) == 8);
+    for (int64_t l = 0; l < pe_plan_num_layers(p); l++) {
+        pe_plan_layer L;
+        CHECK_OK(pe_plan_layer_info(p, l, &L));
+        CHECK_MSG(strcmp(L.layer_type, "sliding_attention") == 0, "layer %lld: %s",
+                  (long long)l, L.layer_type);
+        pe_rope_scaling sc;
+        CHECK_OK(pe_plan_layer_scaling(p, l, 0, &sc));
+        CHECK(sc.type == PE_SCALING_YARN && sc.factor == 32.0 && sc.beta_fast == 32.0 &&
+              sc.beta_slow == 1.0 && sc.truncate == 0 && sc.original_max_position == 4096);
+    }
+    static pe_freqs fr;
+    CHECK_OK(pe_plan_layer_freqs(p, 0, 4096, &fr, NULL));
+    CHECK_NEAR(fr.attention_factor, 0.1 * log(32.0) + 1.0, 1e-12);
+    pe_plan_free(p);
 }
