@@ -83,6 +83,15 @@ async function screenshots(browser, url, name, extra) {
     const page = await browser.newPage({ viewport: { width, height: 900 } });
     await page.goto(url);
     if (extra) await extra(page);
+    /* the tour's figures load lazily: load them all, so the full-page
+     * screenshot shows every figure as a learner scrolling would see it */
+    const images = await page.evaluate(async () => {
+      const imgs = [...document.querySelectorAll('img')];
+      imgs.forEach((i) => { i.loading = 'eager'; });
+      await Promise.all(imgs.map((i) => (i.complete ? null : new Promise((r) => { i.onload = i.onerror = r; }))));
+      return { n: imgs.length, broken: imgs.filter((i) => !(i.naturalWidth > 0)).map((i) => i.src) };
+    });
+    check(`${name}_images_${width}_all_loaded`, images.broken.length === 0, images.broken.join(', '));
     const file = join(OUT, `${name}-${width}.png`);
     const png = await page.screenshot({ path: file, fullPage: true });
     const v = await variance(page, png);
