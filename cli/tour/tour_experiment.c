@@ -89,7 +89,7 @@ static void fill_seed_table(tour_table *tb, const ex_results *r, const int *trai
 static void print_table(FILE *out, const tour_table *tb) {
     for (int r = 0; r < tb->rows; r++) {
         fprintf(out, "    %-18s", tb->cell[r][0]);
-        for (int c = 1; c < tb->cols; c++) fprintf(out, "%s%11s", c == tb->split ? " |" : "", tb->cell[r][c]);
+        for (int c = 1; c < tb->cols; c++) fprintf(out, "%s%13s", c == tb->split ? " |" : "", tb->cell[r][c]);
         fprintf(out, "\n");
     }
 }
