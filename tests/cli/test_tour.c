@@ -312,6 +312,30 @@ TEST(tour_fault_hook_perturbs_one_input) {
     free(u);
 }
 
+/* tests/cli/tour.sh's fault loop for the experiment's claims (the real run
+ * takes minutes): one input of one claim perturbed through the same hook
+ * (POSENC_TOUR_FAULT's parser), and that claim alone turns FAILED. Inputs:
+ * ex-learned, each trained model's in-distribution exact per seed (0: the
+ * first seed of sinusoidal); ex-absolute, learned exact at 2x is 1; ex-alibi,
+ * ALiBi's exact at 2x is 6; ex-press, ALiBi's loss at 1.5x is 0, RoPE's and
+ * sinusoidal's at 2x are 4 and 5; ex-rescaled, YaRN's exact at 2x is 7 (4 per
+ * length past training, YaRN last). */
+TEST(tour_experiment_each_claim_fails_under_its_fault) {
+    static const char *const faults[] = {"ex-learned:0=50",  "ex-learned:11=94", "ex-absolute:1=50",
+                                          "ex-alibi:6=0",     "ex-press:0=9",     "ex-press:4=9",
+                                          "ex-rescaled:7=60", "ex-rescaled:3=20"};
+    for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++) {
+        fake_run f;
+        fake_init(&f);
+        tour *t = judged(&f, faults[i]);
+        char key[32];
+        snprintf(key, sizeof key, "%.*s", (int)(strchr(faults[i], ':') - faults[i]), faults[i]);
+        if (!(t != NULL && t->fault_used && t->failed == 1 && !held(t, key)))
+            pe_test_fail(__FILE__, __LINE__, "fault %s: %d failed, %s held", faults[i], t ? t->failed : -1, key);
+        done(t);
+    }
+}
+
 TEST(tour_page_marks_a_failed_claim) {
     fake_run f;
     fake_init(&f);
