@@ -197,14 +197,20 @@ int tour_experiment_judge(tour *t, const ex_results *r) {
             snprintf(missed + strlen(missed), sizeof missed - strlen(missed), "%s%s (%s)", missed[0] ? "; " : "",
                      label_of(c, trained[j]), which);
     }
-    if (fails == 0)
-        snprintf(say, sizeof say, "Inside the training lengths every model learned to copy on every seed (%d seeds, "
-                                  "each at least %.0f%% exact in distribution; between %.1f%% and %.1f%%): %s.",
-                 c->n_seeds, 100 * EX_LEARNED_THRESHOLD, lo, hi, per_model);
-    else
-        snprintf(say, sizeof say, "%d of %d runs did NOT learn to copy even inside the training lengths (below %.0f%% "
-                                  "exact in distribution): %s. Seeds that learned: %s. The means below still count them.",
-                 fails, n_trained * c->n_seeds, 100 * EX_LEARNED_THRESHOLD, missed, per_model);
+    /* a sentence cut short would leave out a seed that did not learn: refuse it */
+    const int wl = fails == 0
+        ? snprintf(say, sizeof say, "Inside the training lengths every model learned to copy on every seed (%d seeds, "
+                                    "each at least %.0f%% exact in distribution; between %.1f%% and %.1f%%): %s.",
+                   c->n_seeds, 100 * EX_LEARNED_THRESHOLD, lo, hi, per_model)
+        : snprintf(say, sizeof say, "%d of %d runs did NOT learn to copy even inside the training lengths (below "
+                                    "%.0f%% exact in distribution): %s. Seeds that learned: %s. The means below still "
+                                    "count them.",
+                   fails, n_trained * c->n_seeds, 100 * EX_LEARNED_THRESHOLD, missed, per_model);
+    if (wl < 0 || (size_t)wl >= sizeof say || strlen(missed) + 1 >= sizeof missed ||
+        strlen(per_model) + 1 >= sizeof per_model) {
+        snprintf(t->err, sizeof t->err, "the learned-per-seed sentence does not fit in %zu bytes", sizeof say);
+        return -1;
+    }
     if ((st = tour_claim(t, "experiment", "ex-learned", fails == 0, NULL, say,
                          "posenc experiment --quick: copy, trained on n = 1..%d, seeds 1..%d, %d steps x batch %d, "
                          "model D %d, %d layers, %d test sequences per length, %.0f s on this machine; learned "
