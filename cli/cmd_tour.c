@@ -10,7 +10,7 @@
 static const cli_opt opts[] = {
     {"out", "DIR", "where figures and index.html go (default ./tour)"},
     {"no-figures", NULL, "print the claims and numbers only; write nothing"},
-    {"no-experiment", NULL, "skip training the tiny models (the last section, about a minute)"},
+    {"no-experiment", NULL, "skip training the tiny models (the last section, about 5 CPU-minutes)"},
     {NULL, NULL, NULL},
 };
 

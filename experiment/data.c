@@ -1,4 +1,4 @@
-/* data.c — the copy/reverse tasks and their packed batches. */
+/* data.c — the copy, reverse and sort tasks and their packed batches. */
 #include "data.h"
 
 #include "posenc.h" /* status codes */
@@ -11,6 +11,7 @@ const char *ex_task_name(ex_task t) {
     switch (t) {
     case EX_TASK_COPY: return "copy";
     case EX_TASK_REVERSE: return "reverse";
+    case EX_TASK_SORT: return "sort";
     }
     return NULL;
 }
@@ -77,8 +78,20 @@ static int batch_from_symbols(ex_batch *b, ex_task task, const int *lengths, int
         b->tok[t] = EX_BOS;
         for (int i = 0; i < n; i++) b->tok[t + 1 + i] = x[i];
         b->tok[t + n + 1] = EX_SEP;
+        /* sort: the answer is x in ascending order, read off the symbols'
+         * counts (a counting sort: 64 symbols) */
+        int count[EX_SYMBOLS] = {0}, next = 0;
+        if (task == EX_TASK_SORT)
+            for (int i = 0; i < n; i++) count[x[i]]++;
         for (int j = 0; j < n; j++) {
-            const int y = task == EX_TASK_COPY ? x[j] : x[n - 1 - j];
+            int y;
+            if (task == EX_TASK_SORT) {
+                while (count[next] == 0) next++;
+                count[next]--;
+                y = next;
+            } else {
+                y = task == EX_TASK_COPY ? x[j] : x[n - 1 - j];
+            }
             if (j + 1 < n) b->tok[t + n + 2 + j] = y;
             b->ans_row[a + j] = t + n + 1 + j;
             b->ans_tgt[a + j] = y;

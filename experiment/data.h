@@ -1,11 +1,12 @@
 /*
- * data.h — the copy and reverse tasks and their batches (random numbers:
+ * data.h — the copy, reverse and sort tasks and their batches (random numbers:
  * rng.h).
  *
  * An example of n symbols is the sequence BOS x1..xn SEP y1..yn; the model
  * reads its first 2n + 1 tokens and is scored on the n predictions made at
  * SEP and at y1..y(n-1) (teacher forcing: every answer token is predicted
- * from the true prefix). Copy: y = x. Reverse: y_j = x_(n+1-j).
+ * from the true prefix). Copy: y = x. Reverse: y_j = x_(n+1-j). Sort: y is
+ * x in ascending order (ties kept), Kazemnejad et al. 2023's sorting task.
  * The examples of a batch are packed without padding: token rows of
  * example b are [off[b], off[b+1]).
  */
@@ -22,8 +23,8 @@ enum { EX_SYMBOLS = 64, EX_BOS = 64, EX_SEP = 65, EX_VOCAB = 66 };
 /* Tokens an example of n symbols feeds the model: BOS x1..xn SEP y1..y(n-1). */
 static inline int ex_seq_len(int n) { return 2 * n + 1; }
 
-typedef enum { EX_TASK_COPY = 0, EX_TASK_REVERSE = 1 } ex_task;
-/* "copy", "reverse"; NULL out of range. */
+typedef enum { EX_TASK_COPY = 0, EX_TASK_REVERSE = 1, EX_TASK_SORT = 2 } ex_task;
+/* "copy", "reverse", "sort"; NULL out of range. */
 const char *ex_task_name(ex_task t);
 
 typedef struct {

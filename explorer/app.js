@@ -332,9 +332,10 @@ class Explorer {
     /* Two different counts: pairs whose cosine is negative at k (pointing
      * backwards now; `posenc analyze flip` calls it past_flip), and pairs
      * that have passed their flip distance pi/w_i at least once (past the
-     * slowest pair's flip, every one has: 64 of 64 at k = 32000, D = 128). */
+     * slowest pair's flip, every one has: 64 of 64 at k = 32000, D = 128).
+     * A negative k turns the pairs the other way, as far: |k| counts. */
     last.pastFlip = per.phase.filter((ph) => Math.cos(ph) < 0).length;
-    last.flippedOnce = per.flip.filter((f) => p.offset >= f).length;
+    last.flippedOnce = per.flip.filter((f) => Math.abs(p.offset) >= f).length;
     this.plots.pairs.setData([idx, per.wavelength, per.phase]);
     $('num-wavelength').textContent = fmt(per.wavelength[pairs - 1]);
     $('num-phase').textContent = fmt(per.phase[pairs - 1]);
@@ -379,7 +380,7 @@ class Explorer {
     /* Score vs offset: 0 .. past the slowest pair's flip (and past k). */
     const flipSlowest = per.flip[pairs - 1];
     last.flipSlowest = flipSlowest;
-    const span = Math.min(2e9, Math.max(2.2 * flipSlowest, 1.2 * p.offset, 64));
+    const span = Math.min(2e9, Math.max(2.2 * flipSlowest, 1.2 * Math.abs(p.offset), 64));
     const step = Math.max(1, Math.ceil(span / (SCORE_POINTS - 1)));
     if (p.logOffset !== this.scoreLog) this.makeScorePlot(p.logOffset);
     let sc, su, ks;
@@ -473,12 +474,19 @@ createPosenc().then((M) => {
   window.explorer = app;
   $('version').textContent = `libposenc ${M.UTF8ToString(M._px_version())} (WebAssembly).`;
   app.makePlots();
-  /* the exact offset box and the offset slider move together */
-  $('offset-num').addEventListener('input', () => {
-    const v = Math.round(+$('offset-num').value);
-    if (Number.isFinite(v) && v >= 0 && v <= 200000) $('offset').value = v;
-  });
+  /* the exact offset box and the offset slider move together; the box's
+   * buttons step one token either way or turn the sign (RoPE tells +k from
+   * -k: the key after or before the query) */
+  const setOffset = (v) => {
+    if (!(Number.isFinite(v) && v >= -200000 && v <= 200000)) return false;
+    $('offset').value = v;
+    $('offset-num').value = v;
+    return true;
+  };
+  $('offset-num').addEventListener('input', () => { setOffset(Math.round(+$('offset-num').value)); });
   $('offset').addEventListener('input', () => { $('offset-num').value = $('offset').value; });
+  for (const [id, f] of [['offset-down', (k) => k - 1], ['offset-up', (k) => k + 1], ['offset-sign', (k) => -k]])
+    $(id).addEventListener('click', () => { if (setOffset(f(+$('offset').value))) app.update(); });
   for (const el of document.querySelectorAll('#controls input, #controls select, #panel-clock input, ' +
     '#panel-terms input, #panel-terms select'))
     el.addEventListener('input', () => app.update());

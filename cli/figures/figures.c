@@ -18,6 +18,7 @@ const figure_entry figure_table[] = {
     {"entanglement", "the four logit terms with sinusoidal codes added to tokens, as bars", fig_entanglement, ""},
     {"similarity", "PE.PE^T around position 100, and its row m = 100", fig_similarity, "dim base range"},
     {"learned", "a learned table of 512 rows, blank where it refuses a position", fig_learned, ""},
+    {"learned-similarity", "cosines of a learned table's rows, at the start and after training rows 0..255", fig_learned_similarity, ""},
     {"wavelengths", "wavelength per pair on a log scale for several bases", fig_wavelengths, "dim range"},
     {"rotation", "q rotated to positions 0 to 123456 in three of its pairs", fig_rotation, "dim base seed"},
     {"relativity", "RoPE score vs offset for queries at m = 0, 1000, 10^6: one curve", fig_relativity, "dim base seed range"},

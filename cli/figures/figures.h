@@ -54,6 +54,7 @@ int fig_shift(const figure_opts *o, const char *path, char *err, size_t errlen);
 int fig_entanglement(const figure_opts *o, const char *path, char *err, size_t errlen);
 int fig_similarity(const figure_opts *o, const char *path, char *err, size_t errlen);
 int fig_learned(const figure_opts *o, const char *path, char *err, size_t errlen);
+int fig_learned_similarity(const figure_opts *o, const char *path, char *err, size_t errlen);
 int fig_wavelengths(const figure_opts *o, const char *path, char *err, size_t errlen);
 int fig_rotation(const figure_opts *o, const char *path, char *err, size_t errlen);
 int fig_relativity(const figure_opts *o, const char *path, char *err, size_t errlen);

@@ -374,3 +374,57 @@ int fig_learned(const figure_opts *o, const char *path, char *err, size_t errlen
     free(z);
     return fig_finish(fig, path, err, errlen);
 }
+
+/* The learned-similarity claim's two tables as cosine maps: rows m, n of the
+ * table at its random start and after training the rows of positions
+ * 0..255 (inputs.c), the last trained row marked. */
+int fig_learned_similarity(const figure_opts *o, const char *path, char *err, size_t errlen) {
+    enum { ROWS = TOUR_LSIM_ROWS, DIM = TOUR_LSIM_DIM, SEEN = TOUR_LSIM_SEEN, FAR = TOUR_LSIM_FAR };
+    float *start = malloc(sizeof(float) * ROWS * DIM), *trained = malloc(sizeof(float) * ROWS * DIM);
+    double *c0 = malloc(sizeof(double) * ROWS * ROWS), *c1 = malloc(sizeof(double) * ROWS * ROWS);
+    int st = start && trained && c0 && c1 ? PE_OK : PE_ERR_NOMEM;
+    if (st == PE_OK) st = tour_learned_trained(TOUR_LSIM_STEPS, TOUR_LSIM_LR, SEEN, start, trained);
+    if (st == PE_OK) {
+        tour_row_cosines(start, ROWS, DIM, c0);
+        tour_row_cosines(trained, ROWS, DIM, c1);
+    }
+    free(start);
+    free(trained);
+    plot_figure *fig = NULL;
+    if (st == PE_OK)
+        st = fig_begin(&(figure_opts){.width = FIG_OR(o->width, 1200), .height = FIG_OR(o->height, 640),
+                                      .scale = o->scale},
+                       1, 2, "A learned table's rows: alike only where training made them so", &fig, err, errlen);
+    else
+        fig_lib_error(st, err, errlen);
+    if (st != PE_OK) {
+        free(c0);
+        free(c1);
+        return st;
+    }
+    const double *maps[2] = {c0, c1};
+    for (int p = 0; p < 2; p++) {
+        /* the claim's two means, over the trained rows */
+        double near = 0, far = 0;
+        for (int r = 0; r + 1 < SEEN; r++) near += maps[p][r * ROWS + r + 1];
+        for (int r = 0; r + FAR < SEEN; r++) far += maps[p][r * ROWS + r + FAR];
+        near /= SEEN - 1;
+        far /= SEEN - FAR;
+        char sub[160], note[160];
+        snprintf(sub, sizeof sub, p == 0 ? "at the random start (seed 1): no structure"
+                                         : "after %d SGD steps on rows 0..%d (dashed: the last)", TOUR_LSIM_STEPS, SEEN - 1);
+        snprintf(note, sizeof note, "row n; rows < %d: mean cos (m, m+1) %.3f, (m, m+%d) %.3f", SEEN, near, FAR, far);
+        plot_axes *ax = plot_figure_axes(fig, 0, p);
+        plot_axes_labels(ax, sub, note, "row m");
+        plot_axes_options(ax, PLOT_INVERT_Y | PLOT_EQUAL | PLOT_INT_X | PLOT_INT_Y);
+        plot_heatmap(ax, maps[p], ROWS, ROWS,
+                     &(plot_heatmap_opts){.cmap = PLOT_DIVERGING, .vmin = -1, .vmax = 1,
+                                          .cbar_label = "cosine of rows m, n"});
+        /* the last trained row and column: the claim's boundary */
+        plot_hline(ax, SEEN - 0.5, &(plot_style){.color = PLOT_BLACK});
+        plot_vline(ax, SEEN - 0.5, &(plot_style){.color = PLOT_BLACK});
+    }
+    free(c0);
+    free(c1);
+    return fig_finish(fig, path, err, errlen);
+}

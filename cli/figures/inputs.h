@@ -46,4 +46,17 @@ enum { TOUR_SCALE_D = 128, TOUR_YARN_L0 = 2048 };
 #define TOUR_LLAMA3_BASE 500000.0
 #define TOUR_YARN_FACTOR 10.0
 
+/* Learned similarity: a (ROWS, DIM) learned table (seed 1) trained by plain
+ * SGD, `steps` steps at learning rate lr, toward the sinusoidal codes (D =
+ * DIM, base 10^4) of positions 0..seen-1 (loss 1/2 sum_m |W_m - PE(m)|^2):
+ * rows from `seen` on get no gradient. The claim trains STEPS steps at LR
+ * with SEEN rows and compares rows FAR apart. */
+enum { TOUR_LSIM_ROWS = 512, TOUR_LSIM_DIM = 16, TOUR_LSIM_SEEN = 256, TOUR_LSIM_FAR = 100, TOUR_LSIM_STEPS = 50 };
+#define TOUR_LSIM_LR 0.2
+/* start, trained: (ROWS, DIM) each, the table before and after training.
+ * Returns a pe_status (the library's, or PE_ERR_NOMEM). */
+int tour_learned_trained(int64_t steps, double lr, int64_t seen, float *start, float *trained);
+/* cosine[i * rows + j] = the cosine of rows i and j of w (rows, dim). */
+void tour_row_cosines(const float *w, int64_t rows, int64_t dim, double *cosine);
+
 #endif

@@ -45,7 +45,7 @@ typedef struct {
     FILE *out;          /* where claims are printed; NULL: stdout */
     const char *dir;    /* output directory for figures and index.html */
     int draw;           /* 0: numbers only (--no-figures) */
-    int experiment;     /* 1: train the --quick experiment (about a minute) */
+    int experiment;     /* 1: train the --quick experiment (about 5 CPU-minutes) */
     /* Test-only fault injection (POSENC_TOUR_FAULT="key:index=value"): the
      * claim named key sees input number index replaced by value, so a test
      * can watch a predicate fail. fault_key[0] == 0: none. */

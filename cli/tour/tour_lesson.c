@@ -110,13 +110,15 @@ const tour_section tour_sections[] = {
     {"experiment", "Train short, test long",
      "The argument ends in a prediction that can be tested: a scheme built on bounded, relative angles should "
      "keep working past the lengths it was trained on, and a table of absolute positions should not. Here "
-     "tiny decoders are trained, in C, to copy sequences of up to 16 symbols and then asked to copy longer "
-     "ones. Two things to keep in mind when reading it. The task itself asks for new distances: the j-th "
-     "answer symbol is the j-th input symbol, n + 1 positions back, so at twice the training length every "
-     "relative scheme must attend at an offset it never used in training; bounded angles keep the codes "
-     "familiar, not the offset. And this is one seed of a quick run (about a minute): the spread between "
-     "seeds is not measured here; docs/EXPERIMENT.md has the three-seed run. The sentences below are written "
-     "from the measured table, whatever it says, and each is a test of it.",
+     "tiny decoders are trained, in C, to copy short sequences (the claims' numbers say how short) and then "
+     "asked to copy sequences 1.5, 2 and 4 times as long. Two things to keep in mind when reading it. The task "
+     "itself asks for new distances: the j-th answer symbol is the j-th input symbol, n + 1 positions back, so "
+     "past the training length every relative scheme must attend at an offset it never used in training; "
+     "bounded angles keep the codes familiar, not the offset. And these are small models of a quick run, "
+     "three seeds each: the tables give the mean and the spread (± the sample standard deviation) over the "
+     "seeds, and the first one says, seed by seed, whether each model learned the task at all. "
+     "docs/EXPERIMENT.md has the larger run. The sentences below are written from the measured tables, "
+     "whatever they say, and each is a test of them.",
      MATH(MT("exact match") P(MI("n")) MO("=") FRAC(MN("1"), MI("N")) "<munderover>" MO("∑") ROW(MI("j") MO("=")
               MN("1")) MI("N") "</munderover>" MO("[") SUB(MI("ŷ"), MI("j")) MO("=") SUB(MI("y"), MI("j")) MO("]")
               MO(",") GAP MI("n") MO("=") MT("symbols to copy")),

@@ -83,6 +83,15 @@ async function screenshots(browser, url, name, extra) {
     const page = await browser.newPage({ viewport: { width, height: 900 } });
     await page.goto(url);
     if (extra) await extra(page);
+    /* the tour's figures load lazily: load them all, so the full-page
+     * screenshot shows every figure as a learner scrolling would see it */
+    const images = await page.evaluate(async () => {
+      const imgs = [...document.querySelectorAll('img')];
+      imgs.forEach((i) => { i.loading = 'eager'; });
+      await Promise.all(imgs.map((i) => (i.complete ? null : new Promise((r) => { i.onload = i.onerror = r; }))));
+      return { n: imgs.length, broken: imgs.filter((i) => !(i.naturalWidth > 0)).map((i) => i.src) };
+    });
+    check(`${name}_images_${width}_all_loaded`, images.broken.length === 0, images.broken.join(', '));
     const file = join(OUT, `${name}-${width}.png`);
     const png = await page.screenshot({ path: file, fullPage: true });
     const v = await variance(page, png);
@@ -485,6 +494,65 @@ async function negativeOffsetChecks(browser) {
   await page.close();
 }
 
+/* Issue 27: a negative offset is settable (the key before the query, the
+ * causal case): typed into the exact box, by the box's -1 / +1 steps and
+ * by its sign button. At each, the shown score is the CLI's for the
+ * command the page shows (its --range -k), score(k) != score(-k), the
+ * flip count is the CLI's flip distances counted against |k|, the clock
+ * and the shift strip follow, and nothing on the page errs. */
+async function settableNegativeOffsetChecks(browser) {
+  const file = join(TOUR, 'explorer', 'index.html');
+  if (!existsSync(file)) return;
+  const { page, problems } = await openWatched(browser, pathToFileURL(file).href, 'body[data-ready="1"]');
+  const state = () => page.evaluate(() => ({ last: window.explorer.last,
+    score: document.getElementById('num-score').textContent,
+    flipped: document.getElementById('num-flipped').textContent,
+    cmdScore: document.getElementById('cmd-score').textContent,
+    cmdPairs: document.getElementById('cmd-pairs').textContent,
+    cmdShift: document.getElementById('cmd-shift').textContent,
+    box: document.getElementById('offset-num').value,
+    slider: document.getElementById('offset').value,
+    status: document.getElementById('status').textContent }));
+  const agrees = (s, k) => {
+    const rel = cli(s.cmdScore), fl = cli(s.cmdPairs), enc = cli(s.cmdShift);
+    const n = fl.flip_distance.filter((f) => Math.abs(fl.offset) >= f).length;
+    const D = s.last.params.headDim;
+    return s.last.params.offset === k && s.box === String(k) && s.slider === String(k) && rel.offsets[0] === k &&
+      s.score === fmt(rel.rope_score[0]) && s.flipped === `${n} of ${D / 2}` && fl.offset === k &&
+      near(s.last.clock.between, ((fl.phase_rad[s.last.clock.pair] * 180 / Math.PI) % 360 + 360) % 360, 1e-9) &&
+      enc.positions[0] === s.last.params.position + k && s.status === '';
+  };
+  for (const k of [-7, -34, -44, -32000]) {
+    await page.locator('#offset-num').fill(String(k));
+    const s = await state();
+    check(`negative_offset_box_sets_${k}`, agrees(s, k),
+      `${s.last.params.offset} box ${s.box} slider ${s.slider}, score ${s.score}, ${s.flipped}, ${s.status}`);
+  }
+  let s = await state();
+  check('negative_offset_direction_differs', s.last.scoreAtOffset !== s.last.scoreAtMinusOffset, '');
+  await page.locator('#offset-num').fill('-7');
+  await page.locator('#offset-up').click();
+  s = await state();
+  check('offset_step_up_from_minus_7', agrees(s, -6), `${s.last.params.offset}`);
+  await page.locator('#offset-down').click();
+  await page.locator('#offset-down').click();
+  s = await state();
+  check('offset_step_down_to_minus_8', agrees(s, -8), `${s.last.params.offset}`);
+  const before = s.last.scoreAtOffset;
+  await page.locator('#offset-sign').click();
+  s = await state();
+  check('offset_sign_turns_minus_8_to_8', agrees(s, 8) && s.last.scoreAtMinusOffset === before, `${s.last.params.offset}`);
+  /* the slider reaches the negative end, and a number past it is not taken */
+  await page.locator('#offset').fill('-200000');
+  s = await state();
+  check('offset_slider_reaches_minus_200000', agrees(s, -200000), `${s.last.params.offset}`);
+  await page.locator('#offset-num').fill('-200001');
+  s = await state();
+  check('offset_box_refuses_past_range', s.last.params.offset === -200000, `${s.last.params.offset}`);
+  check('negative_offset_no_errors', problems.length === 0, problems.join('; '));
+  await page.close();
+}
+
 const browser = await chromium.launch({
   executablePath: CHROMIUM,
   /* Chromium's sandbox refuses to start as root (CI containers). */
@@ -500,6 +568,7 @@ try {
   await shiftChecks(browser);
   await headDimTwoChecks(browser);
   await negativeOffsetChecks(browser);
+  await settableNegativeOffsetChecks(browser);
 } catch (e) {
   check('browser_run_completed', false, e.stack || String(e));
 } finally {

@@ -281,6 +281,9 @@ expect experiment_bad_length 2 'test-lengths: 0 is not in 1..1023' -- experiment
 expect experiment_bad_train_max 2 '--train-max must be in 2..256' -- experiment --train-max 1
 expect experiment_bad_plot 2 "--plot: 'em.jpg' must end in .png or .svg" -- experiment --plot em.jpg
 expect experiment_bad_format 2 "'xml' is not one of" -- experiment --format xml
+# Kazemnejad et al.'s third task: the answer sorted (experiment/data.c; tests/experiment/test_layers.c checks the batches)
+expect experiment_sort_task 0 'task sort, trained on n = 1\.\.2 symbols' -- experiment --task sort --schemes rope --seeds 1 --steps 3 --train-max 2 --test-lengths 3 --examples 4
+expect experiment_bad_task 2 "'shuffle' is not one of" -- experiment --task shuffle
 EXP_TINY=(experiment --schemes none,rope,rope-yarn,alibi --seeds 2 --steps 3 --train-max 2
           --test-lengths 2,5 --examples 4)
 expect experiment_table 0 'rope-yarn +0/2' -- "${EXP_TINY[@]}"

@@ -14,6 +14,10 @@ expect tour_learned 0 'position 512 -> refused' -- tour --no-figures --no-experi
 # Trained rows are PE(m) to a residual 0.8^50 = 1.4e-5 of the start, so their mean cosines are the sinusoidal
 # codes' (1/8) sum_i cos(k w_i), w_i = 10^(-i/2), i = 0..7: 0.935646 at k = 1, 0.435921 at k = 100 (numpy)
 expect tour_learned_similarity 0 'mean cosine of rows \(m, m\+1\) / \(m, m\+100\): start -0\.0107 / 0\.0086, trained 0\.9356 / 0\.4359; rows 256\.\.511: -0\.0023' -- tour --no-figures --no-experiment
+# ... and the trained rows' whole cosine map (the figure's right panel) is the codes' own, PE(m).PE(n)/8, to the
+# start's residual (~1e-6): the heat map shows the claim's structure, not a look-alike
+expect tour_learned_similarity_map 0 'largest \|cosine - the codes. cosine\| over rows 0\.\.255: [0-9.]+e-0[6-9]$' -- tour --no-figures --no-experiment
+expect tour_learned_similarity_figure 0 'learned-similarity\.png' -- tour --no-experiment --out "$TMP/tour_ls"
 # the toy drift's sentence follows the sign of its slope (positive here)
 expect tour_drift_sign 0 'slope \(Q e_m\)ᵀK1 = \+0\.1094 is positive, so later keys .*the last keys win' -- tour --no-figures --no-experiment
 # near-collisions: the closest offsets are inside their ranges, not at an edge
@@ -39,12 +43,11 @@ done
 nclaims=$("$POSENC" tour --no-figures --no-experiment | grep -c '^\[[0-9]*\] ')
 nhtml=$(grep -c 'class="claim ok"' "$TMP/tour/index.html")
 nimg=$(grep -c '<img src=' "$TMP/tour/index.html")
-# eight claims carry no figure: toy-regimes, sine-alone, learned-similarity, layout, gap34, every-layer, ntk,
-# compare (a table)
-nbare=$(grep -cE 'data-key="(toy-regimes|sine-alone|learned-similarity|layout|gap34|every-layer|ntk|compare)"' "$TMP/tour/index.html")
+# seven claims carry no figure: toy-regimes, sine-alone, layout, gap34, every-layer, ntk, compare (a table)
+nbare=$(grep -cE 'data-key="(toy-regimes|sine-alone|layout|gap34|every-layer|ntk|compare)"' "$TMP/tour/index.html")
 order=$(grep -o '<section id="[a-z]*"' "$TMP/tour/index.html" | sed 's/.*id="//; s/"//' | tr '\n' ' ')
 nmath=$(grep -c '<math display="block">' "$TMP/tour/index.html")
-if [ -z "$missing" ] && [ "$nclaims" -eq 27 ] && [ "$nclaims" -eq "$nhtml" ] && [ "$nbare" -eq 8 ] && [ "$nimg" -eq $((nclaims - 8)) ] &&
+if [ -z "$missing" ] && [ "$nclaims" -eq 27 ] && [ "$nclaims" -eq "$nhtml" ] && [ "$nbare" -eq 7 ] && [ "$nimg" -eq $((nclaims - 7)) ] &&
    [ "$order" = "bag raw normalized binary sinusoidal learned rope scaling compare " ] && [ "$nmath" -eq 9 ] &&
    grep -q '<td>binary</td><td>1.41 ✓</td><td>0 ✓</td><td>3.16 ✗</td>' "$TMP/tour/index.html" &&
    ! grep -q '<script' "$TMP/tour/index.html" && grep -q '>27 claims checked\.<' "$TMP/tour/index.html"; then
@@ -73,7 +76,8 @@ expect tour_bad_out 1 'cannot create' -- tour --no-experiment --out /nonexistent
 faults="bag:0=1 toy-terms:0=0 toy-drift:0=0 normalized:1=3 binary:0=1 pe7:1=100 base:2=1e4 shift:0=16
 entangle:0=0 symmetry:1=8 learned:0=513 learned:1=300 rotation:0=1.23 relativity:2=6 direction:1=7 locality:0=10
 flip:1=16000 aliasing:1=40 collisions:1=20000 scaling:2=8192 scaling:0=1 sine-alone:0=0 layout:0=1 layout:1=0
-gap34:0=3400 ntk:0=4 toy-regimes:0=0 compare:1=10 every-layer:0=0 learned-similarity:0=0 learned-similarity:1=0"
+gap34:0=3400 ntk:0=4 toy-regimes:0=0 compare:1=10 every-layer:0=0 learned-similarity:0=0 learned-similarity:1=0
+learned-similarity:0=5"
 for f in $faults; do
     key=${f%%:*}
     out=$(POSENC_TOUR_FAULT="$f" "$POSENC" tour --no-figures --no-experiment 2>&1)

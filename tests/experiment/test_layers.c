@@ -16,6 +16,7 @@
 #include "../../experiment/model.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define FD_H 1e-6
 #define FD_TOL(g) (1e-7 + 1e-7 * fabs(g))
@@ -304,6 +305,36 @@ TEST(exp_batch_layout_copy_and_reverse) {
         for (int t = 0; t < b.n_tok; t++) CHECK(b.tok[t] >= 0 && b.tok[t] < EX_VOCAB);
         ex_batch_free(&b);
     }
+}
+
+/* Sort: the answer is x in ascending order, ties kept, checked against a
+ * plain insertion sort of the example's own symbols. */
+TEST(exp_batch_layout_sort) {
+    ex_rng r;
+    ex_rng_seed(&r, 7, 1);
+    const int lengths[3] = {9, 1, 40};
+    ex_batch b = {0};
+    CHECK_OK(ex_batch_make(&b, EX_TASK_SORT, lengths, 3, &r));
+    CHECK(b.n_ex == 3 && b.n_ans == 50);
+    int ties = 0;
+    for (int e = 0; e < 3; e++) {
+        const int n = lengths[e], *x = b.tok + b.off[e] + 1;
+        int want[40];
+        for (int i = 0; i < n; i++) {
+            int j = i;
+            for (; j > 0 && want[j - 1] > x[i]; j--) want[j] = want[j - 1];
+            want[j] = x[i];
+        }
+        CHECK(b.tok[b.off[e]] == EX_BOS && b.tok[b.off[e] + n + 1] == EX_SEP);
+        for (int j = 0; j < n; j++) {
+            CHECK(b.ans_tgt[b.ans_off[e] + j] == want[j]);
+            if (j + 1 < n) CHECK(b.tok[b.off[e] + n + 2 + j] == want[j]); /* teacher forcing: the true prefix */
+            ties += j > 0 && want[j] == want[j - 1];
+        }
+    }
+    CHECK(ties > 0); /* 40 draws of 64 symbols repeat one (p > 0.99): ties are exercised */
+    CHECK(strcmp(ex_task_name(EX_TASK_SORT), "sort") == 0);
+    ex_batch_free(&b);
 }
 
 TEST(exp_eval_sets_are_fixed_by_their_seed) {

@@ -183,7 +183,14 @@ TEST(exp_config_errors_are_reported) {
     c.lengths[0] = 5000;
     CHECK(ex_config_check(&c) != NULL);
     ex_config_quick(&c);
-    CHECK(ex_config_check(&c) == NULL && c.n_seeds == 1 && c.quick);
+    /* the tour's run: several seeds, and the test lengths 1.5x and 2x its training length that its claims judge */
+    CHECK(ex_config_check(&c) == NULL && c.n_seeds == 3 && c.quick);
+    int onehalf = 0, twice = 0;
+    for (int i = 0; i < c.n_lengths; i++) {
+        onehalf += 2 * c.lengths[i] == 3 * c.train_max;
+        twice += c.lengths[i] == 2 * c.train_max;
+    }
+    CHECK(onehalf == 1 && twice == 1);
 }
 
 TEST(exp_tiny_model_learns_copy) {
