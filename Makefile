@@ -173,9 +173,15 @@ TOUR_ARGS ?=
 # in first, so the tour's page links to it.
 run: deps-run
 	+@$(MAKE) --no-print-directory run-tour
+# The tour exits 3 when it ran to the end and a claim did not hold: the
+# claims are the lesson's verdicts on this run, printed and marked on the
+# page, not a failed build; any other non-zero status fails `make run`.
 run-tour: $(POSENC) explorer
 	mkdir -p tour/explorer && cp $(EXPLORER) tour/explorer/index.html
-	$(POSENC) tour $(ARGS) $(TOUR_ARGS)
+	@rc=0; $(POSENC) tour $(ARGS) $(TOUR_ARGS) || rc=$$?; \
+	if [ $$rc -eq 3 ]; then \
+	  echo "make run: the tour ran; the claims marked FAILED above did not hold on this run"; \
+	elif [ $$rc -ne 0 ]; then exit $$rc; fi
 
 # Each case against its baseline, measured in the same run (posenc bench --help).
 bench: $(POSENC)

@@ -71,7 +71,7 @@ expect tour_bad_out 1 'cannot create' -- tour --no-experiment --out /nonexistent
 # of its computed numbers): one input of the experiment the sentence is
 # about is changed (a causal mask, a base, a shift, the number of table rows,
 # YaRN's magnitude on a rotation, ...), the library recomputes, and the claim
-# must turn into "FAILED", exit 1, and be left out of the count.
+# must turn into "FAILED", exit 3 (a verdict, not an error), and be left out of the count.
 # key:index=value per claim; a claim may appear more than once.
 faults="bag:0=1 toy-terms:0=0 toy-drift:0=0 normalized:1=3 binary:0=1 pe7:1=100 base:2=1e4 shift:0=16
 entangle:0=0 symmetry:1=8 learned:0=513 learned:1=300 rotation:0=1.23 relativity:2=6 direction:1=7 locality:0=10
@@ -82,7 +82,7 @@ for f in $faults; do
     key=${f%%:*}
     out=$(POSENC_TOUR_FAULT="$f" "$POSENC" tour --no-figures --no-experiment 2>&1)
     rc=$?
-    if [ "$rc" -eq 1 ] && grep -q '^\[[0-9]*\] FAILED: ' <<<"$out" && grep -q '^26 claims checked, some FAILED\.$' <<<"$out" &&
+    if [ "$rc" -eq 3 ] && grep -q '^\[[0-9]*\] FAILED: ' <<<"$out" && grep -q '^26 claims checked, some FAILED\.$' <<<"$out" &&
        grep -q "1 claim FAILED: \[[0-9]*\] $key\$" <<<"$out"; then
         ok "tour_fault_$f"
     else
@@ -92,7 +92,7 @@ done
 # ... and the page marks it, with the count of the claims that held
 POSENC_TOUR_FAULT=relativity:2=6 "$POSENC" tour --no-experiment --out "$TMP/tourf" >"$TMP/tourf.out" 2>&1
 rc=$?
-if [ "$rc" -eq 1 ] && [ "$(grep -c 'class="claim failed"' "$TMP/tourf/index.html")" -eq 1 ] &&
+if [ "$rc" -eq 3 ] && [ "$(grep -c 'class="claim failed"' "$TMP/tourf/index.html")" -eq 1 ] &&
    grep -q 'data-key="relativity"' "$TMP/tourf/index.html" &&
    grep -q '26 claims checked; 1 FAILED' "$TMP/tourf/index.html" &&
    grep -q 'do NOT score the same for m = 0, 1000 and 10\^6' "$TMP/tourf/index.html"; then
