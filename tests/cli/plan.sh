@@ -220,3 +220,17 @@ if "$POSENC" plan --config "$FIX/gemma-3-1b-it.json" --gguf "$GG/gemma-3-1b-it.g
 printf 'GGUF\3\0\0\0' >"$TMP/short.gguf"
 expect plan_gguf_truncated 1 'short.gguf' -- plan --gguf "$TMP/short.gguf"
 expect plan_gguf_missing 1 "nope.gguf" -- plan --gguf "$TMP/nope.gguf"
+
+# The README states the registry's size (its "Per-layer plans" paragraph):
+# those numbers are the registry's, counted from `plan --families`.
+fam=$("$POSENC" plan --families --format json)
+hf_all=$(grep -c '"model_type": ' <<<"$fam")
+hf_modelled=$(grep -c '"model_type": .*"refusal": null}' <<<"$fam")
+gguf_all=$(grep -c '"arch": ' <<<"$fam")
+readme="$(dirname "$0")/../../README.md"
+if grep -q "transformers ($hf_all records: $hf_modelled modelled, the rest refused" "$readme" &&
+   grep -q "and $gguf_all llama.cpp architectures" "$readme"; then
+    ok readme_registry_counts
+else
+    bad readme_registry_counts "README does not say $hf_all records, $hf_modelled modelled, $gguf_all llama.cpp architectures"
+fi
