@@ -94,10 +94,16 @@ int cmd_tour(const cli_spec *spec, int argc, char **argv) {
             free(t);
             return cli_runtime_error(spec, "%s", err[0] ? err : path);
         }
-        printf("\n%d claims checked%s; open %s in a browser.\n", t->n - t->failed, t->failed ? ", some FAILED" : "",
-               path);
+        if (t->failed)
+            printf("\n%d of %d claims hold, %d FAILED; open %s in a browser.\n", t->n - t->failed, t->n,
+                   t->failed, path);
+        else
+            printf("\n%d claims checked; open %s in a browser.\n", t->n, path);
     } else {
-        printf("\n%d claims checked%s.\n", t->n - t->failed, t->failed ? ", some FAILED" : "");
+        if (t->failed)
+            printf("\n%d of %d claims hold, %d FAILED.\n", t->n - t->failed, t->n, t->failed);
+        else
+            printf("\n%d claims checked.\n", t->n);
     }
     if (t->fault_key[0] && !t->fault_used) {
         int r = cli_runtime_error(spec, "POSENC_TOUR_FAULT names no input of a claim that ran: '%s' index %d",

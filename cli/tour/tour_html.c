@@ -111,8 +111,8 @@ void tour_html_page(const tour *t, FILE *f) {
         fputs("<p><a class=\"explore\" href=\"explorer/index.html\">Explore interactively</a></p>\n", f);
     const int held = t->n - t->failed;
     if (t->failed)
-        fprintf(f, "<p class=\"summary bad\">%d claims checked; %d FAILED (marked ✗ below).</p>\n", held,
-                t->failed);
+        fprintf(f, "<p class=\"summary bad\">%d of %d claims hold; %d FAILED (marked ✗ below).</p>\n",
+                held, t->n, t->failed);
     else
         fprintf(f, "<p class=\"summary\">%d claims checked.</p>\n", held);
     fputs("</header>\n<nav><ol>\n", f);

@@ -352,7 +352,7 @@ TEST(tour_page_marks_a_failed_claim) {
         fclose(m);
         CHECK_HAS(page, "<div class=\"claim failed\" id=\"c5\" data-key=\"ex-rescaled\">");
         CHECK_HAS(page, "✗ FAILED");
-        CHECK_HAS(page, "4 claims checked; 1 FAILED");
+        CHECK_HAS(page, "4 of 5 claims hold; 1 FAILED");
         CHECK_HAS(page, "<section id=\"experiment\">");
         char split[64];
         SAYF(split, "<th class=\"split\">n=%d</th>", nlen(&f, 2));
