@@ -189,35 +189,27 @@ static int assign_types(reader *r, pe_plan *p, const int *use_rope) {
     int64_t pattern = r->fam->defaults.pattern, window = 0, mwl = 0;
     PE_TRY(pe__json_int(r->top, "sliding_window", &window, &has));
     bool has_window = has;
-    if (r->fam->layers == PE__LAYERS_PATTERN) {
-        int64_t v;
-        const char *pattern_key =
-            r->fam->pattern_key != NULL ? r->fam->pattern_key : "sliding_window_pattern";
-        PE_TRY(pe__json_int(r->top, pattern_key, &pattern, &has));
-        if (!has && r->fam->pattern_key == NULL) {
+    if (r->fam->layers == PE__LAYERS_PATTERN || r->fam->layers == PE__LAYERS_FULL_EVERY_NTH) {
+        /* One global layer per period of n: the last of each (Gemma: sliding
+         * if (i + 1) % n, n from sliding_window_pattern or the record's key)
+         * or the first (ModernBERT: sliding if i % global_attn_every_n_layers,
+         * layer 0 global; no key: the class default). */
+        const bool first = r->fam->layers == PE__LAYERS_FULL_EVERY_NTH;
+        const char *pattern_key = r->fam->pattern_key != NULL ? r->fam->pattern_key
+                                  : first                     ? NULL
+                                                              : "sliding_window_pattern";
+        if (pattern_key != NULL) PE_TRY(pe__json_int(r->top, pattern_key, &pattern, &has));
+        if (pattern_key != NULL && !has && r->fam->pattern_key == NULL) {
+            int64_t v;
             PE_TRY(pe__json_int(r->top, "_sliding_window_pattern", &v, &has));
             if (has) pattern = v;
         }
         if (pattern < 1)
-            return pe__fail(PE_ERR_FORMAT, "'%s%s'=%lld must be >= 1",
-                            r->top.prefix, pattern_key, (long long)pattern);
-        PE_TRY(pe__plan_type_index(p, "sliding_attention", &sliding));
-        for (int64_t i = 0; i < p->n_layers; i++)
-            p->layers[i].type = (i + 1) % pattern != 0 ? sliding : full;
-        return PE_OK;
-    }
-    if (r->fam->layers == PE__LAYERS_FULL_EVERY_NTH) {
-        /* ModernBERT: "sliding_attention" if i % global_attn_every_n_layers
-         * else "full_attention" (layer 0 global). */
-        if (r->fam->pattern_key != NULL)
-            PE_TRY(pe__json_int(r->top, r->fam->pattern_key, &pattern, &has));
-        if (pattern < 1)
             return pe__fail(PE_ERR_FORMAT, "'%s%s'=%lld must be >= 1", r->top.prefix,
-                            r->fam->pattern_key ? r->fam->pattern_key : "pattern",
-                            (long long)pattern);
+                            pattern_key != NULL ? pattern_key : "pattern", (long long)pattern);
         PE_TRY(pe__plan_type_index(p, "sliding_attention", &sliding));
         for (int64_t i = 0; i < p->n_layers; i++)
-            p->layers[i].type = i % pattern != 0 ? sliding : full;
+            p->layers[i].type = (first ? i : i + 1) % pattern != 0 ? sliding : full;
         return PE_OK;
     }
     if (r->fam->layers == PE__LAYERS_LINEAR_INTERVAL) {
