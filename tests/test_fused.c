@@ -609,10 +609,13 @@ static void norm_matches_float32_formula(const cfg *c, const bufs *b, const floa
 TEST(fused_norm_bit_identical_on_every_set) {
     char saved[16];
     snprintf(saved, sizeof saved, "%s", pe_kernels_name());
-    /* 70 q heads: past the AVX-512 norm's block of 64 heads */
-    for (int run = 0; run < 4; run++) {
-        const int gemma = run & 1, many = run >> 1;
-        const cfg c = {5, many ? 70 : 7, many ? 9 : 3, 45, 2, PE_ROPE_HALF, 1, 1, gemma, PE_F32, 0,
+    /* 70 q heads: past the AVX-512 norm's block of 64 heads; head_dim 45
+     * (two whole lines of 16, then 8 + 5), 128 (lines only) and 24 (a line
+     * and a block of 8): the norm's loop over lines and each tail */
+    static const int dims[] = {45, 128, 24};
+    for (int run = 0; run < 12; run++) {
+        const int gemma = run & 1, many = (run >> 1) & 1, D = dims[run / 4];
+        const cfg c = {5, many ? 70 : 7, many ? 9 : 3, D, 2, PE_ROPE_HALF, 1, 1, gemma, PE_F32, 0,
                        PE_F32, PE_F32, 1.0, 0};
         float *ref = NULL;
         const size_t qn = (size_t)(c.T * c.Hq * c.D), kn = (size_t)(c.T * c.Hkv * c.D);

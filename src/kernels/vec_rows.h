@@ -35,6 +35,12 @@
 #ifndef PE_ROWS_MAX_Q_INTER
 #define PE_ROWS_MAX_Q_INTER PE_ROWS_MAX_Q
 #endif
+/* Heads whose sums of squares the norm accumulates together (NA
+ * accumulators each, all in registers): independent FMA chains in flight.
+ * Default 4; a layer with 32 registers may take more. */
+#ifndef PE_NORM_GROUP
+#define PE_NORM_GROUP 4
+#endif
 #define PE_ROWS_Q_ARRAY \
     (PE_ROWS_MAX_Q_INTER > PE_ROWS_MAX_Q ? PE_ROWS_MAX_Q_INTER : PE_ROWS_MAX_Q)
 
@@ -299,51 +305,73 @@ static void pe_vnarrow_f32(const float *in, void *out, int64_t n, pe_dtype dt, i
     if (i < n) pe_vf_st_part(out, i, pe_vf_load_part(in + i, (int)(n - i)), dt, (int)(n - i), PE_ST_PLAIN);
 }
 
-/* The sums of squares of g = 1 or 4 heads (a constant after inlining:
- * accumulators in registers, independent chains in flight; every loop over
- * heads or accumulators unrolled, or GCC keeps acc[k][a] on the stack and
- * each FMA of a chain waits for the previous one's store: 1.6x the norm's
- * time on Zen 4): partial sum l
- * of the definition is lane l % PE_VD_LANES of accumulator l / PE_VD_LANES;
- * a partial block of 8 is zero-padded (zeros add +0 exactly). Each head's
- * ((s0+s1)+(s2+s3))+((s4+s5)+(s6+s7)) into sums[k]. */
+/* The sums of squares of g = 1 or PE_NORM_GROUP heads (a constant after
+ * inlining: accumulators in registers, independent chains in flight; every
+ * loop over heads or accumulators unrolled, or GCC keeps acc[k][a] on the
+ * stack and each FMA of a chain waits for the previous one's store: 1.6x
+ * the norm's time on Zen 4): partial sum l of the definition is lane
+ * l % PE_VD_LANES of accumulator l / PE_VD_LANES; a partial block of 8 is
+ * zero-padded (zeros add +0 exactly). Each head's
+ * ((s0+s1)+(s2+s3))+((s4+s5)+(s6+s7)) into sums[k].
+ *
+ * The loop over whole lines (16 floats: two blocks of 8, one prefetch or
+ * side step per head) carries no test of its own; the rest of the row
+ * (fewer than 16 floats) follows. Tests inside the loop (the line's step,
+ * a partial block) were a third of the norm's instructions
+ * (fused_qkv_4096). */
+PE_VEC_INLINE void pe_vnorm_block8(const float *p, int64_t left, pe_vd *acc) {
+    enum { NA = 8 / PE_VD_LANES };
+#pragma GCC unroll 4
+    for (int a = 0; a < NA; a++) {
+        const int64_t l = left - a * PE_VD_LANES;
+        if (l <= 0) break;
+        const pe_vd v = l >= PE_VD_LANES ? pe_vd_load_f32(p + a * PE_VD_LANES)
+                                         : pe_vd_load_f32_part(p + a * PE_VD_LANES, (int)l);
+        acc[a] = pe_vd_fmadd(v, v, acc[a]);
+    }
+}
+
 PE_VEC_INLINE void pe_vnorm_sums(const float *x, int64_t xs, int64_t n, double *sums,
                                  uintptr_t *pf, uintptr_t pf_end, uintptr_t pf_stride,
                                  const int g) {
     enum { NA = 8 / PE_VD_LANES };
-    pe_vd acc[4][NA];
+    pe_vd acc[PE_NORM_GROUP][NA];
     const int own = pf_stride == 0; /* no side stream: prefetch ahead */
-#pragma GCC unroll 4
+#pragma GCC unroll 8
     for (int k = 0; k < g; k++)
 #pragma GCC unroll 4
         for (int a = 0; a < NA; a++) acc[k][a] = pe_vd_zero();
-    for (int64_t i = 0; i < n; i += 8) {
-        if (i % 16 == 0)
-#pragma GCC unroll 4
-            for (int k = 0; k < g; k++) pe__side_step(pf, pf_end, pf_stride);
-#pragma GCC unroll 4
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+#pragma GCC unroll 8
         for (int k = 0; k < g; k++) {
             const float *p = x + k * xs + i;
-            if (own && i % 16 == 0) __builtin_prefetch((const char *)p + PE__PREFETCH_BYTES);
-            if (n - i >= 8) {
+            if (own)
+                __builtin_prefetch((const char *)p + PE__PREFETCH_BYTES);
+            else
+                pe__side_step(pf, pf_end, pf_stride);
+#pragma GCC unroll 2
+            for (int b = 0; b < 16; b += 8)
 #pragma GCC unroll 4
                 for (int a = 0; a < NA; a++) {
-                    const pe_vd v = pe_vd_load_f32(p + a * PE_VD_LANES);
+                    const pe_vd v = pe_vd_load_f32(p + b + a * PE_VD_LANES);
                     acc[k][a] = pe_vd_fmadd(v, v, acc[k][a]);
                 }
-            } else {
-#pragma GCC unroll 4
-                for (int a = 0; a < NA; a++) {
-                    const int64_t left = n - i - a * PE_VD_LANES;
-                    if (left <= 0) break;
-                    const pe_vd v = left >= PE_VD_LANES ? pe_vd_load_f32(p + a * PE_VD_LANES)
-                                                        : pe_vd_load_f32_part(p + a * PE_VD_LANES, (int)left);
-                    acc[k][a] = pe_vd_fmadd(v, v, acc[k][a]);
-                }
-            }
         }
     }
-#pragma GCC unroll 4
+    if (i < n) {
+#pragma GCC unroll 8
+        for (int k = 0; k < g; k++) {
+            const float *p = x + k * xs + i;
+            if (own)
+                __builtin_prefetch((const char *)p + PE__PREFETCH_BYTES);
+            else
+                pe__side_step(pf, pf_end, pf_stride);
+            pe_vnorm_block8(p, n - i, acc[k]);
+            if (n - i > 8) pe_vnorm_block8(p + 8, n - i - 8, acc[k]);
+        }
+    }
+#pragma GCC unroll 8
     for (int k = 0; k < g; k++) {
         double s[8];
 #pragma GCC unroll 4
@@ -352,12 +380,27 @@ PE_VEC_INLINE void pe_vnorm_sums(const float *x, int64_t xs, int64_t n, double *
     }
 }
 
+/* y = (x r) w for one vector of every head of a block (the weights loaded
+ * once per vector); k < PE_VF_L: a part. */
+PE_VEC_INLINE void pe_vnorm_scale(const float *xb, int64_t xs, float *yb, int64_t n,
+                                  const float *r, int64_t nb, int64_t i, pe_vf wv, const int k) {
+    for (int64_t h = 0; h < nb; h++) {
+        const float *xp = xb + h * xs + i;
+        if (k == PE_VF_L)
+            pe_vf_storeu(yb + h * n + i, pe_vf_mul(pe_vf_mul(pe_vf_loadu(xp), pe_vf_set1(r[h])), wv));
+        else
+            pe_vf_store_part(yb + h * n + i,
+                             pe_vf_mul(pe_vf_mul(pe_vf_load_part(xp, k), pe_vf_set1(r[h])), wv), k);
+    }
+}
+
 /* The table's rms_norm: per block of up to 64 heads, three passes: every
  * head's sum (the next heads' loads never wait on a division), then r =
  * fl32(1 / sqrt(sum / n + eps)) of PE_VD_LANES heads per vector
  * (pe__rms_norm_inv's operations), then the scaling in float from rows the
  * first pass brought into L1 (a vector of every head in turn, the weights
- * loaded once per vector). */
+ * loaded once per vector). The side stream takes the scaling's steps, one
+ * per line of each head, before that line's vectors. */
 static void pe_vrms_norm(const float *x, int64_t heads, int64_t xs, int64_t n, const float *w,
                          int one_plus, double eps, float *y, pe__side_prefetch *side) {
     enum { BLOCK = 64 }; /* a multiple of every PE_VD_LANES */
@@ -371,24 +414,28 @@ static void pe_vrms_norm(const float *x, int64_t heads, int64_t xs, int64_t n, c
         const float *xb = x + h0 * xs;
         float *yb = y + h0 * n;
         int64_t h = 0;
-        for (; h + 4 <= nb; h += 4) pe_vnorm_sums(xb + h * xs, xs, n, sums + h, &pf, pf_end, pf_stride, 4);
+        for (; h + PE_NORM_GROUP <= nb; h += PE_NORM_GROUP)
+            pe_vnorm_sums(xb + h * xs, xs, n, sums + h, &pf, pf_end, pf_stride, PE_NORM_GROUP);
         for (; h < nb; h++) pe_vnorm_sums(xb + h * xs, xs, n, sums + h, &pf, pf_end, pf_stride, 1);
         for (; h % PE_VD_LANES != 0; h++) sums[h] = 1.0; /* padding lanes, never read back */
         for (int64_t v = 0; v < h; v += PE_VD_LANES)
             pe_vd_store_f32(r + v, pe_vd_div(one, pe_vd_sqrt(pe_vd_add(pe_vd_div(pe_vd_loadu(sums + v), vn), ve))));
-        for (int64_t i = 0; i < n; i += PE_VF_L) {
-            const int k = n - i >= PE_VF_L ? PE_VF_L : (int)(n - i);
-            pe_vf wv = k == PE_VF_L ? pe_vf_loadu(w + i) : pe_vf_load_part(w + i, k);
-            if (one_plus) wv = pe_vf_add(pe_vf_set1(1.0f), wv);
-            for (h = 0; h < nb; h++) {
-                if (i % 16 == 0) pe__side_step(&pf, pf_end, pf_stride);
-                const float *xp = xb + h * xs + i;
-                if (k == PE_VF_L)
-                    pe_vf_storeu(yb + h * n + i, pe_vf_mul(pe_vf_mul(pe_vf_loadu(xp), pe_vf_set1(r[h])), wv));
-                else
-                    pe_vf_store_part(yb + h * n + i,
-                                     pe_vf_mul(pe_vf_mul(pe_vf_load_part(xp, k), pe_vf_set1(r[h])), wv), k);
-            }
+        const pe_vf w1 = one_plus ? pe_vf_set1(1.0f) : pe_vf_set1(0.0f);
+        int64_t i = 0;
+        for (; i + PE_VF_L <= n; i += PE_VF_L) {
+            if (side && i % 16 == 0)
+                for (int64_t s = 0; s < nb; s++) pe__side_step(&pf, pf_end, pf_stride);
+            pe_vf wv = pe_vf_loadu(w + i);
+            if (one_plus) wv = pe_vf_add(w1, wv);
+            pe_vnorm_scale(xb, xs, yb, n, r, nb, i, wv, PE_VF_L);
+        }
+        if (i < n) {
+            if (side && i % 16 == 0)
+                for (int64_t s = 0; s < nb; s++) pe__side_step(&pf, pf_end, pf_stride);
+            const int k = (int)(n - i);
+            pe_vf wv = pe_vf_load_part(w + i, k);
+            if (one_plus) wv = pe_vf_add(w1, wv);
+            pe_vnorm_scale(xb, xs, yb, n, r, nb, i, wv, k);
         }
     }
     if (side) side->pos = pf;
