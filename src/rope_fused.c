@@ -349,12 +349,13 @@ static int64_t side_steps_per_token(const pe_fused_qkv_params *p) {
     return steps;
 }
 
-/* How many tokens ahead the side stream fetches: two measured 3 - 4 %
- * faster than one on the EPYC (fused_qkv_4096, same-process A/B, six
- * pairs of runs), as the fetches then have a whole token's arithmetic
- * more to land; the first two tokens of a chunk are fetched by their own
- * loads. */
-#define SIDE_AHEAD 2
+/* How many tokens ahead the side stream fetches. With the fetches going
+ * to L1 (prefetcht0) two measured 3 - 4 % faster than one on the Zen 5
+ * EPYC; into L2 (prefetcht1, kernels.h) one measured 1.32 - 1.41x the copy
+ * against two's 1.40 - 1.52x on the Zen 4 EPYC (fused_qkv_4096, runs
+ * alternating), the nearer lines having less time to be evicted. The
+ * first token of a chunk is fetched by its own loads. */
+#define SIDE_AHEAD 1
 
 /* The line-aligned run of bytes that holds the input rows of token t:
  * 0 when some view's heads are not one run, or when the rows lie apart
