@@ -330,3 +330,38 @@ TEST(kernels_sinusoidal_tables_match_scalar) {
     }
     CHECK_OK(pe_kernels_select(saved));
 }
+
+/* Every set's frequency check (the vectorized pass every rotation runs)
+ * refuses a bad entry wherever it sits: at each index of rotary dims whose
+ * halves fill whole vectors, leave a tail, or are shorter than a vector;
+ * NaN, infinity, negative, above PE_MAX_INV_FREQ, and a low part too large
+ * for its high part. The good table passes on every set. */
+TEST(kernels_frequency_check_finds_a_bad_entry_anywhere) {
+    char saved[16];
+    snprintf(saved, sizeof saved, "%s", pe_kernels_name());
+    static const int64_t dims[] = {2, 6, 16, 18, 34, 64, 128, 130};
+    int checked = 0;
+    for (int si = 0; si < N_SETS; si++) {
+        if (pe_kernels_select(SETS[si]) != PE_OK) continue;
+        for (size_t di = 0; di < sizeof dims / sizeof dims[0]; di++) {
+            pe_freqs f;
+            CHECK_OK(pe_freqs_default(dims[di], 10000.0, &f));
+            CHECK_MSG(pe_freqs_validate(&f) == PE_OK, "%s d=%lld: good table refused", SETS[si],
+                      (long long)dims[di]);
+            for (int64_t i = 0; i < dims[di] / 2; i++)
+                for (int kind = 0; kind < 5; kind++) {
+                    pe_freqs g = f;
+                    if (kind == 0) g.inv_freq[i] = NAN;
+                    if (kind == 1) g.inv_freq[i] = INFINITY;
+                    if (kind == 2) g.inv_freq[i] = -0.25;
+                    if (kind == 3) g.inv_freq[i] = 1e300;
+                    if (kind == 4) g.inv_freq_lo[i] = g.inv_freq[i] * 0x1p-40 + 1e-300;
+                    CHECK_MSG(pe_freqs_validate(&g) != PE_OK, "%s d=%lld: bad entry %d at %lld passed",
+                              SETS[si], (long long)dims[di], kind, (long long)i);
+                    checked++;
+                }
+        }
+    }
+    CHECK(checked > 0);
+    pe_kernels_select(saved);
+}

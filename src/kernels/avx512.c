@@ -302,19 +302,28 @@ static int avx512_rope_tables(int step, int64_t p, const double *w, const double
                   t->tab) != 0;
 }
 
+/* Every rotation runs this (a decode step included): three independent
+ * ordered comparisons per block (NaN fails each) ANDed, and the verdict
+ * once at the end, not a chain of masked comparisons and a branch per
+ * block. */
+ALWAYS_INLINE __mmask8 freqs_good(__m512d W, __m512d L) {
+    const __m512d big = _mm512_set1_pd(PE_MAX_INV_FREQ), eps = _mm512_set1_pd(0x1p-52);
+    return (__mmask8)(_mm512_cmp_pd_mask(W, _mm512_setzero_pd(), _CMP_GE_OQ) &
+                      _mm512_cmp_pd_mask(W, big, _CMP_LE_OQ) &
+                      _mm512_cmp_pd_mask(_mm512_abs_pd(L), _mm512_mul_pd(W, eps), _CMP_LE_OQ));
+}
+
 static int avx512_freqs_ok(const double *w, const double *w_lo, int64_t n) {
-    const __m512d big = _mm512_set1_pd(PE_MAX_INV_FREQ), zero = _mm512_setzero_pd();
-    const __m512d eps = _mm512_set1_pd(0x1p-52);
-    for (int64_t i = 0; i < n; i += 8) {
-        const __mmask8 k = n - i >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (n - i)) - 1u);
-        const __m512d W = _mm512_maskz_loadu_pd(k, w + i), L = _mm512_maskz_loadu_pd(k, w_lo + i);
-        /* ordered comparisons: NaN fails each */
-        __mmask8 good = _mm512_mask_cmp_pd_mask(k, W, zero, _CMP_GE_OQ);
-        good = _mm512_mask_cmp_pd_mask(good, W, big, _CMP_LE_OQ);
-        good = _mm512_mask_cmp_pd_mask(good, _mm512_abs_pd(L), _mm512_mul_pd(W, eps), _CMP_LE_OQ);
-        if (good != k) return 0;
+    unsigned bad = 0;
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        bad |= (__mmask8)~freqs_good(_mm512_loadu_pd(w + i), _mm512_loadu_pd(w_lo + i));
+    if (i < n) {
+        const __mmask8 k = lanes(n, i);
+        bad |= k & (__mmask8)~freqs_good(_mm512_maskz_loadu_pd(k, w + i),
+                                         _mm512_maskz_loadu_pd(k, w_lo + i));
     }
-    return 1;
+    return bad == 0;
 }
 
 /* 8 keys per step: distances as exact doubles (|qpos - j| < 2^53), one
