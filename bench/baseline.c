@@ -94,9 +94,9 @@ void bench_fill(float *x, size_t n, uint64_t seed, double amp) {
     }
 }
 
-/* The library's rule (src/rope_threads.c): a part per 2 MiB of traffic
- * at most, so a baseline never pays for threads the library would not
- * start either. */
+/* The library's rule for running workers (src/rope_threads.c; the _2t
+ * cases run on a pe_pool): a part per 2 MiB of traffic at most, so a
+ * baseline never pays for threads the library would not wake either. */
 #define MIN_BYTES_PER_PART (2.0 * 1024 * 1024)
 
 typedef struct {

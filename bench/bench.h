@@ -57,7 +57,7 @@ void bench_measure(bench_fn a, void *actx, bench_fn b, void *bctx, int quick, do
 void bench_fill(float *x, size_t n, uint64_t seed, double amp);
 
 /* Split [0, n) into parts like the library does (no more threads than
- * `threads`, none below 2 MiB of traffic per part); run fn on each part,
+ * `threads`, none below 2 MiB of traffic per part, the rule for running workers); run fn on each part,
  * part 0 on the calling thread, the others on workers started once and
  * kept between calls (baseline.c). */
 void bench_parallel(int threads, size_t n, double traffic_bytes,

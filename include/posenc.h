@@ -438,9 +438,13 @@ typedef struct {
     size_t struct_size; /* sizeof(pe_rope_options) the caller built with */
     /* At most this many threads, the caller's included (1..1024; default
      * 1). Tokens are split among threads started and joined inside the
-     * call; when each would get less than ~2 MiB of memory traffic the
-     * call uses fewer, down to the caller's thread alone, so asking for
-     * threads never makes a small call slower. Results do not depend on
+     * call; a thread start costs tens of microseconds or more (60 - 150 us
+     * in a VM), so each such thread needs ~16 MiB of memory traffic (2
+     * threads from a 16 MiB tensor rotated in place), or the call uses fewer,
+     * down to the caller's thread alone: asking for threads never makes a
+     * call slower. A pool or a hook, whose workers are already running,
+     * needs only ~2 MiB per thread (keep one for calls in the
+     * milliseconds: a decode loop, a 512-token prefill). Results do not depend on
      * the number of threads (bit for bit). With a pool: the pool's
      * threads are used, and threads must be 1 (the default) or equal
      * pe_pool_threads(pool). With a hook: the most tasks handed to it

@@ -310,7 +310,7 @@ int pe_rope_cos_sin_ex(const pe_freqs *freqs, const pe_positions *positions,
     const double work = (double)n * (32.0 + 2.0 * (double)pe_dtype_size(dtype));
     /* rows in chunks of ~256 KiB of output: a late thread runs fewer */
     const int64_t chunk = 1 + (int64_t)(256.0 * 1024 / (2.0 * (double)half * (double)pe__dtype_size(dtype)));
-    pe__parallel_chunks(options, pe__threads_for(options->threads, work, count), count, chunk,
+    pe__parallel_chunks(options, pe__threads_for(options, work, count), count, chunk,
                         cache_chunk, &j);
     return PE_OK;
 }

@@ -328,7 +328,7 @@ int pe__rope_drive(const pe__angles *a, int64_t rotary_dim, pe_rope_layout layou
     j.layout = layout;
     const int64_t half = j.half;
     traffic += trig_bytes(a, half) * (double)tokens;
-    const int parts = pe__threads_for(o->threads, traffic, tokens);
+    const int parts = pe__threads_for(o, traffic, tokens);
     /* trig (4 half doubles), tab (PE__ROPE_TAB_FLOATS(d) = 2 d floats, as
      * many bytes as 2 half doubles... rounded to them), the source's extra */
     j.part_bytes = sizeof(double) * (6 * (size_t)half + extra_doubles(a->kind, half));

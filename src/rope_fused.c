@@ -464,7 +464,7 @@ int pe_rope_fused_qkv(const pe_freqs *freqs, pe_rope_layout layout,
                            view_bytes(&p->v_cache) + 8.0 * (double)half * (double)tokens;
     pe_rope_options runner;
     PE_TRY(runner_options(p, &runner)); /* checked in check_all: cannot fail */
-    const int parts = pe__threads_for(runner.threads, traffic, tokens);
+    const int parts = pe__threads_for(&runner, traffic, tokens);
     /* below 1 MiB the inputs stay in L2 and prefetching ahead only costs */
     j.prefetch = view_bytes(&p->q_in) + view_bytes(&p->k_in) >= (double)PE__PREFETCH_MIN_BYTES;
     /* views validated: their byte counts fit size_t */

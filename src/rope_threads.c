@@ -15,18 +15,32 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-/* Memory traffic per part below which another thread does not pay: a
- * thread start + join costs ~20-60 us here, the time one core needs to
- * stream ~0.5 MiB; with 2 MiB per part the split wins clearly, and below
- * it the caller's thread alone is never slower. */
-#define PE_MIN_BYTES_PER_PART (2.0 * 1024 * 1024)
+/*
+ * Memory traffic per part below which another part does not pay, by who
+ * runs the helpers. Measured on the Zen 4 EPYC (2 vCPUs under KVM; f32
+ * rotation in place, 32 heads x 128; each configuration called 42 times
+ * in blocks, medians):
+ *   - workers already running (a caller's pool or parallel-for hook): a
+ *     wake-up costs a few microseconds; 2 parts against 1 ranged from
+ *     0.6x to 1.25x at 2 - 4 MiB per part (the host's speed moved between
+ *     runs) and won clearly from 6 MiB per part: 2 MiB stays the rule;
+ *   - threads started and joined in the call (60 - 150 us each here): 2
+ *     parts took 1.3 - 1.5x the time of 1 at 4 - 8 MiB per part (the
+ *     512-token rotation on 2 threads slower than on 1, issue 31), 0.9 -
+ *     1.2x at 12 MiB per part, and won in every run from 16 MiB per part
+ *     (0.5 - 0.9x).
+ */
+#define PE_MIN_BYTES_PER_PART_RUNNING (2.0 * 1024 * 1024)
+#define PE_MIN_BYTES_PER_PART_STARTED (16.0 * 1024 * 1024)
 /* Upper bound on parts, whatever the caller asks. */
 #define PE_MAX_PARTS 64
 
-int pe__threads_for(int max_threads, double work, int64_t items) {
-    int parts = max_threads < 1 ? 1 : max_threads;
+int pe__threads_for(const pe_rope_options *o, double work, int64_t items) {
+    int parts = o == NULL || o->threads < 1 ? 1 : o->threads;
     if (parts > PE_MAX_PARTS) parts = PE_MAX_PARTS;
-    const double by_work = work / PE_MIN_BYTES_PER_PART;
+    const int running = o != NULL && (o->pool != NULL || o->parallel_for != NULL);
+    const double by_work =
+        work / (running ? PE_MIN_BYTES_PER_PART_RUNNING : PE_MIN_BYTES_PER_PART_STARTED);
     if (by_work < parts) parts = by_work < 1.0 ? 1 : (int)by_work;
     if (items < parts) parts = items < 1 ? 1 : (int)items;
     return parts;

@@ -5,7 +5,7 @@
  *
  * pe__threads_for: how many parts a job of `work` bytes of memory traffic
  * should be split into, given the caller's limit and the number of independent items; 1 unless each part
- * gets enough work to repay starting a thread. pe__parallel_chunks: items
+ * gets enough work to repay starting a thread (or waking a pool's worker). pe__parallel_chunks: items
  * [0, n) in chunks [k chunk, (k + 1) chunk) that `parts` workers (the
  * caller and parts - 1 helpers: threads started and joined here, or the
  * options' pool's workers, or the tasks of its parallel-for hook) run: each owns an
@@ -22,7 +22,9 @@
 
 #include <stdint.h>
 
-int pe__threads_for(int max_threads, double work, int64_t items);
+/* o: resolved options (o->threads the caller's limit; a pool or hook
+ * lowers the work a part needs), NULL for one thread. */
+int pe__threads_for(const pe_rope_options *o, double work, int64_t items);
 /* Tokens per chunk of a rotation split into `parts`: whole restart
  * intervals (PE__ROPE_RESTART: every chunk starts its trigonometry afresh,
  * so results do not depend on the split), doubled until a chunk moves

@@ -62,6 +62,23 @@ uint64_t pe_test_seed(void) {
     return run_seed;
 }
 
+static pe_pool *test_pools[17];
+
+static void destroy_test_pools(void) {
+    for (int i = 0; i < 17; i++) pe_pool_destroy(test_pools[i]), test_pools[i] = NULL;
+}
+
+pe_pool *pe_test_pool(int threads) {
+    if (threads < 2 || threads > 16) return NULL;
+    if (test_pools[threads] == NULL) {
+        int any = 0;
+        for (int i = 0; i < 17; i++) any |= test_pools[i] != NULL;
+        if (pe_pool_create(threads, &test_pools[threads]) != PE_OK) return NULL;
+        if (!any) atexit(destroy_test_pools);
+    }
+    return test_pools[threads];
+}
+
 double pe_test_ld_eps(void) {
     volatile long double one = 1.0L, e = 1.0L;
     while (one + e / 2 != one) e /= 2;

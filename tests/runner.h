@@ -54,6 +54,13 @@ double pe_test_rope_f32_bound(double exact, double own, double partner, double A
 double pe_test_rope_row_bound(const float *x, int64_t j, int64_t d, int interleaved,
                               double exact, double A);
 
+/* A pool of `threads` threads (2..16) kept for the whole run (one per
+ * count, destroyed at exit), or NULL for 1. The thread tests give their
+ * calls one so that calls of a few MiB really split: the library starts
+ * helpers for a part of >= 2 MiB of traffic on running workers, but only
+ * for >= 16 MiB when it must start threads itself (src/rope_threads.c). */
+pe_pool *pe_test_pool(int threads);
+
 /* Entries of a directory other than . and .. (-1 if it cannot be read):
  * the writers' tests count what a write left behind, hidden temporaries
  * (".NAME.posenc-tmp-PID-XXXXXX") included. */

@@ -175,6 +175,7 @@ TEST(table_threads_and_qk_bit_identical) {
     tb.dtype = PE_BF16;
     pe_rope_options o1 = pe_rope_options_default(), o3 = o1;
     o3.threads = 3;
+    o3.pool = pe_test_pool(3); /* a running pool: the call really splits */
     const pe_tensor in = pe_tensor_dense(x, PE_F32, T, H, D), a = pe_tensor_dense(y1, PE_F32, T, H, D),
                     b = pe_tensor_dense(y2, PE_F32, T, H, D);
     const pe_tensor kin = {x, PE_F32, T, 2, D, H * D, D}; /* first two heads as k */
@@ -275,6 +276,7 @@ TEST(varlen_positions_equal_listed_positions) {
                     b = pe_tensor_dense(y2, PE_F32, T, H, D);
     pe_rope_options o2 = pe_rope_options_default();
     o2.threads = 2;
+    o2.pool = pe_test_pool(2); /* a running pool: the call really splits */
     for (int k = 0; k < 4; k++) {
         const int with_starts = k & 1, wide = k >> 1;
         const pe_positions v = wide ? pe_positions_varlen_i64(cu64, S, with_starts ? starts : NULL)
@@ -374,6 +376,7 @@ TEST(mrope_grid_exact_16bit_threads_qk_and_kernel_sets) {
     const pe_tensor ka = pe_tensor_dense(k1, PE_F32, T, 1, D), kb = pe_tensor_dense(k2, PE_F32, T, 1, D);
     pe_rope_options o2 = pe_rope_options_default();
     o2.threads = 2;
+    o2.pool = pe_test_pool(2); /* a running pool: the call really splits */
     char saved[32];
     snprintf(saved, sizeof saved, "%s", pe_kernels_name());
     static const char *const sets[] = {"scalar", "avx2", "avx512", "neon"};

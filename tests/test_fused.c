@@ -294,6 +294,7 @@ TEST(fused_threads_and_vector_sets_bit_identical) {
                 bufs b;
                 setup(&cs[ci], 99 + (uint64_t)ci, &b);
                 b.p.threads = thr;
+                b.p.pool = pe_test_pool(thr); /* running workers: the call splits */
                 CHECK_OK(pe_rope_fused_qkv(&b.f, cs[ci].layout, &b.positions, &b.p));
                 size_t len;
                 unsigned char *s = snapshot(&cs[ci], &b, &len);
@@ -316,6 +317,7 @@ TEST(fused_threads_and_vector_sets_bit_identical) {
                 bufs b;
                 setup(&cs[ci], 99 + (uint64_t)ci, &b);
                 b.p.threads = thr;
+                b.p.pool = pe_test_pool(thr); /* running workers: the call splits */
                 CHECK_OK(pe_rope_fused_qkv(&b.f, cs[ci].layout, &b.positions, &b.p));
                 size_t len;
                 unsigned char *s = snapshot(&cs[ci], &b, &len);
@@ -352,6 +354,7 @@ static unsigned char *outputs_at(const cfg *c, uint64_t seed, int off, int threa
     b.p.k_cache.data = blk[1] + off * pe_dtype_size(c->kdt);
     b.p.v_cache.data = blk[2] + off * pe_dtype_size(c->vdt);
     b.p.threads = threads;
+    b.p.pool = pe_test_pool(threads);
     b.p.stores = stores;
     CHECK_OK(pe_rope_fused_qkv(&b.f, c->layout, &b.positions, &b.p));
     unsigned char *s = malloc(qb + kb + vb);

@@ -47,6 +47,7 @@ TEST(kernels_threads_and_streaming_change_no_bit) {
             pe_rope_options one = pe_rope_options_default(), two = one;
             one.stores = PE_STORES_CACHED;
             two.threads = 2;
+            two.pool = pe_test_pool(2); /* running workers: the calls split */
             two.stores = PE_STORES_STREAMING;
             pe_tensor tx = pe_tensor_dense(x, PE_F32, T, H, D);
             pe_tensor ta = pe_tensor_dense(a, PE_F32, T, H, D), tb = pe_tensor_dense(b, PE_F32, T, H, D);
@@ -77,6 +78,7 @@ TEST(kernels_threads_and_streaming_change_no_bit) {
         double *c2 = malloc(8 * NC * 64), *s2 = malloc(8 * NC * 64);
         pe_rope_options two = pe_rope_options_default();
         two.threads = 2;
+        two.pool = pe_test_pool(2);
         for (int dt = 0; dt < 2; dt++) {
             const pe_dtype t = dt ? PE_F64 : PE_F32;
             CHECK_OK(pe_rope_cos_sin_ex(&f, &p, NC, c1, s1, t, NULL));

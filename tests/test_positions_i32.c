@@ -112,6 +112,7 @@ TEST(positions_i32_threads_and_fused_equal_int64_list) {
     const pe_tensor oa = pe_tensor_dense(a, PE_F32, BT, BH, BD), ob = pe_tensor_dense(b, PE_F32, BT, BH, BD);
     pe_rope_options o = pe_rope_options_default();
     o.threads = 3;
+    o.pool = pe_test_pool(3); /* running workers: the call splits */
     CHECK(pe_rope_apply_ex(&f, PE_ROPE_HALF, &q32, &in, &oa, 0, &o) == PE_OK);
     CHECK(pe_rope_apply_ex(&f, PE_ROPE_HALF, &q64, &in, &ob, 0, NULL) == PE_OK);
     SAME(a, b, (size_t)BT * BH * BD * 4, "pe_rope_apply_ex on 3 threads");
@@ -123,6 +124,7 @@ TEST(positions_i32_threads_and_fused_equal_int64_list) {
     fp.k_cache = pe_tensor_dense(ca, PE_F32, BT, 1, BD);
     fp.v_cache = pe_tensor_dense(ca + (size_t)BT * BD, PE_F32, BT, 1, BD);
     fp.threads = 2;
+    fp.pool = pe_test_pool(2);
     CHECK(pe_rope_fused_qkv(&f, PE_ROPE_INTERLEAVED, &q32, &fp) == PE_OK);
     fp.q_out = ob;
     fp.k_cache = pe_tensor_dense(cb, PE_F32, BT, 1, BD);

@@ -214,6 +214,7 @@ TEST(reliability_fused_qkv_slices_stay_accepted_and_thread_independent) {
         pe_tensor q = {base, PE_F32, T, H, D, ROW, D}, k = {base + H * D, PE_F32, T, H, D, ROW, D};
         pe_rope_options o = pe_rope_options_default();
         o.threads = run ? 4 : 1;
+        o.pool = pe_test_pool(o.threads); /* running workers: the call splits */
         CHECK_OK(pe_rope_apply_qk(&f, PE_ROPE_HALF, &p, &q, &q, &k, &k, 0, &o));
     }
     CHECK(memcmp(a, b, sizeof(float) * T * ROW) == 0);

@@ -232,6 +232,7 @@ TEST(rope_shift_threads_bit_identical) {
             float *dst = th == 1 ? ref : y;
             pe_rope_options o = pe_rope_options_default();
             o.threads = th;
+            o.pool = pe_test_pool(th); /* running workers: the call splits */
             const pe_tensor vo = pe_tensor_dense(dst, PE_F32, T, H, D);
             CHECK_OK(pe_rope_shift(&f, PE_ROPE_INTERLEAVED, kind == 2 ? NULL : del,
                                    kind == 2 ? -12345 : 0, &vx, &vo, &o));
@@ -384,6 +385,7 @@ TEST(rope_rebase_threads_and_identity) {
     CHECK_OK(pe_rope_rebase(&f0, &f1, PE_ROPE_HALF, &ps, &vx, &va, NULL));
     pe_rope_options o = pe_rope_options_default();
     for (o.threads = 2; o.threads <= 4; o.threads++) {
+        o.pool = pe_test_pool(o.threads); /* running workers: the call splits */
         CHECK_OK(pe_rope_rebase(&f0, &f1, PE_ROPE_HALF, &ps, &vx, &vb, &o));
         CHECK(memcmp(a, b, n * 4) == 0);
     }

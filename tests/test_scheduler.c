@@ -194,3 +194,35 @@ TEST(scheduler_pool_create_refuses_bad_sizes) {
     CHECK(pe_pool_create(1, &pool) == PE_OK && pe_pool_threads(pool) == 1);
     pe_pool_destroy(pool);
 }
+
+/* How many parts a job gets (pe__threads_for): the caller's limit, at most
+ * one per item, and at most one per 16 MiB of traffic when the helpers are
+ * threads started in the call (each costs 60 - 150 us in a VM: below that
+ * 2 threads were slower than 1), one per 2 MiB when they are a pool's or a
+ * hook's running workers. */
+TEST(scheduler_parts_repay_their_helpers) {
+    const double MiB = 1024.0 * 1024.0;
+    pe_rope_options started = pe_rope_options_default();
+    started.threads = 4;
+    CHECK(pe__threads_for(NULL, 1e12, 1000) == 1);
+    CHECK(pe__threads_for(&started, 32 * MiB - 1, 1000) == 1);
+    CHECK(pe__threads_for(&started, 32 * MiB, 1000) == 2);
+    CHECK(pe__threads_for(&started, 48 * MiB, 1000) == 3);
+    CHECK(pe__threads_for(&started, 1e12, 1000) == 4);
+    CHECK(pe__threads_for(&started, 1e12, 3) == 3);
+    pe_rope_options running = started;
+    hook_kind k = HOOK_SERIAL;
+    running.parallel_for = test_hook;
+    running.parallel_for_ctx = &k;
+    CHECK(pe__threads_for(&running, 4 * MiB - 1, 1000) == 1);
+    CHECK(pe__threads_for(&running, 4 * MiB, 1000) == 2);
+    CHECK(pe__threads_for(&running, 8 * MiB, 1000) == 4);
+    pe_pool *pool = NULL;
+    CHECK(pe_pool_create(3, &pool) == PE_OK);
+    if (pool == NULL) return;
+    pe_rope_options pooled = pe_rope_options_default();
+    pooled.pool = pool;
+    pooled.threads = 3;
+    CHECK(pe__threads_for(&pooled, 6 * MiB, 1000) == 3);
+    pe_pool_destroy(pool);
+}

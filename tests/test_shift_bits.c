@@ -64,6 +64,7 @@ static int run(int kind, pe_dtype dt, void *buf, int threads) {
     const pe_tensor v = {buf, dt, T, H, D, TS, HS};
     pe_rope_options o = pe_rope_options_default();
     o.threads = threads;
+    o.pool = pe_test_pool(threads); /* running workers: the call splits */
     switch (kind) {
     case CONSTANT: return pe_rope_shift(&f0, PE_ROPE_HALF, NULL, -1234567, &v, &v, &o);
     case REBASE_RANGE: {
@@ -138,6 +139,7 @@ TEST(shift_steps_exactly_as_the_rotation) {
         for (int th = 1; th <= 3; th += 2) {
             pe_rope_options o = pe_rope_options_default();
             o.threads = th;
+            o.pool = pe_test_pool(th);
             const pe_tensor va = {a, PE_F32, T, H, D, TS, HS}, vb = {b, PE_F32, T, H, D, TS, HS};
             for (int64_t t = 0; t < T; t++) del[t] = d0 + t;
             memcpy(a, x, N * 4);

@@ -720,3 +720,33 @@ TEST(threads_pool_and_hook_give_the_same_bits) {
     CHECK_MSG(atomic_load(&calls) == 2 * 10, "hook called %d times", atomic_load(&calls));
     big_free(&b);
 }
+
+/* Threads started in the call split a call of 32 MiB of traffic (16 MiB
+ * rotated out of place: two parts of 16 MiB, the started-thread rule of
+ * src/rope_threads.c) and give the bits of one thread, in both layouts. */
+TEST(threads_started_per_call_split_a_large_call_bit_identically) {
+    enum { BIG_T = 4096, BIG_H = 8, BIG_D = 128 };
+    const size_t n = (size_t)BIG_T * BIG_H * BIG_D;
+    float *x = malloc(4 * n), *a = malloc(4 * n), *b = malloc(4 * n);
+    CHECK(x != NULL && a != NULL && b != NULL);
+    if (x == NULL || a == NULL || b == NULL) {
+        free(x), free(a), free(b);
+        return;
+    }
+    pe_rng rng = {pe_test_seed() + 31};
+    for (size_t i = 0; i < n; i++) x[i] = (float)pe_rng_uniform(&rng, -1.0, 1.0);
+    pe_freqs f;
+    CHECK_OK(pe_freqs_default(BIG_D, 500000.0, &f));
+    const pe_positions pos = pe_positions_range(17);
+    const pe_tensor in = pe_tensor_dense(x, PE_F32, BIG_T, BIG_H, BIG_D), va = pe_tensor_dense(a, PE_F32, BIG_T, BIG_H, BIG_D),
+                    vb = pe_tensor_dense(b, PE_F32, BIG_T, BIG_H, BIG_D);
+    pe_rope_options three = pe_rope_options_default();
+    three.threads = 3;
+    for (int layout = 0; layout < 2; layout++) {
+        const pe_rope_layout l = layout ? PE_ROPE_INTERLEAVED : PE_ROPE_HALF;
+        CHECK_OK(pe_rope_apply_ex(&f, l, &pos, &in, &va, PE_ROPE_FORWARD, NULL));
+        CHECK_OK(pe_rope_apply_ex(&f, l, &pos, &in, &vb, PE_ROPE_FORWARD, &three));
+        CHECK_MSG(memcmp(a, b, 4 * n) == 0, "layout %d: 3 started threads differ", layout);
+    }
+    free(x), free(a), free(b);
+}
