@@ -98,7 +98,7 @@ POSENC := $(BUILD)/posenc
 TEST_BIN := $(BUILD)/posenc_tests
 PLOT_TEST_BIN := $(BUILD)/test_plot
 
-.PHONY: all lib cli run run-tour bench test test-parts test-c test-cli test-example test-plot asan valgrind install uninstall clean
+.PHONY: all lib cli run run-tour bench bench-ggml test test-parts test-c test-cli test-example test-plot asan valgrind install uninstall clean
 .PHONY: test-experiment deps
 
 all: lib cli
@@ -186,6 +186,21 @@ run-tour: $(POSENC) explorer
 # Each case against its baseline, measured in the same run (posenc bench --help).
 bench: $(POSENC)
 	$(POSENC) bench
+
+# posenc against ggml's CPU RoPE in one process, with each case's floor (an
+# in-place scale of the same bytes): bench/ggml/compare.c. Needs a ggml
+# source tree built in $(GGML_DIR)/build (cmake -DCMAKE_BUILD_TYPE=Release
+# -DGGML_NATIVE=ON -DGGML_OPENMP=ON; docs/PERFORMANCE.md "Against ggml");
+# posenc never fetches it, and `make` never builds this.
+bench-ggml: $(STATIC_LIB)
+	@test -n "$(GGML_DIR)" -a -f "$(GGML_DIR)/build/src/libggml-cpu.a" || { \
+	  echo "make bench-ggml: set GGML_DIR to a ggml source tree built in GGML_DIR/build" \
+	       "(docs/PERFORMANCE.md \"Against ggml\")" >&2; exit 2; }
+	$(CC) -std=c11 -O3 -march=native -fopenmp -Iinclude -I$(GGML_DIR)/include \
+	  bench/ggml/compare.c $(STATIC_LIB) $(GGML_DIR)/build/src/libggml.a \
+	  $(GGML_DIR)/build/src/libggml-cpu.a $(GGML_DIR)/build/src/libggml-base.a \
+	  $$(pkg-config --libs libcjson) -lm -lstdc++ -pthread -o $(BUILD)/ggml_compare
+	$(BUILD)/ggml_compare
 
 # `make test`: the packages first (once), then every part. The sanitizer
 # builds (asan, which recurses into `make test` with -fsanitize in
