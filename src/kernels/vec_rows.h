@@ -331,6 +331,19 @@ PE_VEC_INLINE void pe_vnorm_block8(const float *p, int64_t left, pe_vd *acc) {
     }
 }
 
+/* One line of a head (up to 16 floats from p, `left` of them in the row):
+ * its prefetch ahead (own) or its step of the side stream, then its one
+ * or two blocks of 8. */
+PE_VEC_INLINE void pe_vnorm_line(const float *p, int64_t left, int own, uintptr_t *pf,
+                                 uintptr_t pf_end, uintptr_t pf_stride, pe_vd *acc) {
+    if (own)
+        __builtin_prefetch((const char *)p + PE__PREFETCH_BYTES);
+    else
+        pe__side_step(pf, pf_end, pf_stride);
+    pe_vnorm_block8(p, left, acc);
+    if (left > 8) pe_vnorm_block8(p + 8, left - 8, acc);
+}
+
 PE_VEC_INLINE void pe_vnorm_sums(const float *x, int64_t xs, int64_t n, double *sums,
                                  uintptr_t *pf, uintptr_t pf_end, uintptr_t pf_stride,
                                  const int g) {
@@ -341,36 +354,16 @@ PE_VEC_INLINE void pe_vnorm_sums(const float *x, int64_t xs, int64_t n, double *
     for (int k = 0; k < g; k++)
 #pragma GCC unroll 4
         for (int a = 0; a < NA; a++) acc[k][a] = pe_vd_zero();
+    /* whole lines: `left` is a constant 16 after inlining, so the blocks
+     * carry no tests; then the tail of the row, if any */
     int64_t i = 0;
-    for (; i + 16 <= n; i += 16) {
+    for (; i + 16 <= n; i += 16)
 #pragma GCC unroll 8
-        for (int k = 0; k < g; k++) {
-            const float *p = x + k * xs + i;
-            if (own)
-                __builtin_prefetch((const char *)p + PE__PREFETCH_BYTES);
-            else
-                pe__side_step(pf, pf_end, pf_stride);
-#pragma GCC unroll 2
-            for (int b = 0; b < 16; b += 8)
-#pragma GCC unroll 4
-                for (int a = 0; a < NA; a++) {
-                    const pe_vd v = pe_vd_load_f32(p + b + a * PE_VD_LANES);
-                    acc[k][a] = pe_vd_fmadd(v, v, acc[k][a]);
-                }
-        }
-    }
-    if (i < n) {
+        for (int k = 0; k < g; k++) pe_vnorm_line(x + k * xs + i, 16, own, pf, pf_end, pf_stride, acc[k]);
+    if (i < n)
 #pragma GCC unroll 8
-        for (int k = 0; k < g; k++) {
-            const float *p = x + k * xs + i;
-            if (own)
-                __builtin_prefetch((const char *)p + PE__PREFETCH_BYTES);
-            else
-                pe__side_step(pf, pf_end, pf_stride);
-            pe_vnorm_block8(p, n - i, acc[k]);
-            if (n - i > 8) pe_vnorm_block8(p + 8, n - i - 8, acc[k]);
-        }
-    }
+        for (int k = 0; k < g; k++)
+            pe_vnorm_line(x + k * xs + i, n - i, own, pf, pf_end, pf_stride, acc[k]);
 #pragma GCC unroll 8
     for (int k = 0; k < g; k++) {
         double s[8];
