@@ -145,7 +145,14 @@ int pe__rope_check_pair(const pe_freqs *freqs, const pe_tensor *in, const pe_ten
 int pe__rope_check_pair_d(int64_t rotary_dim, const pe_tensor *in, const pe_tensor *out,
                           const char *in_name, const char *out_name) {
     PE_TRY(pe__check_tensor(in, in_name));
-    if (out != in) PE_TRY(pe__check_tensor(out, out_name)); /* in place: one view */
+    /* in place: one view, whether passed once or as two equal structs (a
+     * decode step's usual call: no second view check) */
+    const bool same =
+        out == in || (out != NULL && out->data == in->data && out->dtype == in->dtype &&
+                      out->tokens == in->tokens && out->heads == in->heads &&
+                      out->head_dim == in->head_dim && out->token_stride == in->token_stride &&
+                      out->head_stride == in->head_stride);
+    if (!same) PE_TRY(pe__check_tensor(out, out_name));
     const int rotatable =
         in->dtype == PE_F32 || in->dtype == PE_F16 || in->dtype == PE_BF16;
     if (!rotatable || in->dtype != out->dtype)
@@ -165,7 +172,7 @@ int pe__rope_check_pair_d(int64_t rotary_dim, const pe_tensor *in, const pe_tens
     /* in place only as the same view; any other sharing is refused
      * (overlap.c): rows read after an earlier row wrote them would make
      * the result depend on the order of rows, and so on threads */
-    if (out != in) PE_TRY(pe__check_apart(out, out_name, in, in_name, true));
+    if (!same) PE_TRY(pe__check_apart(out, out_name, in, in_name, false));
     return PE_OK;
 }
 
