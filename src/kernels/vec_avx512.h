@@ -59,7 +59,6 @@ typedef __m512 pe_vf;
 /* Half-split: vectors of a, then of b, loaded per group before any store
  * (one sequential stream per row, like a copy). */
 #define PE_ROWS_GROUP 4
-#define PE_NORM_GROUP 8
 /* Streaming stores exist (f32 rows and narrowing's stores). */
 #define PE_VF_CAN_STREAM 1
 /* AVX512_BF16 conversions where the CPU has them (pe_vf_bf16_hw). */
