@@ -68,6 +68,11 @@ bool pe__spans_meet(pe__span a, pe__span b);
 /* Same data, dtype, shape and (where an axis has more than one entry)
  * strides: an in-place pair. */
 bool pe__same_view(const pe_tensor *a, const pe_tensor *b);
+/* Every field equal (or the same pointer; NULL only as the same pointer):
+ * a view that passed pe__check_tensor vouches for the other. Stricter than
+ * pe__same_view, which ignores the stride of an axis of length <= 1 (one
+ * the checks still refuse when negative). */
+bool pe__identical_view(const pe_tensor *a, const pe_tensor *b);
 /* Do some row of a and some row of b share a byte? */
 bool pe__views_meet(const pe_tensor *a, const pe_tensor *b);
 /* PE_ERR_SHAPE "<out> overlaps <other>: only the same view (in place) may

@@ -109,6 +109,13 @@ bool pe__spans_meet(pe__span a, pe__span b) {
     return a.lo < a.hi && b.lo < b.hi && a.lo < b.hi && b.lo < a.hi;
 }
 
+bool pe__identical_view(const pe_tensor *a, const pe_tensor *b) {
+    return a == b ||
+           (a != NULL && b != NULL && a->data == b->data && a->dtype == b->dtype &&
+            a->tokens == b->tokens && a->heads == b->heads && a->head_dim == b->head_dim &&
+            a->token_stride == b->token_stride && a->head_stride == b->head_stride);
+}
+
 bool pe__same_view(const pe_tensor *a, const pe_tensor *b) {
     return a == b ||
            (a->data == b->data && a->dtype == b->dtype && a->tokens == b->tokens &&

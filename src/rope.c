@@ -147,11 +147,7 @@ int pe__rope_check_pair_d(int64_t rotary_dim, const pe_tensor *in, const pe_tens
     PE_TRY(pe__check_tensor(in, in_name));
     /* in place: one view, whether passed once or as two equal structs (a
      * decode step's usual call: no second view check) */
-    const bool same =
-        out == in || (out != NULL && out->data == in->data && out->dtype == in->dtype &&
-                      out->tokens == in->tokens && out->heads == in->heads &&
-                      out->head_dim == in->head_dim && out->token_stride == in->token_stride &&
-                      out->head_stride == in->head_stride);
+    const bool same = pe__identical_view(out, in);
     if (!same) PE_TRY(pe__check_tensor(out, out_name));
     const int rotatable =
         in->dtype == PE_F32 || in->dtype == PE_F16 || in->dtype == PE_BF16;

@@ -335,3 +335,25 @@ TEST(rope_errors_leave_buffers_untouched) {
     CHECK(memcmp(x, bx, sizeof x) == 0);
     CHECK(memcmp(y, by, sizeof y) == 0);
 }
+
+/* In place passed as two structs: an out equal to in field for field is
+ * accepted (and checked once); an out that differs only in the stride of
+ * its one-token axis, negative there, is still checked and refused, as
+ * when it is the only view (the "same view" rule of the overlap check
+ * ignores that stride, the argument check does not). */
+TEST(rope_in_place_as_two_structs_checks_what_differs) {
+    float x[2 * 8] = {0};
+    for (int i = 0; i < 16; i++) x[i] = (float)i / 16;
+    pe_freqs f;
+    CHECK_OK(pe_freqs_default(8, 10000.0, &f));
+    const pe_positions p = pe_positions_range(3);
+    const pe_tensor in = pe_tensor_dense(x, PE_F32, 1, 2, 8);
+    pe_tensor out = in;
+    CHECK_OK(pe_rope_apply_ex(&f, PE_ROPE_HALF, &p, &in, &out, PE_ROPE_FORWARD, NULL));
+    float before[16];
+    memcpy(before, x, sizeof x);
+    out.token_stride = -5;
+    CHECK(pe_rope_apply_ex(&f, PE_ROPE_HALF, &p, &in, &out, PE_ROPE_FORWARD, NULL) == PE_ERR_SHAPE);
+    CHECK(strstr(pe_last_error(), "out strides must be >= 0") != NULL);
+    CHECK(memcmp(before, x, sizeof x) == 0);
+}
