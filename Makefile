@@ -196,7 +196,7 @@ bench-ggml: $(STATIC_LIB)
 	@test -n "$(GGML_DIR)" -a -f "$(GGML_DIR)/build/src/libggml-cpu.a" || { \
 	  echo "make bench-ggml: set GGML_DIR to a ggml source tree built in GGML_DIR/build" \
 	       "(docs/PERFORMANCE.md \"Against ggml\")" >&2; exit 2; }
-	$(CC) -std=c11 -O3 -march=native -fopenmp -Iinclude -I$(GGML_DIR)/include \
+	$(CC) -std=c11 -O3 -fopenmp -Iinclude -I$(GGML_DIR)/include \
 	  bench/ggml/compare.c $(STATIC_LIB) $(GGML_DIR)/build/src/libggml.a \
 	  $(GGML_DIR)/build/src/libggml-cpu.a $(GGML_DIR)/build/src/libggml-base.a \
 	  $$(pkg-config --libs libcjson) -lm -lstdc++ -pthread -o $(BUILD)/ggml_compare

@@ -8,8 +8,8 @@
  * ggml on its OpenMP threads): 21 timings of each, in three blocks of
  * seven per side, interleaved; medians.
  *
- * The floor: the same buffer scaled in place (x *= c, vectorized by the
- * compiler, on as many threads), the least time any in-place rotation of
+ * The floor: the same buffer scaled in place (x *= c, vectorized for the
+ * widest set the CPU has, on as many threads), the least time any in-place rotation of
  * these bytes can take; floor/ggml is the lowest posenc/ggml ratio the
  * machine allows, whatever the kernel.
  *
@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#if defined(__F16C__)
+#if defined(__x86_64__)
 #include <immintrin.h>
 #endif
 
@@ -50,24 +50,43 @@ static double median(double *v) {
 
 static volatile float unit = 1.0f; /* not a constant: the scale is not folded away */
 
-/* The floors: plain loops, vectorized (-O3 -march=native, omp simd); on
- * one thread no OpenMP region at all (its fork costs microseconds, the
- * size of a decode step). */
-static void scale_f32(float *x, size_t n, float c) {
-#pragma omp simd
+/* The floors: plain loops, vectorized by the compiler for the widest set
+ * this CPU has (target_clones: built for any x86-64, chosen at run time,
+ * no -march=native) and F16C conversions where the CPU has them; on one
+ * thread no OpenMP region at all (its fork costs microseconds, the size
+ * of a decode step). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define FLOOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define FLOOR_CLONES
+#endif
+
+FLOOR_CLONES static void scale_f32(float *x, size_t n, float c) {
     for (size_t i = 0; i < n; i++) x[i] *= c;
 }
 
-static void scale_f16(ggml_fp16_t *x, size_t n, float c) {
-#if defined(__F16C__)
-    for (size_t i = 0; i + 8 <= n; i += 8) {
+#if defined(__x86_64__)
+__attribute__((target("avx2,f16c"))) static void scale_f16_f16c(ggml_fp16_t *x, size_t n,
+                                                                 float c) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
         const __m256 v = _mm256_mul_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(x + i))),
                                        _mm256_set1_ps(c));
         _mm_storeu_si128((__m128i *)(x + i), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
     }
-#else
-    for (size_t i = 0; i < n; i++) x[i] = ggml_fp32_to_fp16(ggml_fp16_to_fp32(x[i]) * c);
+    for (; i < n; i++) x[i] = ggml_fp32_to_fp16(ggml_fp16_to_fp32(x[i]) * c);
+}
 #endif
+
+static void scale_f16(ggml_fp16_t *x, size_t n, float c) {
+#if defined(__x86_64__)
+    /* posenc's avx2 set runs only where the CPU and OS have AVX2 and F16C */
+    if (pe_kernels_supported("avx2")) {
+        scale_f16_f16c(x, n, c);
+        return;
+    }
+#endif
+    for (size_t i = 0; i < n; i++) x[i] = ggml_fp32_to_fp16(ggml_fp16_to_fp32(x[i]) * c);
 }
 
 static void floor_run(void *x, size_t n, int f16, int threads) {
