@@ -397,7 +397,12 @@ typedef enum {
  * calling thread alone, with the same result; never an error, never a
  * deadlock. A pool must not be destroyed while a call uses it, and does
  * not survive fork() (its workers stay in the parent: create the child's
- * own).
+ * own). On Linux a worker woken onto the CPU that its caller (or another
+ * worker of the same call) runs on moves off it before its part: its CPU
+ * affinity is narrowed for a moment and restored exactly as it was, so a
+ * CPU set the process chose (taskset, cgroups) stands. The kernel often
+ * wakes a thread on its waker's CPU, and two threads of one call sharing
+ * a CPU made a 2-thread call slower than one thread for milliseconds.
  *
  * The caller's own pool through a parallel-for hook (pe_parallel_for_fn),
  * as engines keep theirs: the call hands the hook n_tasks (2 ..

@@ -14,8 +14,15 @@
  * a second caller is told so (pe__pool_run returns false) and runs its
  * job alone, which gives the same result, so concurrent calls are safe and
  * never wait on each other.
+ *
+ * Placement. A worker that finds itself on a CPU another thread of the
+ * same job already runs on (the caller's, where Linux often wakes it, or
+ * another worker's) steps off it before its task (cpu_place.h): two
+ * threads of one job sharing a CPU while another idles made a 2-thread
+ * call slower than one thread for milliseconds at a time.
  */
 #include "internal.h"
+#include "cpu_place.h"
 #include "pool.h"
 
 #include <pthread.h>
@@ -42,6 +49,9 @@ struct pe_pool {
     void *arg;
     int parts;
     atomic_int pending;      /* workers of the current job still running */
+    /* the CPU each thread of the current job runs on (-1: not yet or
+     * unknown; slot 0 the caller's, set when the job is posted) */
+    atomic_int cpu[PE_POOL_MAX_THREADS];
 };
 
 typedef struct {
@@ -62,6 +72,16 @@ static void relax(int round) {
 #elif defined(__aarch64__)
     __asm__ __volatile__("yield");
 #endif
+}
+
+/* Worker `me` of a job of `parts`: off any CPU the job's other threads
+ * already hold, then its own CPU recorded for those that come later. */
+static void take_a_cpu(pe_pool *p, int me, int parts) {
+    int busy[PE_POOL_MAX_THREADS];
+    int n = 0;
+    for (int w = 0; w < parts; w++)
+        if (w != me) busy[n++] = atomic_load_explicit(&p->cpu[w], memory_order_relaxed);
+    atomic_store_explicit(&p->cpu[me], pe__step_off_cpus(busy, n), memory_order_relaxed);
 }
 
 static void *worker_main(void *p_) {
@@ -87,6 +107,7 @@ static void *worker_main(void *p_) {
         const int parts = p->parts;
         pthread_mutex_unlock(&p->lock);
         if (me >= parts) continue; /* a job of fewer parts than workers */
+        take_a_cpu(p, me, parts);
         task(arg, me);
         if (atomic_fetch_sub_explicit(&p->pending, 1, memory_order_acq_rel) == 1) {
             pthread_mutex_lock(&p->lock); /* the caller may be asleep on done */
@@ -145,6 +166,7 @@ int pe_pool_create(int threads, pe_pool **out) {
     }
     atomic_init(&p->gen_seen, 0);
     atomic_init(&p->pending, 0);
+    for (int w = 0; w < PE_POOL_MAX_THREADS; w++) atomic_init(&p->cpu[w], -1);
     for (int w = 1; w < threads; w++) {
         worker_start *ws = malloc(sizeof *ws);
         int err = ws == NULL ? -1 : 0;
@@ -174,6 +196,11 @@ void pe_pool_destroy(pe_pool *pool) {
 
 int pe_pool_threads(const pe_pool *pool) { return pool ? pool->threads : 0; }
 
+int pe__pool_cpu(const pe_pool *pool, int w) {
+    if (pool == NULL || w < 0 || w >= PE_POOL_MAX_THREADS) return -1;
+    return atomic_load_explicit(&((pe_pool *)pool)->cpu[w], memory_order_relaxed);
+}
+
 bool pe__pool_run(pe_pool *p, int parts, void (*task)(void *arg, int worker), void *arg) {
     if (parts > p->threads) parts = p->threads; /* resolved options never ask more */
     if (pthread_mutex_trylock(&p->use) != 0) return false;
@@ -181,6 +208,8 @@ bool pe__pool_run(pe_pool *p, int parts, void (*task)(void *arg, int worker), vo
     p->task = task;
     p->arg = arg;
     p->parts = parts;
+    atomic_store_explicit(&p->cpu[0], pe__current_cpu(), memory_order_relaxed);
+    for (int w = 1; w < p->threads; w++) atomic_store_explicit(&p->cpu[w], -1, memory_order_relaxed);
     atomic_store_explicit(&p->pending, parts - 1, memory_order_relaxed);
     p->gen++;
     atomic_store_explicit(&p->gen_seen, p->gen, memory_order_release);

@@ -22,4 +22,9 @@
  * workers: the caller then runs the job on its own thread. */
 bool pe__pool_run(pe_pool *pool, int parts, void (*task)(void *arg, int worker), void *arg);
 
+/* The CPU thread w (0: the caller) of the pool's last job ran its part on,
+ * as the pool recorded it before the part (-1: unknown, or not in the
+ * job); for tests and diagnostics. */
+int pe__pool_cpu(const pe_pool *pool, int w);
+
 #endif /* PE_POOL_H */
