@@ -5,8 +5,9 @@
  * 32 heads x 128, base 500000: 4096 and 512 tokens and one decode token at
  * position 131071, half-split (ggml NEOX) and interleaved (ggml NORMAL),
  * f32 and f16 (4096 tokens), on 1 and 2 threads (posenc on a pe_pool,
- * ggml on its OpenMP threads): 21 timings of each, in three blocks of
- * seven per side, interleaved; medians.
+ * ggml on its OpenMP threads): 21 samples of each (a sample: one call,
+ * or as many as last a millisecond), in three blocks of seven per side,
+ * interleaved, each block after a rest and a warm-up (side_block); medians.
  *
  * The floor: the same buffer scaled in place (x *= c, vectorized for the
  * widest set the CPU has, on as many threads), the least time any in-place rotation of
@@ -110,6 +111,57 @@ static void floor_run(void *x, size_t n, int f16, int threads) {
     }
 }
 
+/* One of the three timed sides of a case: posenc's call (0), ggml's graph
+ * (1) or the floor (2). */
+typedef struct {
+    const pe_freqs *f;
+    pe_rope_layout layout;
+    const pe_positions *pos;
+    const pe_tensor *x;
+    const pe_rope_options *o;
+    struct ggml_cgraph *gf;
+    struct ggml_cplan *plan;
+    void *buf;
+    size_t n;
+    int f16, threads, kind;
+} bench_side;
+
+static int side_call(const bench_side *s) {
+    if (s->kind == 0)
+        return pe_rope_apply_ex(s->f, s->layout, s->pos, s->x, s->x, PE_ROPE_FORWARD, s->o) != PE_OK;
+    if (s->kind == 1) return ggml_graph_compute(s->gf, s->plan) != GGML_STATUS_SUCCESS;
+    floor_run(s->buf, s->n, s->f16, s->threads);
+    return 0;
+}
+
+enum { REST_NS = 20000000 };
+#define WARM_SEC 0.005
+#define SAMPLE_SEC 0.001
+
+/* The rest, the warm-up (which also sizes a sample), then `count` samples:
+ * seconds per call. */
+static int side_block(const bench_side *s, double *out, int count) {
+    const struct timespec rest = {0, REST_NS};
+    nanosleep(&rest, NULL);
+    long calls = 0;
+    const double w0 = now();
+    double elapsed = 0;
+    do {
+        if (side_call(s) != 0) return -1;
+        calls++;
+        elapsed = now() - w0;
+    } while (elapsed < WARM_SEC);
+    const double per_call = elapsed / (double)calls;
+    const long reps = per_call >= SAMPLE_SEC ? 1 : (long)(SAMPLE_SEC / per_call) + 1;
+    for (int i = 0; i < count; i++) {
+        const double t0 = now();
+        for (long q = 0; q < reps; q++)
+            if (side_call(s) != 0) return -1;
+        out[i] = (now() - t0) / (double)reps;
+    }
+    return 0;
+}
+
 static int run(const char *name, int tokens, int interleaved, int f16, int threads, int64_t p0) {
     const size_t n = (size_t)tokens * HEADS * HD;
     struct ggml_init_params ip = {n * 4 + (size_t)tokens * 4 + ((size_t)64 << 20), NULL, false};
@@ -150,42 +202,29 @@ static int run(const char *name, int tokens, int interleaved, int f16, int threa
         o.pool = pool;
     }
     const pe_rope_layout layout = interleaved ? PE_ROPE_INTERLEAVED : PE_ROPE_HALF;
-    const int reps = tokens == 1 ? 200 : 1; /* a decode step is a microsecond */
-    double tp[ROUNDS], tg[ROUNDS], tf[ROUNDS];
-    for (int w = 0; w < 2; w++) { /* warm-up */
-        if (pe_rope_apply_ex(&f, layout, &ppos, &X, &X, PE_ROPE_FORWARD, &o) != PE_OK) return -1;
-        ggml_graph_compute(gf, &plan);
-    }
-    /* in blocks of 7 rounds of each (3 blocks each, interleaved), with a
-     * pause of 20 ms before each block: posenc's pool and ggml's OpenMP
+    const bench_side sides[3] = {{&f, layout, &ppos, &X, &o, NULL, NULL, x, n, f16, threads, 0},
+                                 {NULL, layout, NULL, NULL, NULL, gf, &plan, NULL, 0, 0, 0, 1},
+                                 {NULL, layout, NULL, NULL, NULL, NULL, NULL, x, n, f16, threads, 2}};
+    double t[3][ROUNDS];
+    for (int w = 0; w < 3; w++) /* warm-up: buffers touched, the graph run once */
+        if (side_call(&sides[w]) != 0) return -1;
+    /* in blocks of 7 samples of each side (3 blocks each, interleaved).
+     * Before each block a rest of 20 ms: posenc's pool and ggml's OpenMP
      * threads (GOMP_SPINCOUNT) both spin a while after a call, and on a
-     * machine of few cores the one still spinning slows the other */
-    const struct timespec rest = {0, 20000000};
+     * machine of few cores the one still spinning slows the other. After
+     * the rest, the side runs alone for WARM_SEC before its samples are
+     * taken: a core idle for 20 ms comes back slowly (clock, caches), and
+     * a block of seven single 512-token calls (~1 ms) fell inside that:
+     * posenc's and the floor's 512-token times read 1.5 - 2.5x what they
+     * are a few milliseconds later, ggml's (2 ms calls) much less. Each
+     * sample lasts at least SAMPLE_SEC (many calls of a decode step). */
     int k = 0;
     for (int block = 0; block < 3; block++) {
-        nanosleep(&rest, NULL);
-        for (int i = 0; i < ROUNDS / 3; i++) {
-            const double t0 = now();
-            for (int q = 0; q < reps; q++)
-                if (pe_rope_apply_ex(&f, layout, &ppos, &X, &X, PE_ROPE_FORWARD, &o) != PE_OK)
-                    return -1;
-            tp[k + i] = (now() - t0) / reps;
-        }
-        nanosleep(&rest, NULL);
-        for (int i = 0; i < ROUNDS / 3; i++) {
-            const double t0 = now();
-            for (int q = 0; q < reps; q++) ggml_graph_compute(gf, &plan);
-            tg[k + i] = (now() - t0) / reps;
-        }
-        nanosleep(&rest, NULL);
-        for (int i = 0; i < ROUNDS / 3; i++) {
-            const double t0 = now();
-            for (int q = 0; q < reps; q++) floor_run(x, n, f16, threads);
-            tf[k + i] = (now() - t0) / reps;
-        }
+        for (int w = 0; w < 3; w++)
+            if (side_block(&sides[w], t[w] + k, ROUNDS / 3) != 0) return -1;
         k += ROUNDS / 3;
     }
-    const double p = median(tp), g = median(tg), fl = median(tf);
+    const double p = median(t[0]), g = median(t[1]), fl = median(t[2]);
     printf("%-20s %3d %11.2f %11.2f %11.2f %7.3f %11.3f\n", name, threads, p * 1e6, g * 1e6,
            fl * 1e6, p / g, fl / g);
     pe_pool_destroy(pool);
