@@ -8,6 +8,8 @@
  */
 #include "bench.h"
 
+#include "../src/cpu_place.h"
+
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -112,8 +114,11 @@ typedef struct {
  * every 64th, then asleep on a condition variable), so a _2t ratio
  * compares work with work, not a thread start per baseline call with a
  * pool's wake-up (issue 31: 60 - 75 us per start in a 2-vCPU VM, the size
- * of a 512-token call). Stopped by bench_parallel_stop. Only the bench
- * thread posts jobs, one at a time.
+ * of a 512-token call), and are placed the same way: a worker on a CPU
+ * the job's caller or another worker holds steps off it (src/cpu_place.h),
+ * or a baseline slowed by two threads sharing a CPU would flatter the
+ * _2t ratios. Stopped by bench_parallel_stop. Only the bench thread posts
+ * jobs, one at a time.
  */
 enum { MAX_PARTS = 64, SPIN = 2000 };
 
@@ -128,6 +133,7 @@ static struct {
     part job[MAX_PARTS];
     int parts;
     atomic_int pending; /* parts 1..parts-1 still running */
+    atomic_int cpu[MAX_PARTS]; /* each thread's CPU in the current job (-1: not yet) */
 } wp = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
 
 static void relax(int round) {
@@ -160,6 +166,10 @@ static void *worker(void *arg) {
         const part job = mine ? wp.job[me] : (part){NULL, NULL, 0, 0};
         pthread_mutex_unlock(&wp.lock);
         if (!mine) continue;
+        int busy[MAX_PARTS], nb = 0;
+        for (int w = 0; w < MAX_PARTS; w++)
+            if (w != me) busy[nb++] = atomic_load_explicit(&wp.cpu[w], memory_order_relaxed);
+        atomic_store_explicit(&wp.cpu[me], pe__step_off_cpus(busy, nb), memory_order_relaxed);
         job.fn(job.ctx, job.begin, job.end);
         if (atomic_fetch_sub_explicit(&wp.pending, 1, memory_order_acq_rel) == 1) {
             pthread_mutex_lock(&wp.lock);
@@ -208,6 +218,8 @@ void bench_parallel(int threads, size_t n, double traffic_bytes,
         wp.job[i] = (part){fn, ctx, b, e};
     }
     wp.parts = parts;
+    atomic_store_explicit(&wp.cpu[0], pe__current_cpu(), memory_order_relaxed);
+    for (int w = 1; w < MAX_PARTS; w++) atomic_store_explicit(&wp.cpu[w], -1, memory_order_relaxed);
     atomic_store_explicit(&wp.pending, parts - 1, memory_order_relaxed);
     wp.gen++;
     atomic_store_explicit(&wp.gen_seen, wp.gen, memory_order_release);
