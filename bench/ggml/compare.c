@@ -111,8 +111,10 @@ static void floor_run(void *x, size_t n, int f16, int threads) {
     }
 }
 
-/* One of the three timed sides of a case: posenc's call (0), ggml's graph
- * (1) or the floor (2). */
+/* The three timed sides of a case, in the order they run. */
+enum { SIDE_POSENC, SIDE_GGML, SIDE_FLOOR, SIDES };
+
+/* What one side's call needs (fields another side does not use are NULL). */
 typedef struct {
     const pe_freqs *f;
     pe_rope_layout layout;
@@ -123,13 +125,13 @@ typedef struct {
     struct ggml_cplan *plan;
     void *buf;
     size_t n;
-    int f16, threads, kind;
+    int f16, threads, kind; /* kind: SIDE_POSENC, SIDE_GGML or SIDE_FLOOR */
 } bench_side;
 
 static int side_call(const bench_side *s) {
-    if (s->kind == 0)
+    if (s->kind == SIDE_POSENC)
         return pe_rope_apply_ex(s->f, s->layout, s->pos, s->x, s->x, PE_ROPE_FORWARD, s->o) != PE_OK;
-    if (s->kind == 1) return ggml_graph_compute(s->gf, s->plan) != GGML_STATUS_SUCCESS;
+    if (s->kind == SIDE_GGML) return ggml_graph_compute(s->gf, s->plan) != GGML_STATUS_SUCCESS;
     floor_run(s->buf, s->n, s->f16, s->threads);
     return 0;
 }
@@ -202,11 +204,12 @@ static int run(const char *name, int tokens, int interleaved, int f16, int threa
         o.pool = pool;
     }
     const pe_rope_layout layout = interleaved ? PE_ROPE_INTERLEAVED : PE_ROPE_HALF;
-    const bench_side sides[3] = {{&f, layout, &ppos, &X, &o, NULL, NULL, x, n, f16, threads, 0},
-                                 {NULL, layout, NULL, NULL, NULL, gf, &plan, NULL, 0, 0, 0, 1},
-                                 {NULL, layout, NULL, NULL, NULL, NULL, NULL, x, n, f16, threads, 2}};
-    double t[3][ROUNDS];
-    for (int w = 0; w < 3; w++) /* warm-up: buffers touched, the graph run once */
+    const bench_side sides[SIDES] = {
+        {&f, layout, &ppos, &X, &o, NULL, NULL, x, n, f16, threads, SIDE_POSENC},
+        {NULL, layout, NULL, NULL, NULL, gf, &plan, NULL, 0, 0, 0, SIDE_GGML},
+        {NULL, layout, NULL, NULL, NULL, NULL, NULL, x, n, f16, threads, SIDE_FLOOR}};
+    double t[SIDES][ROUNDS];
+    for (int w = 0; w < SIDES; w++) /* warm-up: buffers touched, the graph run once */
         if (side_call(&sides[w]) != 0) return -1;
     /* in blocks of 7 samples of each side (3 blocks each, interleaved).
      * Before each block a rest of 20 ms: posenc's pool and ggml's OpenMP
@@ -220,11 +223,11 @@ static int run(const char *name, int tokens, int interleaved, int f16, int threa
      * sample lasts at least SAMPLE_SEC (many calls of a decode step). */
     int k = 0;
     for (int block = 0; block < 3; block++) {
-        for (int w = 0; w < 3; w++)
+        for (int w = 0; w < SIDES; w++)
             if (side_block(&sides[w], t[w] + k, ROUNDS / 3) != 0) return -1;
         k += ROUNDS / 3;
     }
-    const double p = median(t[0]), g = median(t[1]), fl = median(t[2]);
+    const double p = median(t[SIDE_POSENC]), g = median(t[SIDE_GGML]), fl = median(t[SIDE_FLOOR]);
     printf("%-20s %3d %11.2f %11.2f %11.2f %7.3f %11.3f\n", name, threads, p * 1e6, g * 1e6,
            fl * 1e6, p / g, fl / g);
     pe_pool_destroy(pool);
