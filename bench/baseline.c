@@ -120,7 +120,7 @@ typedef struct {
  * _2t ratios. Stopped by bench_parallel_stop. Only the bench thread posts
  * jobs, one at a time.
  */
-enum { MAX_PARTS = 64, SPIN = 2000 };
+enum { MAX_PARTS = PE_PLACE_MAX_THREADS, SPIN = 2000 };
 
 static struct {
     pthread_mutex_t lock;
@@ -162,14 +162,11 @@ static void *worker(void *arg) {
             return NULL;
         }
         seen = wp.gen;
-        const int mine = me < wp.parts;
+        const int parts = wp.parts, mine = me < parts;
         const part job = mine ? wp.job[me] : (part){NULL, NULL, 0, 0};
         pthread_mutex_unlock(&wp.lock);
         if (!mine) continue;
-        int busy[MAX_PARTS], nb = 0;
-        for (int w = 0; w < MAX_PARTS; w++)
-            if (w != me) busy[nb++] = atomic_load_explicit(&wp.cpu[w], memory_order_relaxed);
-        atomic_store_explicit(&wp.cpu[me], pe__step_off_cpus(busy, nb), memory_order_relaxed);
+        pe__job_cpus_take(wp.cpu, parts, me);
         job.fn(job.ctx, job.begin, job.end);
         if (atomic_fetch_sub_explicit(&wp.pending, 1, memory_order_acq_rel) == 1) {
             pthread_mutex_lock(&wp.lock);
@@ -218,8 +215,7 @@ void bench_parallel(int threads, size_t n, double traffic_bytes,
         wp.job[i] = (part){fn, ctx, b, e};
     }
     wp.parts = parts;
-    atomic_store_explicit(&wp.cpu[0], pe__current_cpu(), memory_order_relaxed);
-    for (int w = 1; w < MAX_PARTS; w++) atomic_store_explicit(&wp.cpu[w], -1, memory_order_relaxed);
+    pe__job_cpus_post(wp.cpu, MAX_PARTS);
     atomic_store_explicit(&wp.pending, parts - 1, memory_order_relaxed);
     wp.gen++;
     atomic_store_explicit(&wp.gen_seen, wp.gen, memory_order_release);

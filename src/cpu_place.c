@@ -16,7 +16,7 @@ int pe__current_cpu(void) { return sched_getcpu(); }
 
 static int is_busy(int cpu, const int *busy, int n) {
     for (int i = 0; i < n; i++)
-        if (busy[i] >= 0 && busy[i] == cpu) return 1;
+        if (busy[i] == cpu) return 1; /* cpu >= 0: entries < 0 never match */
     return 0;
 }
 
@@ -47,3 +47,18 @@ int pe__step_off_cpus(const int *busy, int n) {
 }
 
 #endif
+
+void pe__job_cpus_post(atomic_int *cpus, int n) {
+    if (n > PE_PLACE_MAX_THREADS) n = PE_PLACE_MAX_THREADS;
+    atomic_store_explicit(&cpus[0], pe__current_cpu(), memory_order_relaxed);
+    for (int w = 1; w < n; w++) atomic_store_explicit(&cpus[w], -1, memory_order_relaxed);
+}
+
+void pe__job_cpus_take(atomic_int *cpus, int n, int me) {
+    if (n > PE_PLACE_MAX_THREADS) n = PE_PLACE_MAX_THREADS;
+    if (me < 0 || me >= n) return;
+    int busy[PE_PLACE_MAX_THREADS], nb = 0;
+    for (int w = 0; w < n; w++)
+        if (w != me) busy[nb++] = atomic_load_explicit(&cpus[w], memory_order_relaxed);
+    atomic_store_explicit(&cpus[me], pe__step_off_cpus(busy, nb), memory_order_relaxed);
+}

@@ -14,6 +14,8 @@
 #ifndef PE_CPU_PLACE_H
 #define PE_CPU_PLACE_H
 
+#include <stdatomic.h>
+
 /* The CPU the calling thread is running on, or -1 where the system does
  * not say (not Linux). */
 int pe__current_cpu(void);
@@ -28,5 +30,17 @@ int pe__current_cpu(void);
  * where unknown). Never changes a result: which thread runs a part of a
  * job never does. */
 int pe__step_off_cpus(const int *busy, int n);
+
+/* Most threads of one job the two calls below place. */
+#define PE_PLACE_MAX_THREADS 64
+
+/* A job of n threads (n <= PE_PLACE_MAX_THREADS) whose threads record
+ * where they run in cpus[0..n): the posting thread, thread 0, records its
+ * CPU and marks the others not yet placed (-1). */
+void pe__job_cpus_post(atomic_int *cpus, int n);
+/* Thread `me` of such a job, before its part: off any CPU another thread
+ * of the job has recorded (pe__step_off_cpus), then its own CPU recorded
+ * for those that come later. */
+void pe__job_cpus_take(atomic_int *cpus, int n, int me);
 
 #endif /* PE_CPU_PLACE_H */

@@ -31,6 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+_Static_assert(PE_POOL_MAX_THREADS <= PE_PLACE_MAX_THREADS, "a pool's threads are placed");
+
 /* Spin rounds before sleeping (a pause each: ~50 us on x86). */
 #define PE_POOL_SPIN 2000
 
@@ -74,16 +76,6 @@ static void relax(int round) {
 #endif
 }
 
-/* Worker `me` of a job of `parts`: off any CPU the job's other threads
- * already hold, then its own CPU recorded for those that come later. */
-static void take_a_cpu(pe_pool *p, int me, int parts) {
-    int busy[PE_POOL_MAX_THREADS];
-    int n = 0;
-    for (int w = 0; w < parts; w++)
-        if (w != me) busy[n++] = atomic_load_explicit(&p->cpu[w], memory_order_relaxed);
-    atomic_store_explicit(&p->cpu[me], pe__step_off_cpus(busy, n), memory_order_relaxed);
-}
-
 static void *worker_main(void *p_) {
     worker_start *ws = p_;
     pe_pool *p = ws->pool;
@@ -107,7 +99,7 @@ static void *worker_main(void *p_) {
         const int parts = p->parts;
         pthread_mutex_unlock(&p->lock);
         if (me >= parts) continue; /* a job of fewer parts than workers */
-        take_a_cpu(p, me, parts);
+        pe__job_cpus_take(p->cpu, parts, me);
         task(arg, me);
         if (atomic_fetch_sub_explicit(&p->pending, 1, memory_order_acq_rel) == 1) {
             pthread_mutex_lock(&p->lock); /* the caller may be asleep on done */
@@ -208,8 +200,7 @@ bool pe__pool_run(pe_pool *p, int parts, void (*task)(void *arg, int worker), vo
     p->task = task;
     p->arg = arg;
     p->parts = parts;
-    atomic_store_explicit(&p->cpu[0], pe__current_cpu(), memory_order_relaxed);
-    for (int w = 1; w < p->threads; w++) atomic_store_explicit(&p->cpu[w], -1, memory_order_relaxed);
+    pe__job_cpus_post(p->cpu, p->threads); /* every worker's slot: -1 also when not in the job */
     atomic_store_explicit(&p->pending, parts - 1, memory_order_relaxed);
     p->gen++;
     atomic_store_explicit(&p->gen_seen, p->gen, memory_order_release);
